@@ -1,0 +1,2 @@
+// The public surface of @keel/agent-core.
+export type { AgentMessage, CustomAgentMessages } from "./types.js";

@@ -1,0 +1,50 @@
+// The public surface of @keel/ai. Each section is owned by one area of the code.
+
+export type { Static, TSchema } from "@sinclair/typebox";
+// --- TypeBox, re-exported for tool schemas ---
+export { Type } from "@sinclair/typebox";
+export {
+	type ApiProvider,
+	type ApiStreamFunction,
+	type ApiStreamSimpleFunction,
+	clearApiProviders,
+	getApiProvider,
+	getApiProviders,
+	registerApiProvider,
+	unregisterApiProviders,
+} from "./api-registry.js";
+// --- keys, cost ---
+export { findEnvKeys, getEnvApiKey } from "./env-api-keys.js";
+export { calculateCost } from "./models/cost.js";
+export { registerBuiltInApiProviders, resetApiProviders } from "./providers/register-builtins.js";
+// --- provider building blocks (for custom providers) ---
+export { AssistantMessageBuilder } from "./providers/shared/assistant-message-builder.js";
+export {
+	createProviderStream,
+	type ProviderAttempt,
+	type ProviderStreamConfig,
+} from "./providers/shared/provider-stream.js";
+export {
+	adjustMaxTokensForThinking,
+	buildBaseOptions,
+	clampReasoning,
+	DEFAULT_THINKING_BUDGETS,
+} from "./providers/shared/simple-options.js";
+export { complete, completeSimple, stream, streamSimple } from "./stream.js";
+// --- types ---
+export type * from "./types.js";
+// --- streams and the registry ---
+export {
+	AssistantMessageEventStream,
+	createAssistantMessageEventStream,
+	createEmptyAssistantMessage,
+	EventStream,
+} from "./utils/event-stream.js";
+
+// --- JSON ---
+export { parseStreamingJson, StreamingJsonParser, type StreamingJsonResult } from "./utils/streaming-json.js";
+
+import { registerBuiltInApiProviders } from "./providers/register-builtins.js";
+
+// Built-ins are registered on import; their modules and SDKs load on first use.
+registerBuiltInApiProviders();

@@ -1,0 +1,311 @@
+import { calculateCost } from "../../models/cost.js";
+import type {
+	Api,
+	AssistantMessage,
+	AssistantMessageEvent,
+	Model,
+	StopReason,
+	TextContent,
+	ThinkingContent,
+	ToolCall,
+	Usage,
+} from "../../types.js";
+import { createEmptyAssistantMessage } from "../../utils/event-stream.js";
+import { StreamingJsonParser } from "../../utils/streaming-json.js";
+
+type Emit = (event: AssistantMessageEvent) => void;
+
+export type UsageUpdate = Partial<Pick<Usage, "input" | "output" | "cacheRead" | "cacheWrite" | "totalTokens">>;
+
+/**
+ * Builds the assistant message a provider streams and emits our events for it. Decoders call it;
+ * it does no I/O. Events carry the same `partial` object (mutated in place, never copied), and
+ * `contentIndex` is the index into `partial.content`.
+ */
+export class AssistantMessageBuilder {
+	readonly message: AssistantMessage;
+	private started = false;
+	private sealed = false;
+	private readonly open = new Set<number>();
+	private readonly toolArguments = new Map<number, StreamingJsonParser>();
+	private serviceTier: string | undefined;
+
+	constructor(
+		private readonly model: Model<Api>,
+		private readonly emit: Emit,
+	) {
+		this.message = createEmptyAssistantMessage(model.api, model.provider, model.id);
+	}
+
+	/** Emits `start` once. Every content method calls it first. */
+	start(): void {
+		if (this.started) return;
+		this.started = true;
+		this.emit({ type: "start", partial: this.message });
+	}
+
+	/** True once any content block was started: from then on a request must not be retried. */
+	get hasContent(): boolean {
+		return this.message.content.length > 0;
+	}
+
+	isBlockOpen(index: number): boolean {
+		return this.open.has(index);
+	}
+
+	// --- text ---------------------------------------------------------------------------------
+
+	startText(textSignature?: string): number {
+		const block: TextContent = { type: "text", text: "" };
+		if (textSignature !== undefined) block.textSignature = textSignature;
+		const index = this.addBlock(block);
+		this.emit({ type: "text_start", contentIndex: index, partial: this.message });
+		return index;
+	}
+
+	appendText(index: number, delta: string): void {
+		const block = this.block(index, "text");
+		block.text += delta;
+		this.emit({ type: "text_delta", contentIndex: index, delta, partial: this.message });
+	}
+
+	endText(index: number, textSignature?: string): void {
+		if (!this.open.delete(index)) return;
+		const block = this.block(index, "text");
+		if (textSignature !== undefined) block.textSignature = textSignature;
+		this.emit({ type: "text_end", contentIndex: index, content: block.text, partial: this.message });
+	}
+
+	// --- thinking -----------------------------------------------------------------------------
+
+	startThinking(options: { signature?: string; redacted?: boolean; text?: string } = {}): number {
+		const block: ThinkingContent = { type: "thinking", thinking: options.text ?? "" };
+		if (options.signature !== undefined) block.thinkingSignature = options.signature;
+		if (options.redacted) block.redacted = true;
+		const index = this.addBlock(block);
+		this.emit({ type: "thinking_start", contentIndex: index, partial: this.message });
+		return index;
+	}
+
+	appendThinking(index: number, delta: string): void {
+		const block = this.block(index, "thinking");
+		block.thinking += delta;
+		this.emit({ type: "thinking_delta", contentIndex: index, delta, partial: this.message });
+	}
+
+	/** Signatures arrive in pieces on some APIs; they are concatenated without an event. */
+	appendThinkingSignature(index: number, delta: string): void {
+		const block = this.block(index, "thinking");
+		block.thinkingSignature = (block.thinkingSignature ?? "") + delta;
+	}
+
+	setThinkingSignature(index: number, signature: string): void {
+		this.block(index, "thinking").thinkingSignature = signature;
+	}
+
+	endThinking(index: number, signature?: string): void {
+		if (!this.open.delete(index)) return;
+		const block = this.block(index, "thinking");
+		if (signature !== undefined) block.thinkingSignature = signature;
+		this.emit({ type: "thinking_end", contentIndex: index, content: block.thinking, partial: this.message });
+	}
+
+	// --- tool calls ---------------------------------------------------------------------------
+
+	startToolCall(id: string, name: string, thoughtSignature?: string): number {
+		const block: ToolCall = { type: "toolCall", id, name, arguments: {} };
+		if (thoughtSignature !== undefined) block.thoughtSignature = thoughtSignature;
+		const index = this.addBlock(block);
+		this.toolArguments.set(index, new StreamingJsonParser());
+		this.emit({ type: "toolcall_start", contentIndex: index, partial: this.message });
+		return index;
+	}
+
+	/** Feeds an argument delta to the incremental parser: O(delta) work. */
+	appendToolCallArguments(index: number, delta: string): void {
+		const block = this.block(index, "toolCall");
+		const parser = this.toolArguments.get(index);
+		if (!parser) return;
+		parser.push(delta);
+		const value = parser.value;
+		if (isPlainObject(value)) block.arguments = value;
+		this.emit({ type: "toolcall_delta", contentIndex: index, delta, partial: this.message });
+	}
+
+	/** The raw argument text received so far for a tool call. */
+	toolCallArgumentText(index: number): string {
+		return this.toolArguments.get(index)?.source ?? "";
+	}
+
+	toolCall(index: number): ToolCall {
+		return this.block(index, "toolCall");
+	}
+
+	/**
+	 * Ends a tool call. Arguments that are not one complete JSON object are kept as parsed so far
+	 * and the problem is recorded in `diagnostics`, so validation can name it rather than crash.
+	 */
+	endToolCall(index: number, patch?: Partial<Pick<ToolCall, "id" | "name" | "thoughtSignature">>): void {
+		if (!this.open.delete(index)) return;
+		const block = this.block(index, "toolCall");
+		if (patch) Object.assign(block, patch);
+		const parser = this.toolArguments.get(index);
+		this.toolArguments.delete(index);
+		if (parser && parser.source.trim() !== "") {
+			const result = parser.finish();
+			if (isPlainObject(result.value)) block.arguments = result.value;
+			if (!result.complete || !isPlainObject(result.value)) {
+				this.addDiagnostic(
+					"invalid_tool_arguments",
+					`Tool call "${block.name}" (${block.id}) arguments are not a complete JSON object: ${result.error ?? "not an object"}`,
+					{
+						toolCallId: block.id,
+						received: parser.source.slice(0, 2000),
+					},
+				);
+			}
+		}
+		this.emit({ type: "toolcall_end", contentIndex: index, toolCall: block, partial: this.message });
+	}
+
+	/** Adds a tool call that arrives whole (Google): start, one delta, end. */
+	addCompleteToolCall(id: string, name: string, args: Record<string, unknown>, thoughtSignature?: string): number {
+		const index = this.startToolCall(id, name, thoughtSignature);
+		this.appendToolCallArguments(index, JSON.stringify(args ?? {}));
+		this.endToolCall(index);
+		return index;
+	}
+
+	// --- usage, identity, diagnostics ---------------------------------------------------------
+
+	/** Overwrites the given usage fields, recomputes the total (unless given) and the cost. */
+	updateUsage(update: UsageUpdate): void {
+		this.assertNotSealed();
+		const usage = this.message.usage;
+		if (update.input !== undefined) usage.input = update.input;
+		if (update.output !== undefined) usage.output = update.output;
+		if (update.cacheRead !== undefined) usage.cacheRead = update.cacheRead;
+		if (update.cacheWrite !== undefined) usage.cacheWrite = update.cacheWrite;
+		usage.totalTokens = update.totalTokens ?? usage.input + usage.output + usage.cacheRead + usage.cacheWrite;
+		this.recomputeCost();
+	}
+
+	/** Service tiers bill at a multiple of the list price (flex 0.5, priority 2). */
+	setServiceTier(serviceTier: string | undefined): void {
+		this.serviceTier = serviceTier;
+		this.recomputeCost();
+	}
+
+	setResponseIdentity(identity: { responseId?: string; responseModel?: string }): void {
+		if (identity.responseId) this.message.responseId = identity.responseId;
+		if (identity.responseModel && identity.responseModel !== this.model.id) {
+			this.message.responseModel = identity.responseModel;
+		}
+	}
+
+	addDiagnostic(type: string, message: string, details?: Record<string, unknown>): void {
+		const diagnostic = { type, timestamp: Date.now(), error: { message }, ...(details ? { details } : {}) };
+		if (!this.message.diagnostics) this.message.diagnostics = [];
+		this.message.diagnostics.push(diagnostic);
+	}
+
+	// --- ending ---------------------------------------------------------------------------------
+
+	/** Closes every open block, in index order, emitting its end event. */
+	closeOpenBlocks(): void {
+		for (const index of [...this.open].sort((a, b) => a - b)) {
+			const block = this.message.content[index];
+			if (block.type === "text") this.endText(index);
+			else if (block.type === "thinking") this.endThinking(index);
+			else this.endToolCall(index);
+		}
+	}
+
+	/**
+	 * Ends successfully. `stop` becomes `toolUse` when the message holds tool calls, because
+	 * several APIs report a plain stop alongside tool calls.
+	 */
+	finish(stopReason: Extract<StopReason, "stop" | "length" | "toolUse">, rawStopReason?: string): AssistantMessage {
+		this.assertNotSealed();
+		this.start();
+		this.closeOpenBlocks();
+		const hasToolCalls = this.message.content.some((block) => block.type === "toolCall");
+		const reason = stopReason === "stop" && hasToolCalls ? "toolUse" : stopReason;
+		this.message.stopReason = reason;
+		if (rawStopReason !== undefined) this.message.rawStopReason = rawStopReason;
+		this.sealed = true;
+		this.emit({ type: "done", reason, message: this.message });
+		return this.message;
+	}
+
+	/** Ends with an error; content received so far is kept (open blocks are closed first). */
+	fail(
+		reason: Extract<StopReason, "error" | "aborted">,
+		errorMessage: string,
+		rawStopReason?: string,
+	): AssistantMessage {
+		this.assertNotSealed();
+		this.start();
+		this.closeOpenBlocks();
+		this.message.stopReason = reason;
+		this.message.errorMessage = errorMessage;
+		if (rawStopReason !== undefined) this.message.rawStopReason = rawStopReason;
+		this.sealed = true;
+		this.emit({ type: "error", reason, error: this.message });
+		return this.message;
+	}
+
+	/** Forgets content and usage before a retry (only valid while `hasContent` is false). */
+	resetForRetry(): void {
+		this.open.clear();
+		this.toolArguments.clear();
+		this.message.content = [];
+		this.updateUsage({ input: 0, output: 0, cacheRead: 0, cacheWrite: 0 });
+	}
+
+	// --- internals ----------------------------------------------------------------------------
+
+	/**
+	 * After the terminal event the message belongs to the caller: a decoder that keeps running
+	 * (for example after a timeout) gets an exception instead of mutating it.
+	 */
+	seal(): void {
+		this.sealed = true;
+	}
+
+	get isSealed(): boolean {
+		return this.sealed;
+	}
+
+	private assertNotSealed(): void {
+		if (this.sealed) throw new Error("The message was already finished; late stream data is ignored");
+	}
+
+	private addBlock(block: TextContent | ThinkingContent | ToolCall): number {
+		this.assertNotSealed();
+		this.start();
+		const index = this.message.content.push(block) - 1;
+		this.open.add(index);
+		return index;
+	}
+
+	private block<TType extends "text" | "thinking" | "toolCall">(
+		index: number,
+		type: TType,
+	): Extract<TextContent | ThinkingContent | ToolCall, { type: TType }> {
+		this.assertNotSealed();
+		const block = this.message.content[index];
+		if (!block || block.type !== type) {
+			throw new Error(`Stream decoding error: block ${index} is ${block ? block.type : "missing"}, expected ${type}`);
+		}
+		return block as Extract<TextContent | ThinkingContent | ToolCall, { type: TType }>;
+	}
+
+	private recomputeCost(): void {
+		calculateCost(this.model, this.message.usage, this.serviceTier);
+	}
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+	return typeof value === "object" && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,364 @@
+import type { TSchema } from "@sinclair/typebox";
+import type { AssistantMessageEventStream } from "./utils/event-stream.js";
+
+// ---------------------------------------------------------------------------
+// APIs and providers: open string unions, so custom ids type-check.
+// ---------------------------------------------------------------------------
+
+export type KnownApi =
+	| "anthropic-messages"
+	| "openai-completions"
+	| "openai-responses"
+	| "azure-openai-responses"
+	| "openai-codex-responses"
+	| "google-generative-ai"
+	| "google-gemini-cli"
+	| "google-vertex"
+	| "mistral-conversations"
+	| "bedrock-converse-stream"
+	| "faux";
+
+// `string & {}` keeps autocompletion for the known ids while accepting any string.
+export type Api = KnownApi | (string & {});
+
+export type KnownProvider =
+	| "anthropic"
+	| "openai"
+	| "azure-openai-responses"
+	| "openai-codex"
+	| "google"
+	| "google-gemini-cli"
+	| "google-antigravity"
+	| "google-vertex"
+	| "amazon-bedrock"
+	| "mistral"
+	| "groq"
+	| "cerebras"
+	| "xai"
+	| "openrouter"
+	| "vercel-ai-gateway"
+	| "zai"
+	| "minimax"
+	| "minimax-cn"
+	| "huggingface"
+	| "opencode"
+	| "opencode-go"
+	| "kimi-coding"
+	| "github-copilot"
+	| "deepseek"
+	| "fireworks"
+	| "moonshotai"
+	| "moonshotai-cn"
+	| "cloudflare-workers-ai"
+	| "cloudflare-ai-gateway"
+	| "xiaomi";
+
+export type Provider = KnownProvider | (string & {});
+
+/** Unified reasoning level for streamSimple. Undefined means thinking is off. */
+export type ThinkingLevel = "minimal" | "low" | "medium" | "high" | "xhigh";
+
+/** Token budgets for providers that take a budget; xhigh uses the high budget. */
+export interface ThinkingBudgets {
+	minimal?: number;
+	low?: number;
+	medium?: number;
+	high?: number;
+}
+
+export type CacheRetention = "none" | "short" | "long";
+
+export type Transport = "sse" | "websocket" | "websocket-cached" | "auto";
+
+// ---------------------------------------------------------------------------
+// Content blocks
+// ---------------------------------------------------------------------------
+
+/** The JSON stored in `TextContent.textSignature` by OpenAI Responses. */
+export interface TextSignatureV1 {
+	v: 1;
+	id: string;
+	phase?: "commentary" | "final_answer";
+}
+
+export interface TextContent {
+	type: "text";
+	text: string;
+	/** Provider-specific opaque data (OpenAI Responses item JSON, Google thought signature). */
+	textSignature?: string;
+}
+
+export interface ThinkingContent {
+	type: "thinking";
+	thinking: string;
+	/** Signature or opaque encrypted reasoning needed to replay this block to the same model. */
+	thinkingSignature?: string;
+	/** The model's reasoning was redacted; the encrypted payload is in `thinkingSignature`. */
+	redacted?: true;
+}
+
+export interface ImageContent {
+	type: "image";
+	/** Base64 data, without a `data:` prefix. */
+	data: string;
+	mimeType: string;
+}
+
+export interface ToolCall {
+	type: "toolCall";
+	id: string;
+	name: string;
+	arguments: Record<string, unknown>;
+	/** Google thought signature, or OpenRouter encrypted reasoning details (JSON). */
+	thoughtSignature?: string;
+}
+
+export interface UsageCost {
+	input: number;
+	output: number;
+	cacheRead: number;
+	cacheWrite: number;
+	total: number;
+}
+
+export interface Usage {
+	/** Input tokens that were not served from the cache. */
+	input: number;
+	output: number;
+	cacheRead: number;
+	cacheWrite: number;
+	totalTokens: number;
+	/** USD. */
+	cost: UsageCost;
+}
+
+export type StopReason = "stop" | "length" | "toolUse" | "error" | "aborted";
+
+// ---------------------------------------------------------------------------
+// Messages
+// ---------------------------------------------------------------------------
+
+export interface UserMessage {
+	role: "user";
+	content: string | (TextContent | ImageContent)[];
+	/** Epoch milliseconds. */
+	timestamp: number;
+}
+
+export interface AssistantMessageDiagnostic {
+	type: string;
+	timestamp: number;
+	error?: { name?: string; message: string; stack?: string; code?: string | number };
+	details?: Record<string, unknown>;
+}
+
+export interface AssistantMessage {
+	role: "assistant";
+	content: (TextContent | ThinkingContent | ToolCall)[];
+	api: Api;
+	provider: Provider;
+	model: string;
+	/** The model id the provider reports, when it differs from the requested one. */
+	responseModel?: string;
+	responseId?: string;
+	usage: Usage;
+	stopReason: StopReason;
+	/** The provider's own stop reason, kept when it is not one we know (never crashes). */
+	rawStopReason?: string;
+	errorMessage?: string;
+	diagnostics?: AssistantMessageDiagnostic[];
+	timestamp: number;
+}
+
+export interface ToolResultMessage<TDetails = unknown> {
+	role: "toolResult";
+	toolCallId: string;
+	toolName: string;
+	content: (TextContent | ImageContent)[];
+	details?: TDetails;
+	isError: boolean;
+	timestamp: number;
+}
+
+export type Message = UserMessage | AssistantMessage | ToolResultMessage;
+
+// ---------------------------------------------------------------------------
+// Tools and context
+// ---------------------------------------------------------------------------
+
+export interface Tool<TParameters extends TSchema = TSchema> {
+	name: string;
+	description: string;
+	/** A TypeBox schema; sent to providers as JSON Schema. */
+	parameters: TParameters;
+}
+
+export interface Context {
+	systemPrompt?: string;
+	messages: Message[];
+	tools?: Tool[];
+}
+
+// ---------------------------------------------------------------------------
+// Streaming events
+// ---------------------------------------------------------------------------
+
+export type AssistantMessageEvent =
+	| { type: "start"; partial: AssistantMessage }
+	| { type: "text_start"; contentIndex: number; partial: AssistantMessage }
+	| { type: "text_delta"; contentIndex: number; delta: string; partial: AssistantMessage }
+	| { type: "text_end"; contentIndex: number; content: string; partial: AssistantMessage }
+	| { type: "thinking_start"; contentIndex: number; partial: AssistantMessage }
+	| { type: "thinking_delta"; contentIndex: number; delta: string; partial: AssistantMessage }
+	| { type: "thinking_end"; contentIndex: number; content: string; partial: AssistantMessage }
+	| { type: "toolcall_start"; contentIndex: number; partial: AssistantMessage }
+	| { type: "toolcall_delta"; contentIndex: number; delta: string; partial: AssistantMessage }
+	| { type: "toolcall_end"; contentIndex: number; toolCall: ToolCall; partial: AssistantMessage }
+	| { type: "done"; reason: Extract<StopReason, "stop" | "length" | "toolUse">; message: AssistantMessage }
+	| { type: "error"; reason: Extract<StopReason, "error" | "aborted">; error: AssistantMessage };
+
+// ---------------------------------------------------------------------------
+// Options
+// ---------------------------------------------------------------------------
+
+export interface ResponseInfo {
+	status: number;
+	headers: Record<string, string>;
+}
+
+export interface StreamOptions {
+	temperature?: number;
+	maxTokens?: number;
+	signal?: AbortSignal;
+	/** Overrides the environment lookup. */
+	apiKey?: string;
+	transport?: Transport;
+	/** Default "short"; `KEEL_CACHE_RETENTION=long` (or `PI_CACHE_RETENTION`) changes the default. */
+	cacheRetention?: CacheRetention;
+	sessionId?: string;
+	/** Called with the request body before it is sent; a non-undefined return replaces it. */
+	onPayload?: (payload: unknown, model: Model<Api>) => unknown | undefined | Promise<unknown | undefined>;
+	/** Called once with the HTTP status and headers of the response. */
+	onResponse?: (response: ResponseInfo, model: Model<Api>) => void | Promise<void>;
+	/** Merged last: they override provider and model defaults. */
+	headers?: Record<string, string>;
+	/** Bound on the whole request, in ms. Default 10 minutes; 0 disables it. */
+	timeoutMs?: number;
+	/** Ends a stream that sends no bytes for this long, in ms. Default 2 minutes; 0 disables it. */
+	idleTimeoutMs?: number;
+	/** Retries before the first content event. Default 2. */
+	maxRetries?: number;
+	/** Cap on one retry delay in ms. Default 60000; 0 means no cap. */
+	maxRetryDelayMs?: number;
+	metadata?: Record<string, unknown>;
+}
+
+/** StreamOptions plus provider-specific keys, so `stream()` accepts them without a cast. */
+export type ProviderStreamOptions = StreamOptions & Record<string, unknown>;
+
+export interface SimpleStreamOptions extends StreamOptions {
+	reasoning?: ThinkingLevel;
+	thinkingBudgets?: ThinkingBudgets;
+}
+
+/**
+ * The contract every provider implements.
+ *
+ * Once called, a StreamFunction must not throw and must not hang: a missing key, an HTTP error,
+ * a malformed stream, a timeout and an abort all arrive as exactly one `error` event (stopReason
+ * "error" or "aborted", `errorMessage` set, partial content kept), and `result()` always settles.
+ */
+export type StreamFunction<TApi extends Api = Api, TOptions extends StreamOptions = StreamOptions> = (
+	model: Model<TApi>,
+	context: Context,
+	options?: TOptions,
+) => AssistantMessageEventStream;
+
+// ---------------------------------------------------------------------------
+// Model
+// ---------------------------------------------------------------------------
+
+export interface OpenRouterRouting {
+	order?: string[];
+	only?: string[];
+	ignore?: string[];
+	allow_fallbacks?: boolean;
+	require_parameters?: boolean;
+	data_collection?: "allow" | "deny";
+	zdr?: boolean;
+	quantizations?: string[];
+	sort?: string;
+	max_price?: Record<string, number>;
+	[key: string]: unknown;
+}
+
+export interface VercelGatewayRouting {
+	only?: string[];
+	order?: string[];
+}
+
+export interface OpenAICompletionsCompat {
+	supportsStore?: boolean;
+	supportsDeveloperRole?: boolean;
+	supportsReasoningEffort?: boolean;
+	reasoningEffortMap?: Partial<Record<ThinkingLevel, string>>;
+	supportsUsageInStreaming?: boolean;
+	maxTokensField?: "max_completion_tokens" | "max_tokens";
+	requiresToolResultName?: boolean;
+	requiresAssistantAfterToolResult?: boolean;
+	requiresThinkingAsText?: boolean;
+	requiresReasoningContentOnAssistantMessages?: boolean;
+	thinkingFormat?: "openai" | "zai" | "qwen" | "qwen-chat-template" | "openrouter" | "deepseek";
+	supportsStrictMode?: boolean;
+	zaiToolStream?: boolean;
+	cacheControlFormat?: "anthropic";
+	sendSessionAffinityHeaders?: boolean;
+	supportsLongCacheRetention?: boolean;
+	openRouterRouting?: OpenRouterRouting;
+	vercelGatewayRouting?: VercelGatewayRouting;
+}
+
+export interface OpenAIResponsesCompat {
+	sendSessionIdHeader?: boolean;
+	supportsLongCacheRetention?: boolean;
+}
+
+export interface AnthropicMessagesCompat {
+	supportsEagerToolInputStreaming?: boolean;
+	supportsLongCacheRetention?: boolean;
+}
+
+export type ModelCompat<TApi extends Api> = TApi extends "openai-completions"
+	? OpenAICompletionsCompat
+	: TApi extends "openai-responses" | "azure-openai-responses" | "openai-codex-responses"
+		? OpenAIResponsesCompat
+		: TApi extends "anthropic-messages"
+			? AnthropicMessagesCompat
+			: Record<string, unknown>;
+
+/** Keys off…xhigh; a string is the provider's value for that level, null means unsupported. */
+export type ThinkingLevelMap = Partial<Record<"off" | ThinkingLevel, string | null>>;
+
+export interface ModelCost {
+	/** USD per million tokens. */
+	input: number;
+	output: number;
+	cacheRead: number;
+	cacheWrite: number;
+}
+
+export interface Model<TApi extends Api = Api> {
+	id: string;
+	name: string;
+	api: TApi;
+	provider: Provider;
+	baseUrl: string;
+	reasoning: boolean;
+	input: ("text" | "image")[];
+	cost: ModelCost;
+	contextWindow: number;
+	maxTokens: number;
+	headers?: Record<string, string>;
+	compat?: ModelCompat<TApi>;
+	thinkingLevelMap?: ThinkingLevelMap;
+}
