@@ -1,0 +1,268 @@
+import { describe, expect, it } from "vitest";
+import {
+	createMistralToolCallIdNormalizer,
+	normalizeAnthropicToolCallId,
+	normalizeMistralToolCallId,
+	normalizeOpenAICompletionsToolCallId,
+	normalizeOpenAIResponsesToolCallId,
+	parseResponsesToolCallId,
+} from "../src/providers/shared/tool-call-ids.js";
+import { isSameModel, transformMessages } from "../src/providers/shared/transform-messages.js";
+import type { Api, AssistantMessage, Message, Model, ToolResultMessage, UserMessage } from "../src/types.js";
+
+function model(api: Api, provider: string, id: string): Model<Api> {
+	return {
+		id,
+		name: id,
+		api,
+		provider,
+		baseUrl: "http://127.0.0.1:1",
+		reasoning: true,
+		input: ["text"],
+		cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+		contextWindow: 100_000,
+		maxTokens: 1000,
+	};
+}
+
+const claude = model("anthropic-messages", "anthropic", "claude-x");
+const gpt = model("openai-responses", "openai", "gpt-x");
+const chat = model("openai-completions", "openai", "gpt-chat");
+
+function assistant(
+	from: Model<Api>,
+	content: AssistantMessage["content"],
+	stopReason: AssistantMessage["stopReason"] = "stop",
+): AssistantMessage {
+	return {
+		role: "assistant",
+		content,
+		api: from.api,
+		provider: from.provider,
+		model: from.id,
+		usage: {
+			input: 0,
+			output: 0,
+			cacheRead: 0,
+			cacheWrite: 0,
+			totalTokens: 0,
+			cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+		},
+		stopReason,
+		timestamp: 100,
+	};
+}
+
+function user(text: string): UserMessage {
+	return { role: "user", content: text, timestamp: 1 };
+}
+
+function result(toolCallId: string, text = "ok"): ToolResultMessage {
+	return {
+		role: "toolResult",
+		toolCallId,
+		toolName: "read",
+		content: [{ type: "text", text }],
+		isError: false,
+		timestamp: 2,
+	};
+}
+
+describe("transformMessages", () => {
+	it("passes user messages through as the same objects", () => {
+		const message = user("hi");
+		expect(transformMessages([message], gpt)[0]).toBe(message);
+	});
+
+	it("keeps everything from the same model, including signed empty and redacted thinking", () => {
+		const message = assistant(gpt, [
+			{ type: "thinking", thinking: "", thinkingSignature: '{"encrypted":"x"}' },
+			{ type: "thinking", thinking: "", thinkingSignature: "opaque", redacted: true },
+			{ type: "text", text: "hello", textSignature: "sig" },
+			{ type: "toolCall", id: "call_1|fc_1", name: "read", arguments: { path: "a" }, thoughtSignature: "t" },
+		]);
+		const [out] = transformMessages([message], gpt, () => "changed") as AssistantMessage[];
+		expect(out).toBe(message);
+	});
+
+	it("removes blank unsigned thinking even from the same model", () => {
+		const message = assistant(gpt, [
+			{ type: "thinking", thinking: "   " },
+			{ type: "text", text: "answer" },
+		]);
+		const [out] = transformMessages([message], gpt) as AssistantMessage[];
+		expect(out.content).toEqual([{ type: "text", text: "answer" }]);
+		expect(message.content).toHaveLength(2);
+	});
+
+	it("turns another model's thinking into text, drops redacted and blank thinking and all signatures", () => {
+		const message = assistant(claude, [
+			{ type: "thinking", thinking: "let me think", thinkingSignature: "sig" },
+			{ type: "thinking", thinking: "", thinkingSignature: "secret", redacted: true },
+			{ type: "thinking", thinking: "  \n" },
+			{ type: "text", text: "visible", textSignature: "ts" },
+			{ type: "toolCall", id: "toolu_1", name: "read", arguments: { path: "a" }, thoughtSignature: "g" },
+		]);
+		const [out] = transformMessages([message, result("toolu_1")], gpt) as AssistantMessage[];
+		expect(out.content).toEqual([
+			{ type: "text", text: "let me think" },
+			{ type: "text", text: "visible" },
+			{ type: "toolCall", id: "toolu_1", name: "read", arguments: { path: "a" } },
+		]);
+		expect(out.provider).toBe("anthropic");
+	});
+
+	it("normalises another model's tool-call ids and rewrites the matching results", () => {
+		const messages: Message[] = [
+			user("go"),
+			assistant(gpt, [{ type: "toolCall", id: "call_abc|fc_item+1", name: "read", arguments: {} }]),
+			result("call_abc|fc_item+1"),
+		];
+		const out = transformMessages(messages, claude, (id) => normalizeAnthropicToolCallId(id));
+		expect((out[1] as AssistantMessage).content[0]).toMatchObject({ id: "call_abc_fc_item_1" });
+		expect((out[2] as ToolResultMessage).toolCallId).toBe("call_abc_fc_item_1");
+		expect((messages[2] as ToolResultMessage).toolCallId).toBe("call_abc|fc_item+1");
+	});
+
+	it("passes the id, the target model and the source message to the normaliser", () => {
+		const source = assistant(claude, [{ type: "toolCall", id: "toolu_1", name: "read", arguments: {} }]);
+		const seen: unknown[] = [];
+		transformMessages([source], gpt, (id, target, from) => {
+			seen.push(id, target.id, from);
+			return id;
+		});
+		expect(seen).toEqual(["toolu_1", "gpt-x", source]);
+	});
+
+	it("keeps calls and results paired when two ids normalise to the same value", () => {
+		const messages: Message[] = [
+			assistant(gpt, [
+				{ type: "toolCall", id: "a.b", name: "read", arguments: {} },
+				{ type: "toolCall", id: "a,b", name: "read", arguments: {} },
+			]),
+			result("a.b", "first"),
+			result("a,b", "second"),
+		];
+		const out = transformMessages(messages, claude, (id) => normalizeAnthropicToolCallId(id));
+		const [first, second] = (out[0] as AssistantMessage).content as { id: string }[];
+		expect(first.id).toBe("a_b");
+		expect(second.id).not.toBe("a_b");
+		expect(second.id).toMatch(/^[A-Za-z0-9_-]{1,64}$/);
+		expect((out[1] as ToolResultMessage).toolCallId).toBe(first.id);
+		expect((out[2] as ToolResultMessage).toolCallId).toBe(second.id);
+	});
+
+	it("drops errored and aborted assistant turns and the results of their tool calls", () => {
+		const messages: Message[] = [
+			user("one"),
+			assistant(claude, [{ type: "text", text: "partial" }], "aborted"),
+			user("two"),
+			assistant(claude, [{ type: "toolCall", id: "toolu_bad", name: "read", arguments: {} }], "error"),
+			result("toolu_bad"),
+			user("three"),
+		];
+		const out = transformMessages(messages, gpt);
+		expect(out.map((message) => message.role)).toEqual(["user", "user", "user"]);
+	});
+
+	it("answers orphaned tool calls with an error result before the next user message", () => {
+		const messages: Message[] = [
+			assistant(claude, [
+				{ type: "toolCall", id: "toolu_1", name: "read", arguments: {} },
+				{ type: "toolCall", id: "toolu_2", name: "write", arguments: {} },
+			]),
+			result("toolu_1"),
+			user("never mind"),
+		];
+		const out = transformMessages(messages, claude);
+		expect(out.map((message) => message.role)).toEqual(["assistant", "toolResult", "toolResult", "user"]);
+		expect(out[2]).toEqual({
+			role: "toolResult",
+			toolCallId: "toolu_2",
+			toolName: "write",
+			content: [{ type: "text", text: "No result provided" }],
+			isError: true,
+			timestamp: 100,
+		});
+	});
+
+	it("answers orphaned calls before a following assistant message, using the normalised id", () => {
+		const messages: Message[] = [
+			assistant(gpt, [{ type: "toolCall", id: "call_1|fc_1", name: "read", arguments: {} }]),
+			assistant(gpt, [{ type: "text", text: "moving on" }]),
+		];
+		const out = transformMessages(messages, chat, (id) => normalizeOpenAICompletionsToolCallId(id));
+		expect(out.map((message) => message.role)).toEqual(["assistant", "toolResult", "assistant"]);
+		expect((out[1] as ToolResultMessage).toolCallId).toBe("call_1");
+	});
+
+	it("leaves tool calls of the last assistant message unanswered", () => {
+		const messages: Message[] = [
+			user("go"),
+			assistant(claude, [{ type: "toolCall", id: "toolu_1", name: "read", arguments: {} }]),
+		];
+		expect(transformMessages(messages, claude)).toHaveLength(2);
+	});
+
+	it("does not answer a call whose result already arrived", () => {
+		const messages: Message[] = [
+			assistant(claude, [{ type: "toolCall", id: "toolu_1", name: "read", arguments: {} }]),
+			result("toolu_1"),
+			user("next"),
+		];
+		expect(transformMessages(messages, claude)).toHaveLength(3);
+	});
+
+	it("isSameModel needs provider, api and model id to match", () => {
+		const message = assistant(gpt, []);
+		expect(isSameModel(message, gpt)).toBe(true);
+		expect(isSameModel(message, { ...gpt, provider: "azure" })).toBe(false);
+		expect(isSameModel(message, { ...gpt, api: "azure-openai-responses" })).toBe(false);
+		expect(isSameModel(message, { ...gpt, id: "gpt-y" })).toBe(false);
+	});
+});
+
+describe("tool-call id normalisers", () => {
+	it("Anthropic: [A-Za-z0-9_-], at most 64 characters, never empty", () => {
+		expect(normalizeAnthropicToolCallId("call_1|fc/2.x")).toBe("call_1_fc_2_x");
+		expect(normalizeAnthropicToolCallId("x".repeat(80))).toHaveLength(64);
+		expect(normalizeAnthropicToolCallId("")).toBe("_");
+	});
+
+	it("OpenAI completions: the part before the pipe, sanitised, at most 40 characters", () => {
+		expect(normalizeOpenAICompletionsToolCallId("call_abc|fc_123")).toBe("call_abc");
+		expect(normalizeOpenAICompletionsToolCallId("toolu 1")).toBe("toolu_1");
+		expect(normalizeOpenAICompletionsToolCallId("y".repeat(50))).toBe("y".repeat(40));
+	});
+
+	it("OpenAI Responses: both parts sanitised, fc_ prefix, 64 characters, no trailing underscores", () => {
+		expect(normalizeOpenAIResponsesToolCallId("call.1|item.2")).toBe("call_1|fc_item_2");
+		expect(normalizeOpenAIResponsesToolCallId("call_1|fc_2")).toBe("call_1|fc_2");
+		expect(normalizeOpenAIResponsesToolCallId(`${"c".repeat(63)}.x|fc_${"i".repeat(70)}`)).toBe(
+			`${"c".repeat(63)}|fc_${"i".repeat(61)}`,
+		);
+		expect(normalizeOpenAIResponsesToolCallId("toolu_01!!")).toBe("toolu_01");
+		expect(parseResponsesToolCallId("call_1|fc_2")).toEqual({ callId: "call_1", itemId: "fc_2" });
+		expect(parseResponsesToolCallId("toolu_1")).toEqual({ callId: "toolu_1" });
+	});
+
+	it("Mistral: 9 alphanumerics kept, anything else hashed deterministically", () => {
+		expect(normalizeMistralToolCallId("abcDEF123")).toBe("abcDEF123");
+		expect(normalizeMistralToolCallId("abc-DEF-123")).toBe("abcDEF123");
+		const hashed = normalizeMistralToolCallId("toolu_01ABCDEFGHIJ");
+		expect(hashed).toMatch(/^[A-Za-z0-9]{9}$/);
+		expect(normalizeMistralToolCallId("toolu_01ABCDEFGHIJ")).toBe(hashed);
+		expect(normalizeMistralToolCallId("toolu_01ABCDEFGHIK")).not.toBe(hashed);
+	});
+
+	it("Mistral per-request normaliser re-hashes collisions and is stable per id", () => {
+		const normalize = createMistralToolCallIdNormalizer();
+		// "abc-DEF-123" and "abcDEF123" strip to the same 9 characters.
+		const first = normalize("abcDEF123");
+		const second = normalize("abc-DEF-123");
+		expect(first).toBe("abcDEF123");
+		expect(second).not.toBe(first);
+		expect(second).toMatch(/^[A-Za-z0-9]{9}$/);
+		expect(normalize("abc-DEF-123")).toBe(second);
+	});
+});
