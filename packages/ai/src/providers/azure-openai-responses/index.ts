@@ -1,15 +1,66 @@
-// PLACEHOLDER until the AzureOpenAIResponses provider lands: every call ends with a clear error event.
-import type { Context, Model, SimpleStreamOptions, StreamOptions } from "../../types.js";
-import { failedStream } from "../shared/failed-stream.js";
+// Azure OpenAI Responses: the OpenAI Responses wire format through the SDK's AzureOpenAI client
+// (api-key header, api-version query). Encode, decode and transport are the openai-responses ones.
+import { AzureOpenAI } from "openai";
+import type { Context, Model } from "../../types.js";
+import type { AssistantMessageEventStream } from "../../utils/event-stream.js";
+import { buildOpenAIResponsesHeaders, encodeOpenAIResponsesRequest } from "../openai-responses/encode.js";
+import { type OpenAIResponsesSimpleOptions, toResponsesOptions } from "../openai-responses/index.js";
+import type { OpenAIResponsesOptions } from "../openai-responses/options.js";
+import {
+	baseClientOptions,
+	classifyOpenAIResponsesError,
+	runOpenAIResponsesAttempt,
+} from "../openai-responses/transport.js";
+import { createProviderStream } from "../shared/provider-stream.js";
+import { type AzureTargetOptions, resolveAzureTarget } from "./resolve-azure-target.js";
 
-export type AzureOpenAIResponsesOptions = StreamOptions;
-export const streamAzureOpenAIResponses = (
+export {
+	type AzureTarget,
+	type AzureTargetOptions,
+	DEFAULT_AZURE_API_VERSION,
+	parseDeploymentNameMap,
+	resolveAzureTarget,
+} from "./resolve-azure-target.js";
+
+/** Responses options plus where to reach the deployment (each also readable from the environment). */
+export interface AzureOpenAIResponsesOptions extends OpenAIResponsesOptions, AzureTargetOptions {}
+
+export type AzureOpenAIResponsesSimpleOptions = OpenAIResponsesSimpleOptions & AzureTargetOptions;
+
+/** Streams one response from an Azure OpenAI deployment. Never throws; failures end in an error event. */
+export function streamAzureOpenAIResponses(
 	model: Model<"azure-openai-responses">,
-	_context: Context,
-	_options?: AzureOpenAIResponsesOptions,
-) => failedStream(model, "The azure-openai-responses provider is not implemented yet");
-export const streamSimpleAzureOpenAIResponses = (
+	context: Context,
+	options?: AzureOpenAIResponsesOptions,
+): AssistantMessageEventStream {
+	return createProviderStream(
+		model,
+		options,
+		async (attempt) => {
+			const target = resolveAzureTarget(model, options);
+			const client = new AzureOpenAI({
+				...baseClientOptions(attempt.apiKey, buildOpenAIResponsesHeaders(model, options)),
+				baseURL: target.baseUrl,
+				apiVersion: target.apiVersion,
+			});
+			const body = encodeOpenAIResponsesRequest(model, context, options, { modelName: target.deploymentName });
+			await runOpenAIResponsesAttempt(attempt, client, body, "Azure OpenAI");
+		},
+		{ classifyError: classifyOpenAIResponsesError },
+	);
+}
+
+/** The unified call: `reasoning` becomes the reasoning effort (thinking off when undefined). */
+export function streamSimpleAzureOpenAIResponses(
 	model: Model<"azure-openai-responses">,
-	_context: Context,
-	_options?: SimpleStreamOptions,
-) => failedStream(model, "The azure-openai-responses provider is not implemented yet");
+	context: Context,
+	options?: AzureOpenAIResponsesSimpleOptions,
+): AssistantMessageEventStream {
+	return streamAzureOpenAIResponses(model, context, {
+		...toResponsesOptions(model, options),
+		azureBaseUrl: options?.azureBaseUrl,
+		azureResourceName: options?.azureResourceName,
+		azureApiVersion: options?.azureApiVersion,
+		azureDeploymentName: options?.azureDeploymentName,
+	});
+}

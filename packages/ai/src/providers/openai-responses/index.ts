@@ -1,15 +1,62 @@
-// PLACEHOLDER until the OpenAIResponses provider lands: every call ends with a clear error event.
-import type { Context, Model, SimpleStreamOptions, StreamOptions } from "../../types.js";
-import { failedStream } from "../shared/failed-stream.js";
+// The OpenAI Responses API (`client.responses.create`, stream: true). Azure reuses encode,
+// decode and transport from this folder with its own client and URL resolution.
+import OpenAI from "openai";
+import type { Context, Model, SimpleStreamOptions } from "../../types.js";
+import type { AssistantMessageEventStream } from "../../utils/event-stream.js";
+import { createProviderStream } from "../shared/provider-stream.js";
+import { buildBaseOptions } from "../shared/simple-options.js";
+import { buildOpenAIResponsesHeaders, encodeOpenAIResponsesRequest } from "./encode.js";
+import type { OpenAIResponsesOptions } from "./options.js";
+import { baseClientOptions, classifyOpenAIResponsesError, runOpenAIResponsesAttempt } from "./transport.js";
 
-export type OpenAIResponsesOptions = StreamOptions;
-export const streamOpenAIResponses = (
+export { OpenAIResponsesDecoder } from "./decode.js";
+export { buildOpenAIResponsesHeaders, encodeOpenAIResponsesRequest } from "./encode.js";
+export type { OpenAIResponsesOptions } from "./options.js";
+
+/** Options of the unified call, plus the Responses settings that have no unified form. */
+export type OpenAIResponsesSimpleOptions = SimpleStreamOptions &
+	Pick<OpenAIResponsesOptions, "serviceTier" | "reasoningSummary">;
+
+/** Streams one response from the OpenAI Responses API. Never throws; failures end in an error event. */
+export function streamOpenAIResponses(
 	model: Model<"openai-responses">,
-	_context: Context,
-	_options?: OpenAIResponsesOptions,
-) => failedStream(model, "The openai-responses provider is not implemented yet");
-export const streamSimpleOpenAIResponses = (
+	context: Context,
+	options?: OpenAIResponsesOptions,
+): AssistantMessageEventStream {
+	return createProviderStream(
+		model,
+		options,
+		async (attempt) => {
+			const client = new OpenAI({
+				...baseClientOptions(attempt.apiKey, buildOpenAIResponsesHeaders(model, options)),
+				baseURL: model.baseUrl,
+			});
+			const body = encodeOpenAIResponsesRequest(model, context, options);
+			await runOpenAIResponsesAttempt(attempt, client, body, "OpenAI");
+		},
+		{ classifyError: classifyOpenAIResponsesError },
+	);
+}
+
+/** The unified call: `reasoning` becomes the reasoning effort (thinking off when undefined). */
+export function streamSimpleOpenAIResponses(
 	model: Model<"openai-responses">,
-	_context: Context,
-	_options?: SimpleStreamOptions,
-) => failedStream(model, "The openai-responses provider is not implemented yet");
+	context: Context,
+	options?: OpenAIResponsesSimpleOptions,
+): AssistantMessageEventStream {
+	return streamOpenAIResponses(model, context, toResponsesOptions(model, options));
+}
+
+/** Maps unified options onto Responses options (shared with Azure). */
+export function toResponsesOptions(
+	model: Model<"openai-responses" | "azure-openai-responses">,
+	options: OpenAIResponsesSimpleOptions | undefined,
+): OpenAIResponsesOptions {
+	return {
+		...buildBaseOptions(model, options),
+		reasoningEffort: options?.reasoning,
+		// A summary style alone must not switch reasoning on in the unified call.
+		reasoningSummary: options?.reasoning ? options.reasoningSummary : undefined,
+		serviceTier: options?.serviceTier,
+	};
+}

@@ -1,0 +1,156 @@
+import type {
+	ResponseFunctionCallOutputItemList,
+	ResponseInputContent,
+	ResponseInputItem,
+} from "openai/resources/responses/responses";
+import type {
+	Api,
+	AssistantMessage,
+	ImageContent,
+	Message,
+	Model,
+	TextContent,
+	ToolResultMessage,
+	UserMessage,
+} from "../../types.js";
+import { sanitizeSurrogates } from "../../utils/sanitize-unicode.js";
+import { parseResponsesToolCallId } from "../shared/tool-call-ids.js";
+import { parseTextSignature } from "./text-signature.js";
+
+/** Put in place of an image the model cannot read, so the drop is visible to the model. */
+export const IMAGE_OMITTED_NOTE = "(image omitted: this model does not accept images)";
+
+/** Sent as a tool result's output when the result holds only images. */
+export const SEE_ATTACHED_IMAGE = "(see attached image)";
+
+/**
+ * Encodes already-transformed messages (see transformMessages) as Responses `input` items:
+ * user content as input_text / input_image, assistant text as output `message` items carrying
+ * their id and phase, signed reasoning as the stored reasoning item, tool calls as
+ * `function_call` and tool results as `function_call_output`.
+ */
+export function encodeResponsesInput(messages: readonly Message[], model: Model<Api>): ResponseInputItem[] {
+	const items: ResponseInputItem[] = [];
+	let assistantIndex = 0;
+	for (const message of messages) {
+		if (message.role === "user") {
+			const item = encodeUserMessage(message, model);
+			if (item) items.push(item);
+		} else if (message.role === "assistant") {
+			items.push(...encodeAssistantMessage(message, model, assistantIndex++));
+		} else {
+			items.push(encodeToolResult(message, model));
+		}
+	}
+	return items;
+}
+
+function supportsImages(model: Model<Api>): boolean {
+	return model.input.includes("image");
+}
+
+function imageUrl(image: ImageContent): string {
+	return `data:${image.mimeType};base64,${image.data}`;
+}
+
+function encodeUserMessage(message: UserMessage, model: Model<Api>): ResponseInputItem | undefined {
+	if (typeof message.content === "string") {
+		if (message.content === "") return undefined;
+		return { role: "user", content: [{ type: "input_text", text: sanitizeSurrogates(message.content) }] };
+	}
+	const content: ResponseInputContent[] = [];
+	for (const block of message.content) {
+		if (block.type === "text") {
+			if (block.text.trim() !== "") content.push({ type: "input_text", text: sanitizeSurrogates(block.text) });
+		} else if (supportsImages(model)) {
+			content.push({ type: "input_image", detail: "auto", image_url: imageUrl(block) });
+		} else {
+			content.push({ type: "input_text", text: IMAGE_OMITTED_NOTE });
+		}
+	}
+	return content.length > 0 ? { role: "user", content } : undefined;
+}
+
+function encodeAssistantMessage(
+	message: AssistantMessage,
+	model: Model<Api>,
+	assistantIndex: number,
+): ResponseInputItem[] {
+	const items: ResponseInputItem[] = [];
+	// A different model of the same API cannot resolve another model's `fc_` item ids (its reasoning
+	// items are not replayed to it), so those ids are left out and only call_id pairs the result.
+	const dropFunctionItemIds =
+		message.provider === model.provider && message.api === model.api && message.model !== model.id;
+	message.content.forEach((block, blockIndex) => {
+		if (block.type === "thinking") {
+			const reasoning = parseReasoningItem(block.thinkingSignature);
+			if (reasoning) items.push(reasoning);
+		} else if (block.type === "text") {
+			if (block.text === "") return;
+			const signature = parseTextSignature(block.textSignature);
+			items.push({
+				type: "message",
+				role: "assistant",
+				id: outputMessageId(signature?.id, assistantIndex, blockIndex),
+				status: "completed",
+				content: [{ type: "output_text", text: sanitizeSurrogates(block.text), annotations: [] }],
+				...(signature?.phase ? { phase: signature.phase } : {}),
+			});
+		} else {
+			const { callId, itemId } = parseResponsesToolCallId(block.id);
+			const keepItemId = !!itemId && !(dropFunctionItemIds && itemId.startsWith("fc_"));
+			items.push({
+				type: "function_call",
+				call_id: callId,
+				...(keepItemId ? { id: itemId } : {}),
+				name: block.name,
+				arguments: JSON.stringify(block.arguments ?? {}),
+			});
+		}
+	});
+	return items;
+}
+
+/** The stored reasoning item (the signature is its JSON); undefined for anything else. */
+function parseReasoningItem(signature: string | undefined): ResponseInputItem | undefined {
+	if (!signature?.startsWith("{")) return undefined;
+	try {
+		const parsed = JSON.parse(signature) as { type?: unknown };
+		return parsed.type === "reasoning" ? (parsed as ResponseInputItem) : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+// The API limits item ids to 64 characters; longer ids (from other tools) are replaced by a
+// stable hash so replays of the same history send the same id.
+function outputMessageId(id: string | undefined, assistantIndex: number, blockIndex: number): string {
+	if (!id) return `msg_${assistantIndex}_${blockIndex}`;
+	return id.length > 64 ? `msg_${shortHash(id)}` : id;
+}
+
+/** FNV-1a 32-bit, base 36: short, deterministic, not cryptographic. */
+export function shortHash(text: string): string {
+	let hash = 0x811c9dc5;
+	for (let index = 0; index < text.length; index++) {
+		hash ^= text.charCodeAt(index);
+		hash = Math.imul(hash, 0x01000193);
+	}
+	return (hash >>> 0).toString(36);
+}
+
+function encodeToolResult(message: ToolResultMessage, model: Model<Api>): ResponseInputItem {
+	const callId = parseResponsesToolCallId(message.toolCallId).callId;
+	const texts = message.content.filter((block): block is TextContent => block.type === "text");
+	const images = message.content.filter((block): block is ImageContent => block.type === "image");
+	const text = sanitizeSurrogates(texts.map((block) => block.text).join("\n"));
+	if (images.length > 0 && supportsImages(model)) {
+		const output: ResponseFunctionCallOutputItemList = [];
+		output.push({ type: "input_text", text: text === "" ? SEE_ATTACHED_IMAGE : text });
+		for (const image of images) output.push({ type: "input_image", detail: "auto", image_url: imageUrl(image) });
+		return { type: "function_call_output", call_id: callId, output };
+	}
+	const notes = images.map(() => IMAGE_OMITTED_NOTE);
+	const output = [text, ...notes].filter((part) => part !== "").join("\n");
+	return { type: "function_call_output", call_id: callId, output };
+}

@@ -1,0 +1,96 @@
+import type {
+	ResponseCreateParamsStreaming,
+	ResponseInputItem,
+	Tool as ResponsesTool,
+} from "openai/resources/responses/responses";
+import type { ReasoningEffort } from "openai/resources/shared";
+import type { Api, Context, Model, Tool } from "../../types.js";
+import { sanitizeSurrogates } from "../../utils/sanitize-unicode.js";
+import { resolveCacheRetention } from "../shared/simple-options.js";
+import { normalizeOpenAIResponsesToolCallId } from "../shared/tool-call-ids.js";
+import { transformMessages } from "../shared/transform-messages.js";
+import { encodeResponsesInput } from "./encode-messages.js";
+import { mapReasoningEffort, reasoningEffortForOff } from "./encode-reasoning.js";
+import type { OpenAIResponsesOptions } from "./options.js";
+
+/** What encode needs beyond the context; Azure passes its deployment name as `modelName`. */
+export interface ResponsesEncodeSettings {
+	/** Sent as `model`; default `model.id`. */
+	modelName?: string;
+}
+
+/** Builds the `responses.create` body (stream: true) from a context and options. Pure. */
+export function encodeOpenAIResponsesRequest(
+	model: Model<Api>,
+	context: Context,
+	options: OpenAIResponsesOptions = {},
+	settings: ResponsesEncodeSettings = {},
+): ResponseCreateParamsStreaming {
+	const input: ResponseInputItem[] = [];
+	if (context.systemPrompt) {
+		// Reasoning models take instructions in the developer role; others only know system.
+		input.push({ role: model.reasoning ? "developer" : "system", content: sanitizeSurrogates(context.systemPrompt) });
+	}
+	const messages = transformMessages(context.messages, model, normalizeOpenAIResponsesToolCallId);
+	input.push(...encodeResponsesInput(messages, model));
+
+	// We never ask the service to keep responses (Azure included): history is replayed in full,
+	// reasoning as the encrypted content requested below.
+	const body: ResponseCreateParamsStreaming = {
+		model: settings.modelName ?? model.id,
+		input,
+		stream: true,
+	};
+	body.store = false;
+	if (options.maxTokens !== undefined && options.maxTokens > 0) body.max_output_tokens = options.maxTokens;
+	if (options.temperature !== undefined) body.temperature = options.temperature;
+	if (options.serviceTier !== undefined) body.service_tier = options.serviceTier;
+
+	const retention = resolveCacheRetention(options.cacheRetention);
+	if (options.sessionId && retention !== "none") body.prompt_cache_key = options.sessionId;
+	if (retention === "long" && supportsLongCacheRetention(model)) body.prompt_cache_retention = "24h";
+
+	if (context.tools && context.tools.length > 0) body.tools = context.tools.map(encodeResponsesTool);
+
+	if (model.reasoning) {
+		if (options.reasoningEffort !== undefined || options.reasoningSummary !== undefined) {
+			const level = options.reasoningEffort ?? "medium";
+			const effort = level === "none" ? "none" : mapReasoningEffort(model, level);
+			body.reasoning = { effort: effort as ReasoningEffort, summary: options.reasoningSummary ?? "auto" };
+			// Without store, reasoning survives between turns only as encrypted content we replay.
+			body.include = ["reasoning.encrypted_content"];
+		} else {
+			const off = reasoningEffortForOff(model);
+			if (off !== undefined) body.reasoning = { effort: off as ReasoningEffort };
+		}
+	}
+	return body;
+}
+
+/** 24 h cache retention exists on api.openai.com; other hosts opt in with compat.supportsLongCacheRetention. */
+function supportsLongCacheRetention(model: Model<Api>): boolean {
+	const compat = model.compat as { supportsLongCacheRetention?: boolean } | undefined;
+	return compat?.supportsLongCacheRetention ?? model.baseUrl.includes("api.openai.com");
+}
+
+/** Tools as Responses function tools. strict is off: our schemas are not all strict-mode compatible. */
+export function encodeResponsesTool(tool: Tool): ResponsesTool {
+	return {
+		type: "function",
+		name: tool.name,
+		description: tool.description,
+		parameters: tool.parameters as unknown as Record<string, unknown>,
+		strict: false,
+	};
+}
+
+/** Request headers: model defaults, then the session header where the host wants it, then options (last wins). */
+export function buildOpenAIResponsesHeaders(
+	model: Model<Api>,
+	options: OpenAIResponsesOptions = {},
+): Record<string, string> {
+	const headers: Record<string, string> = { ...model.headers };
+	const compat = model.compat as { sendSessionIdHeader?: boolean } | undefined;
+	if (compat?.sendSessionIdHeader && options.sessionId) headers.session_id = options.sessionId;
+	return { ...headers, ...options.headers };
+}
