@@ -1,0 +1,144 @@
+import type Anthropic from "@anthropic-ai/sdk";
+import type {
+	Api,
+	AssistantMessage,
+	ImageContent,
+	Message,
+	Model,
+	TextContent,
+	ToolResultMessage,
+	UserMessage,
+} from "../../types.js";
+
+type MessageParam = Anthropic.Messages.MessageParam;
+type ContentBlockParam = Anthropic.Messages.ContentBlockParam;
+type TextBlockParam = Anthropic.Messages.TextBlockParam;
+type ImageBlockParam = Anthropic.Messages.ImageBlockParam;
+type ToolResultBlockParam = Anthropic.Messages.ToolResultBlockParam;
+export type CacheControl = Anthropic.Messages.CacheControlEphemeral;
+
+/** Put in place of an image the model cannot read, so the loss is visible to the model and the reader. */
+export const IMAGE_OMITTED_NOTE = "(image omitted: this model does not accept images)";
+
+const IMAGE_MEDIA_TYPES = new Set(["image/jpeg", "image/png", "image/gif", "image/webp"]);
+
+function isBlank(text: string): boolean {
+	return text.trim() === "";
+}
+
+function encodeImage(image: ImageContent, model: Model<Api>): ImageBlockParam | TextBlockParam {
+	if (!model.input.includes("image")) return { type: "text", text: IMAGE_OMITTED_NOTE };
+	if (!IMAGE_MEDIA_TYPES.has(image.mimeType)) {
+		throw new Error(
+			`Anthropic accepts image/jpeg, image/png, image/gif and image/webp images, got "${image.mimeType}"; convert the image first`,
+		);
+	}
+	return {
+		type: "image",
+		source: { type: "base64", media_type: image.mimeType as "image/png", data: image.data },
+	};
+}
+
+function encodeUserContent(message: UserMessage, model: Model<Api>): ContentBlockParam[] {
+	if (typeof message.content === "string") {
+		return isBlank(message.content) ? [] : [{ type: "text", text: message.content }];
+	}
+	const blocks: ContentBlockParam[] = [];
+	for (const part of message.content) {
+		if (part.type === "text") {
+			if (!isBlank(part.text)) blocks.push({ type: "text", text: part.text });
+		} else {
+			blocks.push(encodeImage(part, model));
+		}
+	}
+	return blocks;
+}
+
+function encodeAssistantContent(message: AssistantMessage): ContentBlockParam[] {
+	const blocks: ContentBlockParam[] = [];
+	for (const block of message.content) {
+		if (block.type === "text") {
+			if (!isBlank(block.text)) blocks.push({ type: "text", text: block.text });
+		} else if (block.type === "thinking") {
+			if (block.redacted) {
+				if (block.thinkingSignature) blocks.push({ type: "redacted_thinking", data: block.thinkingSignature });
+			} else if (block.thinkingSignature) {
+				// Kept even when the text is empty: with thinkingDisplay "omitted" the signature alone
+				// carries the reasoning, and the API wants it back on the next turn.
+				blocks.push({ type: "thinking", thinking: block.thinking, signature: block.thinkingSignature });
+			} else if (!isBlank(block.thinking)) {
+				// Unsigned thinking (another model's, or an interrupted block) cannot be replayed as
+				// thinking; it becomes plain text so the content is not lost.
+				blocks.push({ type: "text", text: block.thinking });
+			}
+		} else {
+			blocks.push({ type: "tool_use", id: block.id, name: block.name, input: block.arguments ?? {} });
+		}
+	}
+	return blocks;
+}
+
+function encodeToolResult(message: ToolResultMessage, model: Model<Api>): ToolResultBlockParam {
+	const texts = message.content.filter((part): part is TextContent => part.type === "text");
+	const images = message.content.filter((part): part is ImageContent => part.type === "image");
+	const result: ToolResultBlockParam = { type: "tool_result", tool_use_id: message.toolCallId };
+	if (images.length === 0) {
+		result.content = texts.map((part) => part.text).join("\n");
+	} else {
+		const blocks: (TextBlockParam | ImageBlockParam)[] = texts.map((part) => ({ type: "text", text: part.text }));
+		if (blocks.length === 0) blocks.push({ type: "text", text: "(see attached image)" });
+		for (const image of images) blocks.push(encodeImage(image, model));
+		result.content = blocks;
+	}
+	if (message.isError) result.is_error = true;
+	return result;
+}
+
+/**
+ * Our messages as Anthropic `messages`. Blank text and empty messages are dropped (the API
+ * rejects them), consecutive tool results become one user message of `tool_result` blocks (the
+ * API wants every result for one assistant turn in the next user message), and with a cache
+ * control the last block of the last user message becomes a cache breakpoint.
+ *
+ * Expects messages already prepared for this model (see transformMessages): thinking from other
+ * models turned into text, tool-call ids normalised.
+ */
+export function encodeAnthropicMessages(
+	messages: readonly Message[],
+	model: Model<Api>,
+	cacheControl?: CacheControl,
+): MessageParam[] {
+	const encoded: MessageParam[] = [];
+	for (let index = 0; index < messages.length; index++) {
+		const message = messages[index];
+		if (message.role === "user") {
+			const content = encodeUserContent(message, model);
+			if (content.length > 0) encoded.push({ role: "user", content });
+		} else if (message.role === "assistant") {
+			const content = encodeAssistantContent(message);
+			if (content.length > 0) encoded.push({ role: "assistant", content });
+		} else {
+			const results: ToolResultBlockParam[] = [];
+			while (index < messages.length && messages[index].role === "toolResult") {
+				results.push(encodeToolResult(messages[index] as ToolResultMessage, model));
+				index++;
+			}
+			index--;
+			encoded.push({ role: "user", content: results });
+		}
+	}
+	if (cacheControl) markLastUserBlock(encoded, cacheControl);
+	return encoded;
+}
+
+function markLastUserBlock(messages: MessageParam[], cacheControl: CacheControl): void {
+	for (let index = messages.length - 1; index >= 0; index--) {
+		const message = messages[index];
+		if (message.role !== "user" || !Array.isArray(message.content) || message.content.length === 0) continue;
+		const last = message.content[message.content.length - 1];
+		if (last.type === "text" || last.type === "image" || last.type === "tool_result") {
+			last.cache_control = { ...cacheControl };
+		}
+		return;
+	}
+}

@@ -1,0 +1,186 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { streamAnthropic } from "../../../src/providers/anthropic/index.js";
+import { splitBytes, WireTestServer } from "../../../src/testing/wire-test-server.js";
+import type { Context, ToolCall } from "../../../src/types.js";
+import {
+	anthropicSse,
+	blockStop,
+	claudeModel,
+	collectEvents,
+	inputJsonDelta,
+	messageDelta,
+	messageStart,
+	messageStop,
+	redactedThinking,
+	signatureDelta,
+	sseResponse,
+	TEST_KEY,
+	textDelta,
+	textResponseEvents,
+	textStart,
+	thinkingDelta,
+	thinkingStart,
+	toolUseStart,
+} from "./fixtures.js";
+
+let server: WireTestServer;
+beforeAll(async () => {
+	server = await WireTestServer.start();
+});
+afterAll(async () => {
+	await server.close();
+});
+beforeEach(() => server.reset());
+
+const context: Context = { messages: [{ role: "user", content: "Hello", timestamp: 1 }] };
+const model = () => claudeModel({ baseUrl: server.url });
+
+describe("anthropic streaming through the SDK", () => {
+	it("streams text deltas as our events and ends with done", async () => {
+		server.enqueue(sseResponse(textResponseEvents(["Hel", "lo ", "world"])));
+		const stream = streamAnthropic(model(), context, { apiKey: TEST_KEY });
+		const events = await collectEvents(stream);
+		expect(events.map((event) => event.type)).toEqual([
+			"start",
+			"text_start",
+			"text_delta",
+			"text_delta",
+			"text_delta",
+			"text_end",
+			"done",
+		]);
+		const result = await stream.result();
+		expect(result.content).toEqual([{ type: "text", text: "Hello world" }]);
+		expect(result.stopReason).toBe("stop");
+		expect(result.responseId).toBe("msg_01TEST");
+		expect(server.lastRequest?.url).toBe("/v1/messages");
+	});
+
+	it("keeps thinking with its signature, and redacted thinking with its data", async () => {
+		server.enqueue(
+			sseResponse([
+				messageStart(),
+				thinkingStart(0),
+				thinkingDelta(0, "Let me "),
+				thinkingDelta(0, "think."),
+				signatureDelta(0, "sig-part-1"),
+				signatureDelta(0, "+part-2"),
+				blockStop(0),
+				redactedThinking(1, "ENCRYPTED=="),
+				blockStop(1),
+				textStart(2),
+				textDelta(2, "Answer"),
+				blockStop(2),
+				messageDelta("end_turn"),
+				messageStop,
+			]),
+		);
+		const result = await streamAnthropic(model(), context, { apiKey: TEST_KEY }).result();
+		expect(result.content).toEqual([
+			{ type: "thinking", thinking: "Let me think.", thinkingSignature: "sig-part-1+part-2" },
+			{ type: "thinking", thinking: "[Reasoning redacted]", thinkingSignature: "ENCRYPTED==", redacted: true },
+			{ type: "text", text: "Answer" },
+		]);
+	});
+
+	it("interleaves thinking between tool calls (interleaved thinking)", async () => {
+		server.enqueue(
+			sseResponse([
+				messageStart(),
+				thinkingStart(0),
+				thinkingDelta(0, "first"),
+				signatureDelta(0, "s1"),
+				blockStop(0),
+				toolUseStart(1, "toolu_1", "read"),
+				inputJsonDelta(1, '{"path":"a"}'),
+				blockStop(1),
+				thinkingStart(2),
+				thinkingDelta(2, "second"),
+				signatureDelta(2, "s2"),
+				blockStop(2),
+				toolUseStart(3, "toolu_2", "read"),
+				inputJsonDelta(3, '{"path":"b"}'),
+				blockStop(3),
+				messageDelta("tool_use"),
+				messageStop,
+			]),
+		);
+		const result = await streamAnthropic(model(), context, { apiKey: TEST_KEY }).result();
+		expect(result.content.map((block) => block.type)).toEqual(["thinking", "toolCall", "thinking", "toolCall"]);
+		expect(result.stopReason).toBe("toolUse");
+	});
+
+	it("assembles tool arguments streamed in pieces split inside UTF-8 characters and SSE lines", async () => {
+		const argumentsJson = JSON.stringify({ city: "Zürich", note: "→ 日本語 🙂", count: 3 });
+		const events = [
+			messageStart(),
+			toolUseStart(0, "toolu_01A", "weather"),
+			...argumentsJson.match(/.{1,5}/gsu)!.map((piece) => inputJsonDelta(0, piece)),
+			blockStop(0),
+			toolUseStart(1, "toolu_01B", "clock"),
+			inputJsonDelta(1, ""),
+			blockStop(1),
+			messageDelta("tool_use"),
+			messageStop,
+		];
+		// 7-byte pieces cut through multi-byte characters, `data:` lines and event boundaries.
+		server.enqueue({ body: splitBytes(anthropicSse(events), 7) });
+		const stream = streamAnthropic(model(), context, { apiKey: TEST_KEY });
+		const all = await collectEvents(stream);
+		const result = await stream.result();
+		const calls = result.content.filter((block): block is ToolCall => block.type === "toolCall");
+		expect(calls).toEqual([
+			{
+				type: "toolCall",
+				id: "toolu_01A",
+				name: "weather",
+				arguments: { city: "Zürich", note: "→ 日本語 🙂", count: 3 },
+			},
+			{ type: "toolCall", id: "toolu_01B", name: "clock", arguments: {} },
+		]);
+		expect(all.filter((event) => event.type === "toolcall_end")).toHaveLength(2);
+		expect(result.stopReason).toBe("toolUse");
+	});
+
+	it("reads usage and cost from message_start and message_delta, cache included", async () => {
+		server.enqueue(
+			sseResponse([
+				messageStart({
+					input_tokens: 1000,
+					output_tokens: 1,
+					cache_read_input_tokens: 2000,
+					cache_creation_input_tokens: 500,
+				}),
+				textStart(0),
+				textDelta(0, "ok"),
+				blockStop(0),
+				// message_delta repeats input fields as null on some paths: only numbers overwrite.
+				messageDelta("end_turn", { output_tokens: 300, input_tokens: null, cache_read_input_tokens: null }),
+				messageStop,
+			]),
+		);
+		const result = await streamAnthropic(model(), context, { apiKey: TEST_KEY }).result();
+		expect(result.usage).toMatchObject({
+			input: 1000,
+			output: 300,
+			cacheRead: 2000,
+			cacheWrite: 500,
+			totalTokens: 3800,
+		});
+		// $3/M input, $15/M output, $0.3/M cache read, $3.75/M cache write.
+		expect(result.usage.cost.input).toBeCloseTo(0.003);
+		expect(result.usage.cost.output).toBeCloseTo(0.0045);
+		expect(result.usage.cost.cacheRead).toBeCloseTo(0.0006);
+		expect(result.usage.cost.cacheWrite).toBeCloseTo(0.001875);
+		expect(result.usage.cost.total).toBeCloseTo(0.009975);
+	});
+
+	it("records the model the API reports when it differs", async () => {
+		server.enqueue(
+			sseResponse([messageStart({}, "claude-sonnet-4-20250514-v2"), messageDelta("end_turn"), messageStop]),
+		);
+		const result = await streamAnthropic(model(), context, { apiKey: TEST_KEY }).result();
+		expect(result.responseModel).toBe("claude-sonnet-4-20250514-v2");
+		expect(result.content).toEqual([]);
+	});
+});
