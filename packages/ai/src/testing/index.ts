@@ -1,4 +1,25 @@
 // @keel/ai/testing: offline test tools for Keel's own tests and for users' tests.
+
+// --- faux provider: scripted in-memory responses through the real provider harness ---
+export {
+	type FauxAssistantScript,
+	type FauxContentBlock,
+	type FauxModelDefinition,
+	type FauxProviderOptions,
+	type FauxProviderRegistration,
+	type FauxProviderState,
+	type FauxRequest,
+	type FauxResponse,
+	type FauxTextBlock,
+	type FauxThinkingBlock,
+	type FauxToolCallBlock,
+	fauxAssistantMessage,
+	fauxText,
+	fauxThinking,
+	fauxToolCall,
+	NO_MORE_FAUX_RESPONSES,
+	registerFauxProvider,
+} from "./faux-provider.js";
 export {
 	formatSse,
 	type RecordedRequest,
