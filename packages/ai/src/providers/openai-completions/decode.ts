@@ -1,0 +1,226 @@
+import type { StopReason } from "../../types.js";
+import type { AssistantMessageBuilder, UsageUpdate } from "../shared/assistant-message-builder.js";
+import { REASONING_FIELDS, type ReasoningField } from "./encode-messages.js";
+
+// The chunk shapes as vendors send them: OpenAI's documented fields plus the extensions other
+// servers add (reasoning fields, OpenRouter reasoning_details, Moonshot's per-choice usage,
+// DeepSeek's cache counters). Everything is optional because vendors leave fields out.
+
+export interface ChatCompletionUsageWire {
+	prompt_tokens?: number;
+	completion_tokens?: number;
+	total_tokens?: number;
+	prompt_tokens_details?: { cached_tokens?: number; cache_write_tokens?: number } | null;
+	completion_tokens_details?: { reasoning_tokens?: number } | null;
+	/** DeepSeek reports cache hits here instead of prompt_tokens_details. */
+	prompt_cache_hit_tokens?: number;
+}
+
+export interface ChatCompletionToolCallDeltaWire {
+	index?: number;
+	id?: string | null;
+	type?: string;
+	function?: { name?: string | null; arguments?: string | null };
+}
+
+export interface ReasoningDetailWire {
+	type?: string;
+	id?: string | null;
+	data?: string;
+	[key: string]: unknown;
+}
+
+export interface ChatCompletionDeltaWire {
+	role?: string | null;
+	content?: string | null;
+	refusal?: string | null;
+	reasoning_content?: string | null;
+	reasoning?: string | null;
+	reasoning_text?: string | null;
+	reasoning_details?: ReasoningDetailWire[] | null;
+	tool_calls?: ChatCompletionToolCallDeltaWire[] | null;
+}
+
+export interface ChatCompletionChoiceWire {
+	index?: number;
+	delta?: ChatCompletionDeltaWire | null;
+	finish_reason?: string | null;
+	/** Moonshot puts usage on the choice of the last chunk. */
+	usage?: ChatCompletionUsageWire | null;
+}
+
+export interface ChatCompletionChunkWire {
+	id?: string;
+	model?: string;
+	object?: string;
+	choices?: ChatCompletionChoiceWire[] | null;
+	usage?: ChatCompletionUsageWire | null;
+	service_tier?: string | null;
+}
+
+export type MappedStopReason =
+	| { kind: "done"; reason: Extract<StopReason, "stop" | "length" | "toolUse"> }
+	| { kind: "failed"; message: string };
+
+/**
+ * Maps a Chat Completions `finish_reason`. Reasons that mean the vendor stopped the answer on
+ * purpose (content_filter, z.ai's sensitive / network_error / abort) and reasons no vendor has
+ * documented become an error that keeps the content and the raw reason; nothing throws.
+ */
+export function mapOpenAICompletionsStopReason(reason: string, vendor: string): MappedStopReason {
+	switch (reason) {
+		case "stop":
+		case "end":
+		case "eos":
+		case "end_turn":
+			return { kind: "done", reason: "stop" };
+		case "length":
+		case "max_tokens":
+			return { kind: "done", reason: "length" };
+		case "tool_calls":
+		case "function_call":
+		case "tool_use":
+			return { kind: "done", reason: "toolUse" };
+		default:
+			return { kind: "failed", message: `${vendor} stopped the response: ${reason}` };
+	}
+}
+
+/**
+ * Our usage from Chat Completions usage. `input` excludes cached (and cache-written) tokens;
+ * `output` is `completion_tokens` as sent, because reasoning tokens are already part of it.
+ */
+export function mapOpenAICompletionsUsage(usage: ChatCompletionUsageWire): UsageUpdate {
+	const prompt = usage.prompt_tokens ?? 0;
+	const cacheRead = usage.prompt_tokens_details?.cached_tokens ?? usage.prompt_cache_hit_tokens ?? 0;
+	const cacheWrite = usage.prompt_tokens_details?.cache_write_tokens ?? 0;
+	const output = usage.completion_tokens ?? 0;
+	const input = Math.max(0, prompt - cacheRead - cacheWrite);
+	return { input, output, cacheRead, cacheWrite, totalTokens: input + output + cacheRead + cacheWrite };
+}
+
+type OpenBlock = { kind: "text"; index: number } | { kind: "thinking"; index: number; field: ReasoningField };
+
+/**
+ * The Chat Completions stream decoder: feed it every chunk, then call `end()` when the stream is
+ * over. Pure: it only calls the builder. A chunk that is not a chunk throws, which the provider
+ * harness turns into an error event.
+ */
+export class OpenAICompletionsStreamDecoder {
+	private current: OpenBlock | undefined;
+	/** Tool-call stream index → builder block index of the call being received at that index. */
+	private readonly toolCalls = new Map<number, number>();
+	/** OpenRouter encrypted reasoning by tool-call id; attached when the call ends. */
+	private readonly encryptedReasoning = new Map<string, string>();
+	private finishReason: string | undefined;
+
+	constructor(
+		private readonly builder: AssistantMessageBuilder,
+		/** Named in error messages ("zai stopped the response: sensitive"). */
+		private readonly vendor: string,
+	) {}
+
+	decodeChunk(chunk: ChatCompletionChunkWire): void {
+		if (!chunk || typeof chunk !== "object" || Array.isArray(chunk)) {
+			throw new Error(`Malformed Chat Completions stream chunk: ${JSON.stringify(chunk)?.slice(0, 200)}`);
+		}
+		this.builder.setResponseIdentity({ responseId: chunk.id, responseModel: chunk.model });
+		if (chunk.service_tier) this.builder.setServiceTier(chunk.service_tier);
+		if (chunk.usage) this.builder.updateUsage(mapOpenAICompletionsUsage(chunk.usage));
+		const choice = chunk.choices?.[0];
+		if (!choice) return;
+		if (!chunk.usage && choice.usage) this.builder.updateUsage(mapOpenAICompletionsUsage(choice.usage));
+		const delta = choice.delta;
+		if (delta) this.decodeDelta(delta);
+		if (choice.finish_reason) this.finishReason = choice.finish_reason;
+	}
+
+	/** Ends the message from the last finish reason seen. */
+	end(): void {
+		for (const [id, signature] of this.encryptedReasoning) this.attachEncryptedReasoning(id, signature);
+		const reason = this.finishReason;
+		if (reason === undefined) {
+			this.builder.fail(
+				"error",
+				`The ${this.vendor} stream ended without a finish_reason (the response is incomplete)`,
+			);
+			return;
+		}
+		const mapped = mapOpenAICompletionsStopReason(reason, this.vendor);
+		if (mapped.kind === "done") this.builder.finish(mapped.reason, reason);
+		else this.builder.fail("error", mapped.message, reason);
+	}
+
+	private decodeDelta(delta: ChatCompletionDeltaWire): void {
+		const reasoningField = REASONING_FIELDS.find((field) => typeof delta[field] === "string" && delta[field] !== "");
+		if (reasoningField) this.appendThinking(reasoningField, delta[reasoningField] as string);
+		if (typeof delta.content === "string" && delta.content !== "") this.appendText(delta.content);
+		// A refusal is the model's answer in another field; kept as text so it is not lost.
+		if (typeof delta.refusal === "string" && delta.refusal !== "") this.appendText(delta.refusal);
+		if (delta.tool_calls) for (const call of delta.tool_calls) this.decodeToolCallDelta(call);
+		if (delta.reasoning_details) this.collectEncryptedReasoning(delta.reasoning_details);
+	}
+
+	private appendText(text: string): void {
+		if (this.current?.kind !== "text") {
+			this.closeCurrent();
+			this.current = { kind: "text", index: this.builder.startText() };
+		}
+		this.builder.appendText(this.current.index, text);
+	}
+
+	private appendThinking(field: ReasoningField, text: string): void {
+		if (this.current?.kind !== "thinking" || this.current.field !== field) {
+			this.closeCurrent();
+			// The field name is the signature: replay sends the reasoning back under the same field.
+			this.current = { kind: "thinking", index: this.builder.startThinking({ signature: field }), field };
+		}
+		this.builder.appendThinking(this.current.index, text);
+	}
+
+	private closeCurrent(): void {
+		if (!this.current) return;
+		if (this.current.kind === "text") this.builder.endText(this.current.index);
+		else this.builder.endThinking(this.current.index);
+		this.current = undefined;
+	}
+
+	/**
+	 * Tool calls are keyed by their stream `index`. Some vendors send every call at index 0 (or no
+	 * index); a different non-empty id at a known index then starts a new call.
+	 */
+	private decodeToolCallDelta(call: ChatCompletionToolCallDeltaWire): void {
+		this.closeCurrent();
+		const streamIndex = typeof call.index === "number" ? call.index : 0;
+		let blockIndex = this.toolCalls.get(streamIndex);
+		const id = call.id ?? "";
+		if (blockIndex !== undefined && id !== "" && this.builder.toolCall(blockIndex).id !== id) {
+			this.builder.endToolCall(blockIndex);
+			blockIndex = undefined;
+		}
+		if (blockIndex === undefined) {
+			blockIndex = this.builder.startToolCall(id, call.function?.name ?? "");
+			this.toolCalls.set(streamIndex, blockIndex);
+		} else if (call.function?.name && !this.builder.toolCall(blockIndex).name) {
+			this.builder.toolCall(blockIndex).name = call.function.name;
+		}
+		const argumentsDelta = call.function?.arguments;
+		if (typeof argumentsDelta === "string" && argumentsDelta !== "") {
+			this.builder.appendToolCallArguments(blockIndex, argumentsDelta);
+		}
+	}
+
+	private collectEncryptedReasoning(details: ReasoningDetailWire[]): void {
+		for (const detail of details) {
+			if (detail?.type === "reasoning.encrypted" && typeof detail.id === "string" && detail.id) {
+				this.encryptedReasoning.set(detail.id, JSON.stringify(detail));
+			}
+		}
+	}
+
+	private attachEncryptedReasoning(id: string, signature: string): void {
+		for (const block of this.builder.message.content) {
+			if (block.type === "toolCall" && block.id === id) block.thoughtSignature = signature;
+		}
+	}
+}

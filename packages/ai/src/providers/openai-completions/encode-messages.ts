@@ -1,0 +1,204 @@
+import type {
+	Api,
+	AssistantMessage,
+	ImageContent,
+	Message,
+	Model,
+	TextContent,
+	ThinkingContent,
+	ToolResultMessage,
+	UserMessage,
+} from "../../types.js";
+import { sanitizeSurrogates } from "../../utils/sanitize-unicode.js";
+import { normalizeOpenAICompletionsToolCallId } from "../shared/tool-call-ids.js";
+import { transformMessages } from "../shared/transform-messages.js";
+import type { ResolvedOpenAICompletionsCompat } from "./compat.js";
+import type {
+	ChatAssistantMessage,
+	ChatContentPart,
+	ChatMessage,
+	ChatTextPart,
+	ChatToolMessage,
+	ChatUserMessage,
+} from "./wire-types.js";
+
+/** The delta fields reasoning streams in; a thinking block's signature names the one it came from. */
+export const REASONING_FIELDS = ["reasoning_content", "reasoning", "reasoning_text"] as const;
+export type ReasoningField = (typeof REASONING_FIELDS)[number];
+
+export const IMAGE_OMITTED_NOTE = "(image omitted: this model does not accept images)";
+export const TOOL_RESULT_IMAGES_INTRO = "Attached image(s) from tool result:";
+export const TOOL_RESULT_IMAGE_ONLY_TEXT = "(see attached image)";
+export const ASSISTANT_AFTER_TOOL_RESULT_TEXT = "I have processed the tool results.";
+
+interface EncodeMessagesInput {
+	model: Model<"openai-completions">;
+	compat: ResolvedOpenAICompletionsCompat;
+	systemPrompt: string | undefined;
+	messages: readonly Message[];
+}
+
+/**
+ * Converts Keel messages to Chat Completions messages for one model: the system prompt first
+ * (as `developer` for reasoning models that accept it), then the conversation after
+ * `transformMessages` has made it safe for this model (foreign thinking as text, ids normalised,
+ * orphaned tool calls answered, failed turns dropped).
+ */
+export function encodeOpenAICompletionsMessages(input: EncodeMessagesInput): ChatMessage[] {
+	const { model, compat } = input;
+	const acceptsImages = model.input.includes("image");
+	const output: ChatMessage[] = [];
+	if (input.systemPrompt) {
+		const role = model.reasoning && compat.supportsDeveloperRole ? "developer" : "system";
+		output.push({ role, content: sanitizeSurrogates(input.systemPrompt) });
+	}
+
+	const messages = transformMessages(input.messages, model as Model<Api>, (id) =>
+		normalizeOpenAICompletionsToolCallId(id),
+	);
+	let index = 0;
+	while (index < messages.length) {
+		const message = messages[index];
+		if (message.role === "user") {
+			output.push(encodeUserMessage(message, acceptsImages));
+			index++;
+		} else if (message.role === "assistant") {
+			const encoded = encodeAssistantMessage(message, model, compat);
+			if (encoded) output.push(encoded);
+			index++;
+		} else {
+			// A run of consecutive tool results: one `tool` message each, then their images together.
+			const run: ToolResultMessage[] = [];
+			while (index < messages.length && messages[index].role === "toolResult") {
+				run.push(messages[index] as ToolResultMessage);
+				index++;
+			}
+			const { toolMessages, imagesMessage } = encodeToolResults(run, acceptsImages, compat);
+			output.push(...toolMessages);
+			const userFollows = imagesMessage !== undefined || messages[index]?.role === "user";
+			if (compat.requiresAssistantAfterToolResult && userFollows) {
+				output.push({ role: "assistant", content: ASSISTANT_AFTER_TOOL_RESULT_TEXT });
+			}
+			if (imagesMessage) output.push(imagesMessage);
+		}
+	}
+	return output;
+}
+
+function encodeUserMessage(message: UserMessage, acceptsImages: boolean): ChatUserMessage {
+	if (typeof message.content === "string") return { role: "user", content: sanitizeSurrogates(message.content) };
+	const parts: ChatContentPart[] = message.content.map((block) => encodeUserBlock(block, acceptsImages));
+	return { role: "user", content: parts };
+}
+
+function encodeUserBlock(block: TextContent | ImageContent, acceptsImages: boolean): ChatContentPart {
+	if (block.type === "text") return { type: "text", text: sanitizeSurrogates(block.text) };
+	if (!acceptsImages) return { type: "text", text: IMAGE_OMITTED_NOTE };
+	return imagePart(block);
+}
+
+function imagePart(image: ImageContent): ChatContentPart {
+	return { type: "image_url", image_url: { url: `data:${image.mimeType};base64,${image.data}` } };
+}
+
+function encodeAssistantMessage(
+	message: AssistantMessage,
+	model: Model<"openai-completions">,
+	compat: ResolvedOpenAICompletionsCompat,
+): ChatAssistantMessage | undefined {
+	const thinking = message.content.filter((block): block is ThinkingContent => block.type === "thinking");
+	const texts = message.content.filter((block): block is TextContent => block.type === "text");
+	const toolCalls = message.content.filter((block) => block.type === "toolCall");
+
+	let text = texts.map((block) => block.text).join("");
+	const reasoningText = thinking.map((block) => block.thinking).join("\n\n");
+	if (compat.requiresThinkingAsText && reasoningText) text = text ? `${reasoningText}\n\n${text}` : reasoningText;
+	text = sanitizeSurrogates(text);
+
+	const encoded: ChatAssistantMessage = { role: "assistant", content: text };
+	if (!compat.requiresThinkingAsText && reasoningText) {
+		// Replayed under the field it streamed in (the block's signature records which).
+		encoded[reasoningFieldOf(thinking[0])] = sanitizeSurrogates(reasoningText);
+	}
+	if (
+		compat.requiresReasoningContentOnAssistantMessages &&
+		model.reasoning &&
+		encoded.reasoning_content === undefined
+	) {
+		// DeepSeek rejects an assistant turn in thinking mode that lacks the field, even when empty.
+		encoded.reasoning_content = compat.requiresThinkingAsText ? "" : sanitizeSurrogates(reasoningText);
+	}
+
+	const reasoningDetails: unknown[] = [];
+	if (toolCalls.length > 0) {
+		encoded.tool_calls = toolCalls.map((call) => {
+			const detail = parseReasoningDetail(call.thoughtSignature);
+			if (detail !== undefined) reasoningDetails.push(detail);
+			return {
+				id: call.id,
+				type: "function" as const,
+				function: { name: call.name, arguments: JSON.stringify(call.arguments ?? {}) },
+			};
+		});
+	}
+	if (reasoningDetails.length > 0) encoded.reasoning_details = reasoningDetails;
+
+	const hasReasoning = REASONING_FIELDS.some((field) => encoded[field]);
+	if (!text && toolCalls.length === 0 && !hasReasoning) return undefined;
+	// OpenAI wants null content next to tool calls; vendors that need an assistant turn want "".
+	if (!text && toolCalls.length > 0 && !compat.requiresAssistantAfterToolResult) encoded.content = null;
+	return encoded;
+}
+
+function reasoningFieldOf(block: ThinkingContent): ReasoningField {
+	const signature = block.thinkingSignature;
+	return REASONING_FIELDS.find((field) => field === signature) ?? "reasoning_content";
+}
+
+/** OpenRouter's encrypted reasoning entries are stored as JSON in `thoughtSignature`. */
+function parseReasoningDetail(signature: string | undefined): unknown {
+	if (!signature || !signature.startsWith("{")) return undefined;
+	try {
+		return JSON.parse(signature) as unknown;
+	} catch {
+		return undefined;
+	}
+}
+
+/**
+ * Chat Completions tool messages hold text only, so images from a run of results are collected
+ * into one user message after the run (for models that accept images; otherwise a note stands in).
+ */
+function encodeToolResults(
+	results: readonly ToolResultMessage[],
+	acceptsImages: boolean,
+	compat: ResolvedOpenAICompletionsCompat,
+): { toolMessages: ChatToolMessage[]; imagesMessage?: ChatUserMessage } {
+	const toolMessages: ChatToolMessage[] = [];
+	const images: ImageContent[] = [];
+	for (const result of results) {
+		const text = result.content
+			.filter((block): block is TextContent => block.type === "text")
+			.map((block) => block.text)
+			.join("\n");
+		const resultImages = result.content.filter((block): block is ImageContent => block.type === "image");
+		let content = text;
+		if (resultImages.length > 0 && !acceptsImages) {
+			content = text ? `${text}\n${IMAGE_OMITTED_NOTE}` : IMAGE_OMITTED_NOTE;
+		} else if (!text) {
+			content = resultImages.length > 0 ? TOOL_RESULT_IMAGE_ONLY_TEXT : "";
+		}
+		const message: ChatToolMessage = {
+			role: "tool",
+			tool_call_id: result.toolCallId,
+			content: sanitizeSurrogates(content),
+		};
+		if (compat.requiresToolResultName) message.name = result.toolName;
+		toolMessages.push(message);
+		if (acceptsImages) images.push(...resultImages);
+	}
+	if (images.length === 0) return { toolMessages };
+	const parts: ChatContentPart[] = [{ type: "text", text: TOOL_RESULT_IMAGES_INTRO } satisfies ChatTextPart];
+	for (const image of images) parts.push(imagePart(image));
+	return { toolMessages, imagesMessage: { role: "user", content: parts } };
+}

@@ -1,0 +1,295 @@
+// End to end: the real openai SDK against the wire-test server, streams in Chat Completions' SSE format.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { streamOpenAICompletions } from "../../../src/providers/openai-completions/index.js";
+import { splitBytes, WireTestServer } from "../../../src/testing/wire-test-server.js";
+import type { Context } from "../../../src/types.js";
+import { chunk, collect, serverModel, sse, textStream, usageChunk, userMessage } from "./fixtures.js";
+
+let server: WireTestServer;
+beforeAll(async () => {
+	server = await WireTestServer.start();
+});
+afterAll(async () => {
+	await server.close();
+});
+beforeEach(() => server.reset());
+
+const context: Context = { systemPrompt: "Be brief.", messages: [userMessage("Hi")] };
+const apiKey = "sk-test-secret-key-123";
+
+describe("openai-completions streaming", () => {
+	it("streams text with usage and cost, and posts to /chat/completions with the key", async () => {
+		server.enqueue({
+			body: textStream("Hello there", {
+				prompt_tokens: 1_000_000,
+				completion_tokens: 500_000,
+				total_tokens: 1_500_000,
+				prompt_tokens_details: { cached_tokens: 400_000 },
+				completion_tokens_details: { reasoning_tokens: 200_000 },
+			} as never),
+		});
+		const stream = streamOpenAICompletions(serverModel(server.url), context, { apiKey });
+		const events = await collect(stream);
+		const result = await stream.result();
+		expect(events.map((event) => event.type)).toEqual(["start", "text_start", "text_delta", "text_end", "done"]);
+		expect(result.content).toEqual([{ type: "text", text: "Hello there" }]);
+		expect(result.stopReason).toBe("stop");
+		expect(result.responseId).toBe("chatcmpl-test");
+		// Reasoning tokens are inside completion_tokens already: output is not 700k.
+		expect(result.usage).toMatchObject({ input: 600_000, cacheRead: 400_000, output: 500_000, totalTokens: 1_500_000 });
+		expect(result.usage.cost.total).toBeCloseTo(600_000 * 2e-6 + 400_000 * 0.5e-6 + 500_000 * 8e-6);
+		const request = server.lastRequest;
+		expect(request?.url).toBe("/chat/completions");
+		expect(request?.headers.authorization).toBe(`Bearer ${apiKey}`);
+		expect(request?.json).toMatchObject({
+			model: "gpt-4.1-mini",
+			stream: true,
+			stream_options: { include_usage: true },
+		});
+	});
+
+	it("streams thinking from reasoning_content, then text", async () => {
+		server.enqueue({
+			body: sse([
+				chunk({ role: "assistant", reasoning_content: "Let me " }),
+				chunk({ reasoning_content: "think." }),
+				chunk({ content: "42" }),
+				chunk({}, { finish: "stop" }),
+			]),
+		});
+		const model = serverModel(server.url, { provider: "deepseek", id: "deepseek-reasoner", reasoning: true });
+		const result = await streamOpenAICompletions(model, context, { apiKey }).result();
+		expect(result.content).toEqual([
+			{ type: "thinking", thinking: "Let me think.", thinkingSignature: "reasoning_content" },
+			{ type: "text", text: "42" },
+		]);
+	});
+
+	it("assembles tool-call arguments split inside UTF-8 characters, several calls in one message", async () => {
+		const body = sse([
+			chunk({
+				role: "assistant",
+				tool_calls: [{ index: 0, id: "call_a", type: "function", function: { name: "write", arguments: "" } }],
+			}),
+			chunk({ tool_calls: [{ index: 0, function: { arguments: '{"text":"héllo ' } }] }),
+			chunk({ tool_calls: [{ index: 0, function: { arguments: 'wörld 🌍"}' } }] }),
+			chunk({
+				tool_calls: [{ index: 1, id: "call_b", type: "function", function: { name: "read", arguments: '{"path":' } }],
+			}),
+			chunk({ tool_calls: [{ index: 1, function: { arguments: '"/tmp/ü"}' } }] }),
+			chunk({}, { finish: "tool_calls" }),
+			usageChunk({ prompt_tokens: 20, completion_tokens: 10, total_tokens: 30 }),
+		]);
+		server.enqueue({ body: splitBytes(body, 7) });
+		const stream = streamOpenAICompletions(serverModel(server.url), context, { apiKey });
+		const events = await collect(stream);
+		const result = await stream.result();
+		expect(result.stopReason).toBe("toolUse");
+		expect(result.content).toEqual([
+			{ type: "toolCall", id: "call_a", name: "write", arguments: { text: "héllo wörld 🌍" } },
+			{ type: "toolCall", id: "call_b", name: "read", arguments: { path: "/tmp/ü" } },
+		]);
+		expect(events.filter((event) => event.type === "toolcall_end")).toHaveLength(2);
+		expect(result.diagnostics).toBeUndefined();
+	});
+
+	it("turns an unknown finish reason (z.ai `sensitive`) into an error that keeps the content", async () => {
+		server.enqueue({
+			body: sse([chunk({ role: "assistant", content: "Partial" }), chunk({}, { finish: "sensitive" })]),
+		});
+		const model = serverModel(server.url, { provider: "zai", id: "glm-4.6" });
+		const result = await streamOpenAICompletions(model, context, { apiKey }).result();
+		expect(result.stopReason).toBe("error");
+		expect(result.errorMessage).toBe("zai stopped the response: sensitive");
+		expect(result.rawStopReason).toBe("sensitive");
+		expect(result.content).toEqual([{ type: "text", text: "Partial" }]);
+	});
+
+	it("maps length to length, keeping usage on the final message", async () => {
+		server.enqueue({
+			body: sse([
+				chunk({ content: "Cut" }),
+				chunk({}, { finish: "length" }),
+				usageChunk({ prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 }),
+			]),
+		});
+		const result = await streamOpenAICompletions(serverModel(server.url), context, { apiKey }).result();
+		expect(result.stopReason).toBe("length");
+		expect(result.usage.totalTokens).toBe(5);
+	});
+
+	it.each([400, 401, 404, 413, 429, 500, 503, 529])(
+		"reports HTTP %i with the provider's message and never the key",
+		async (status) => {
+			server.enqueue({
+				status,
+				body: { error: { message: `Problem ${status} for key ${apiKey}`, type: "invalid_request_error" } },
+			});
+			const result = await streamOpenAICompletions(serverModel(server.url), context, {
+				apiKey,
+				maxRetries: 0,
+			}).result();
+			expect(result.stopReason).toBe("error");
+			expect(result.errorMessage).toBe(`${status} Problem ${status} for key [redacted] (invalid_request_error)`);
+			expect(result.errorMessage).not.toContain(apiKey);
+		},
+	);
+
+	it("retries a 429 that asks for retry-after-ms, then streams", async () => {
+		server.enqueue(
+			{ status: 429, headers: { "retry-after-ms": "5" }, body: { error: { message: "Rate limited" } } },
+			{ body: textStream("after retry") },
+		);
+		const result = await streamOpenAICompletions(serverModel(server.url), context, { apiKey, maxRetries: 1 }).result();
+		expect(server.requests).toHaveLength(2);
+		expect(result.content).toEqual([{ type: "text", text: "after retry" }]);
+		expect(result.diagnostics?.[0]).toMatchObject({ type: "retry", details: { status: 429 } });
+	});
+
+	it("appends OpenRouter's upstream error (metadata.raw) to the message", async () => {
+		server.enqueue({
+			status: 400,
+			body: {
+				error: {
+					message: "Provider returned error",
+					code: 400,
+					metadata: { raw: '{"error":"context too long"}', provider_name: "Anthropic" },
+				},
+			},
+		});
+		const model = serverModel(server.url, { provider: "openrouter", id: "anthropic/claude-sonnet-4" });
+		const result = await streamOpenAICompletions(model, context, { apiKey, maxRetries: 0 }).result();
+		expect(result.errorMessage).toBe('400 Provider returned error\n{"error":"context too long"}');
+	});
+
+	it("reports an error event sent inside a 200 stream", async () => {
+		server.enqueue({
+			body: sse([chunk({ content: "Hi" }), { error: { message: "Upstream overloaded mid-stream" } }], false),
+		});
+		const result = await streamOpenAICompletions(serverModel(server.url), context, { apiKey }).result();
+		expect(result.stopReason).toBe("error");
+		expect(result.errorMessage).toBe("Upstream overloaded mid-stream");
+		expect(result.content).toEqual([{ type: "text", text: "Hi" }]);
+	});
+
+	it("reports malformed SSE data as a clear error", async () => {
+		server.enqueue({ body: `${sse([chunk({ content: "ok" })], false)}data: {not json\n\n` });
+		const result = await streamOpenAICompletions(serverModel(server.url), context, { apiKey }).result();
+		expect(result.stopReason).toBe("error");
+		expect(result.errorMessage).toMatch(/^The openai stream sent an event that is not JSON: /);
+		expect(result.content).toEqual([{ type: "text", text: "ok" }]);
+	});
+
+	it("reports a connection cut mid-stream and keeps the partial text", async () => {
+		server.enqueue({ body: sse([chunk({ content: "half an ans" })], false), cut: true });
+		const result = await streamOpenAICompletions(serverModel(server.url), context, { apiKey }).result();
+		expect(result.stopReason).toBe("error");
+		expect(result.errorMessage).toBeTruthy();
+		expect(result.content).toEqual([{ type: "text", text: "half an ans" }]);
+	});
+
+	it("ends a stalled stream through the idle watchdog", async () => {
+		server.enqueue({ body: sse([chunk({ content: "waiting" })], false), stall: true });
+		const result = await streamOpenAICompletions(serverModel(server.url), context, {
+			apiKey,
+			idleTimeoutMs: 50,
+		}).result();
+		expect(result.stopReason).toBe("error");
+		expect(result.errorMessage).toMatch(/No data received from the provider for 50 ms/);
+		expect(result.content).toEqual([{ type: "text", text: "waiting" }]);
+	});
+
+	it("fails a stream that ends without a finish_reason", async () => {
+		server.enqueue({ body: sse([chunk({ content: "no end" })]) });
+		const result = await streamOpenAICompletions(serverModel(server.url), context, { apiKey }).result();
+		expect(result.stopReason).toBe("error");
+		expect(result.errorMessage).toBe("The openai stream ended without a finish_reason (the response is incomplete)");
+	});
+});
+
+describe("openai-completions abort", () => {
+	it("aborts before the request without sending it", async () => {
+		const controller = new AbortController();
+		controller.abort();
+		const result = await streamOpenAICompletions(serverModel(server.url), context, {
+			apiKey,
+			signal: controller.signal,
+		}).result();
+		expect(result.stopReason).toBe("aborted");
+		expect(server.requests).toHaveLength(0);
+	});
+
+	it("aborts mid-stream and keeps the partial content and usage", async () => {
+		server.enqueue({
+			body: sse([chunk({ content: "first words" }, { usage: { prompt_tokens: 7, completion_tokens: 2 } })], false),
+			stall: true,
+		});
+		const controller = new AbortController();
+		const stream = streamOpenAICompletions(serverModel(server.url), context, { apiKey, signal: controller.signal });
+		for await (const event of stream) {
+			if (event.type === "text_delta") controller.abort();
+		}
+		const result = await stream.result();
+		expect(result.stopReason).toBe("aborted");
+		expect(result.errorMessage).toBe("Request was aborted");
+		expect(result.content).toEqual([{ type: "text", text: "first words" }]);
+		expect(result.usage.input).toBe(7);
+	});
+
+	it("ignores an abort after done", async () => {
+		server.enqueue({ body: textStream("complete") });
+		const controller = new AbortController();
+		const stream = streamOpenAICompletions(serverModel(server.url), context, { apiKey, signal: controller.signal });
+		const result = await stream.result();
+		controller.abort();
+		expect(result.stopReason).toBe("stop");
+		expect((await stream.result()).stopReason).toBe("stop");
+	});
+});
+
+describe("openai-completions request hooks", () => {
+	it("lets onPayload replace the body and reports the response through onResponse", async () => {
+		server.enqueue({ headers: { "x-request-id": "req_1" }, body: textStream("ok") });
+		const statuses: number[] = [];
+		let requestId: string | undefined;
+		await streamOpenAICompletions(serverModel(server.url), context, {
+			apiKey,
+			onPayload: (payload) => ({ ...(payload as object), temperature: 0.25, custom_field: "yes" }),
+			onResponse: (response) => {
+				statuses.push(response.status);
+				requestId = response.headers["x-request-id"];
+			},
+		}).result();
+		expect(server.lastRequest?.json).toMatchObject({ temperature: 0.25, custom_field: "yes" });
+		expect(statuses).toEqual([200]);
+		expect(requestId).toBe("req_1");
+	});
+
+	it("merges headers: model headers, then options.headers win", async () => {
+		server.enqueue({ body: textStream("ok") });
+		const model = serverModel(server.url, { headers: { "x-team": "model", "x-model-only": "1" } });
+		await streamOpenAICompletions(model, context, { apiKey, headers: { "x-team": "options" } }).result();
+		expect(server.lastRequest?.headers["x-team"]).toBe("options");
+		expect(server.lastRequest?.headers["x-model-only"]).toBe("1");
+	});
+
+	it("fails with a clear error for a model with an invalid baseUrl", async () => {
+		const result = await streamOpenAICompletions(serverModel("not a url"), context, { apiKey }).result();
+		expect(result.stopReason).toBe("error");
+		expect(result.errorMessage).toBe(
+			'Model "gpt-4.1-mini" has an invalid baseUrl "not a url": expected an absolute URL such as http://127.0.0.1:11434/v1',
+		);
+	});
+
+	it("fails with the key variable named when an OpenAI model has no key", async () => {
+		const previous = process.env.OPENAI_API_KEY;
+		delete process.env.OPENAI_API_KEY;
+		try {
+			const result = await streamOpenAICompletions(serverModel(server.url), context).result();
+			expect(result.errorMessage).toBe('No API key for provider "openai": set OPENAI_API_KEY or pass options.apiKey');
+			expect(server.requests).toHaveLength(0);
+		} finally {
+			if (previous !== undefined) process.env.OPENAI_API_KEY = previous;
+		}
+	});
+});
