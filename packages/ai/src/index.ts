@@ -43,6 +43,10 @@ export {
 
 // --- JSON ---
 export { parseStreamingJson, StreamingJsonParser, type StreamingJsonResult } from "./utils/streaming-json.js";
+// --- JSON repair, tool validation, schema helpers (owner: core JSON/validation) ---
+export { parseJsonWithRepair, repairJson } from "./utils/json-repair.js";
+export { StringEnum } from "./utils/typebox-helpers.js";
+export { validateToolArguments, validateToolCall } from "./utils/validation.js";
 
 import { registerBuiltInApiProviders } from "./providers/register-builtins.js";
 

@@ -1,0 +1,215 @@
+// Validation of tool-call arguments against the tool's TypeBox (JSON Schema) parameters.
+//
+// Models get types slightly wrong all the time ("5" for 5, "true" for true), and some send an
+// array or object argument as a JSON-encoded string (pi issues #5697, #3336). Both are repaired
+// here so a tool receives what its schema promises; anything else fails with one line per problem.
+
+import type { Static, TSchema } from "@sinclair/typebox";
+import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import addFormatsModule from "ajv-formats";
+import type { Tool, ToolCall } from "../types.js";
+import { parseJsonWithRepair } from "./json-repair.js";
+import { setOwnProperty } from "./streaming-json.js";
+
+// ajv-formats is CommonJS; depending on the loader its plugin is the module or its `default`.
+type FormatsPlugin = (ajv: Ajv) => Ajv;
+const addFormats: FormatsPlugin =
+	(addFormatsModule as unknown as { default?: FormatsPlugin }).default ??
+	(addFormatsModule as unknown as FormatsPlugin);
+
+/** A JSON string inside a JSON string inside ...: more rounds than this is not a model slip. */
+const MAX_JSON_STRING_ROUNDS = 8;
+
+/** `undefined`: not created yet; `null`: cannot run here (CSP forbids code generation). */
+let sharedAjv: Ajv | null | undefined;
+const compiledValidators = new WeakMap<object, ValidateFunction>();
+
+/**
+ * Finds the tool named by the call and validates its arguments (see `validateToolArguments`).
+ * Throws `Tool "<name>" not found` (listing the available tools) when no tool has that name.
+ */
+export function validateToolCall(tools: readonly Tool[], toolCall: ToolCall): Record<string, unknown> {
+	const tool = tools.find((candidate) => candidate.name === toolCall.name);
+	if (!tool) {
+		const available = tools.map((candidate) => candidate.name).join(", ") || "(none)";
+		throw new Error(`Tool "${toolCall.name}" not found. Available tools: ${available}`);
+	}
+	return validateToolArguments(tool, toolCall) as Record<string, unknown>;
+}
+
+/**
+ * Validates a tool call's arguments against the tool's parameters schema and returns a coerced
+ * copy (the call's own object is never changed): scalars are coerced to the schema's type, and a
+ * JSON string where the schema wants an object or array is parsed. Throws an error listing every
+ * failing path, then the received arguments. Where schemas cannot be compiled (a browser
+ * extension, or a Content Security Policy without 'unsafe-eval') the raw arguments are returned.
+ */
+export function validateToolArguments<TParameters extends TSchema>(
+	tool: Tool<TParameters>,
+	toolCall: ToolCall,
+): Static<TParameters> {
+	const raw = toolCall.arguments as Static<TParameters>;
+	if (isBrowserExtension()) return raw;
+	const validate = getValidator(tool);
+	if (!validate) return raw;
+
+	const holder: { root: unknown } = { root: copyArguments(tool.name, toolCall.arguments ?? {}) };
+	let valid = validate(holder.root);
+	for (let round = 0; !valid && round < MAX_JSON_STRING_ROUNDS; round++) {
+		if (!parseJsonEncodedValues(holder, validate.errors ?? [])) break;
+		valid = validate(holder.root);
+	}
+	if (!valid) throw new Error(formatValidationError(tool.name, validate.errors ?? [], toolCall.arguments));
+	return holder.root as Static<TParameters>;
+}
+
+function getValidator(tool: Tool): ValidateFunction | undefined {
+	const schema: unknown = tool.parameters;
+	if (schema === null || (typeof schema !== "object" && typeof schema !== "boolean")) {
+		throw new Error(`Tool "${tool.name}" has no valid parameters schema: expected a JSON Schema object`);
+	}
+	if (typeof schema === "object") {
+		const cached = compiledValidators.get(schema);
+		if (cached) return cached;
+	}
+	const ajv = getAjv();
+	if (!ajv) return undefined;
+	let validate: ValidateFunction;
+	try {
+		validate = ajv.compile(schema as object);
+	} catch (error) {
+		if (isCodeGenerationBlocked(error)) {
+			sharedAjv = null;
+			return undefined;
+		}
+		throw new Error(`Tool "${tool.name}" has an invalid parameters schema: ${(error as Error).message}`);
+	} finally {
+		// Our WeakMap is the cache; AJV's own (a Map keyed by schema) would keep every schema alive,
+		// and a second schema object with the same $id would fail to compile.
+		if (typeof schema === "object") ajv.removeSchema(schema as object);
+	}
+	if (typeof schema === "object") compiledValidators.set(schema, validate);
+	return validate;
+}
+
+function getAjv(): Ajv | null {
+	if (sharedAjv !== undefined) return sharedAjv;
+	try {
+		// logger: false, because a library should not print; strict: false ignores unknown keywords.
+		sharedAjv = addFormats(new Ajv({ allErrors: true, strict: false, coerceTypes: true, logger: false }));
+	} catch {
+		sharedAjv = null;
+	}
+	return sharedAjv;
+}
+
+/** Chrome MV3 extensions forbid `new Function`, which AJV's compiled validators need. */
+function isBrowserExtension(): boolean {
+	const chrome = (globalThis as { chrome?: { runtime?: { id?: unknown } } }).chrome;
+	return Boolean(chrome?.runtime?.id);
+}
+
+function isCodeGenerationBlocked(error: unknown): boolean {
+	if (error instanceof EvalError) return true;
+	return (
+		error instanceof Error && /unsafe-eval|Content Security Policy|Code generation from strings/i.test(error.message)
+	);
+}
+
+function copyArguments(toolName: string, value: unknown): unknown {
+	try {
+		return structuredClone(value);
+	} catch (error) {
+		throw new Error(`Tool "${toolName}" arguments cannot be copied for validation: ${(error as Error).message}`);
+	}
+}
+
+/**
+ * Replaces JSON-encoded strings where a `type` error says an object or array was expected, when
+ * the string parses to that kind. Returns whether anything changed (so validation runs again).
+ */
+function parseJsonEncodedValues(holder: { root: unknown }, errors: readonly ErrorObject[]): boolean {
+	let changed = false;
+	for (const error of errors) {
+		if (error.keyword !== "type") continue;
+		const expected = String((error.params as { type?: unknown }).type ?? "").split(",");
+		if (!expected.includes("object") && !expected.includes("array")) continue;
+		const segments = pointerSegments(error.instancePath);
+		const value = readPath(holder.root, segments);
+		if (typeof value !== "string") continue;
+		const text = value.trim();
+		if (!text.startsWith("{") && !text.startsWith("[")) continue;
+		let parsed: unknown;
+		try {
+			parsed = parseJsonWithRepair(text);
+		} catch {
+			continue;
+		}
+		const kind = Array.isArray(parsed) ? "array" : typeof parsed === "object" && parsed !== null ? "object" : "";
+		if (!expected.includes(kind)) continue;
+		writePath(holder, segments, parsed);
+		changed = true;
+	}
+	return changed;
+}
+
+function pointerSegments(instancePath: string): string[] {
+	if (instancePath === "") return [];
+	return instancePath
+		.slice(1)
+		.split("/")
+		.map((segment) => segment.replace(/~1/g, "/").replace(/~0/g, "~"));
+}
+
+function readPath(root: unknown, segments: readonly string[]): unknown {
+	let current = root;
+	for (const segment of segments) {
+		if (typeof current !== "object" || current === null || !Object.hasOwn(current, segment)) return undefined;
+		current = (current as Record<string, unknown>)[segment];
+	}
+	return current;
+}
+
+function writePath(holder: { root: unknown }, segments: readonly string[], value: unknown): void {
+	if (segments.length === 0) {
+		holder.root = value;
+		return;
+	}
+	const parent = readPath(holder.root, segments.slice(0, -1));
+	const key = segments[segments.length - 1];
+	if (Array.isArray(parent)) parent[Number(key)] = value;
+	else if (typeof parent === "object" && parent !== null) setOwnProperty(parent as Record<string, unknown>, key, value);
+}
+
+/**
+ * `Validation failed for tool "<name>":`, one `  - <path>: <message>` line per problem, a blank
+ * line, then `Received arguments:` and the arguments as the model sent them.
+ */
+function formatValidationError(toolName: string, errors: readonly ErrorObject[], received: unknown): string {
+	const lines = new Set(errors.map((error) => `  - ${describePath(error)}: ${describeProblem(error)}`));
+	return [
+		`Validation failed for tool "${toolName}":`,
+		...lines,
+		"",
+		"Received arguments:",
+		JSON.stringify(received, null, 2) ?? String(received),
+	].join("\n");
+}
+
+function describePath(error: ErrorObject): string {
+	const base = error.instancePath.slice(1);
+	const missing = (error.params as { missingProperty?: unknown }).missingProperty;
+	if (error.keyword === "required" && typeof missing === "string") return base ? `${base}/${missing}` : missing;
+	return base || "root";
+}
+
+function describeProblem(error: ErrorObject): string {
+	const message = error.message ?? `fails "${error.keyword}"`;
+	const extra = (error.params as { additionalProperty?: unknown }).additionalProperty;
+	if (error.keyword === "additionalProperties" && typeof extra === "string") return `${message}: "${extra}"`;
+	if (error.keyword === "enum") {
+		const allowed = (error.params as { allowedValues?: unknown }).allowedValues;
+		if (Array.isArray(allowed)) return `${message}: ${allowed.map((value) => JSON.stringify(value)).join(", ")}`;
+	}
+	return message;
+}
