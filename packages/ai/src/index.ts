@@ -48,6 +48,23 @@ export { parseJsonWithRepair, repairJson } from "./utils/json-repair.js";
 export { StringEnum } from "./utils/typebox-helpers.js";
 export { validateToolArguments, validateToolCall } from "./utils/validation.js";
 
+// --- cross-provider messages, tool-call ids, overflow, unicode, message readers (owner: core helpers) ---
+export {
+	createMistralToolCallIdNormalizer,
+	normalizeAnthropicToolCallId,
+	normalizeMistralToolCallId,
+	normalizeOpenAICompletionsToolCallId,
+	normalizeOpenAIResponsesToolCallId,
+	parseResponsesToolCallId,
+	type ResponsesToolCallId,
+	sanitizeToolCallIdCharacters,
+	type ToolCallIdNormalizer,
+} from "./providers/shared/tool-call-ids.js";
+export { isSameModel, MISSING_TOOL_RESULT_TEXT, transformMessages } from "./providers/shared/transform-messages.js";
+export { getMessageText, getThinking, getToolCalls } from "./utils/message-content.js";
+export { getOverflowPatterns, isContextOverflow, isOverflowErrorMessage } from "./utils/overflow.js";
+export { sanitizeSurrogates } from "./utils/sanitize-unicode.js";
+
 import { registerBuiltInApiProviders } from "./providers/register-builtins.js";
 
 // Built-ins are registered on import; their modules and SDKs load on first use.

@@ -323,6 +323,10 @@ export function chunkText(text: string, size: number): string[] {
 	return chunks;
 }
 
+// setImmediate is Node's; a browser bundle (the proxy example) falls back to a zero timer.
+const nextMacrotask: (callback: () => void) => void =
+	typeof setImmediate === "function" ? (callback) => setImmediate(callback) : (callback) => setTimeout(callback, 0);
+
 /** Waits before the next chunk; resolves early on abort. */
 function pause(tokensPerSecond: number | undefined, characters: number, signal: AbortSignal): Promise<void> {
 	if (signal.aborted) return Promise.resolve();
@@ -335,7 +339,7 @@ function pause(tokensPerSecond: number | undefined, characters: number, signal: 
 		};
 		// Without pacing, setImmediate still lets the consumer see this chunk before the next one.
 		const timer = ms > 0 ? setTimeout(finish, ms) : undefined;
-		if (timer === undefined) setImmediate(finish);
+		if (timer === undefined) nextMacrotask(finish);
 		signal.addEventListener("abort", finish, { once: true });
 	});
 }
