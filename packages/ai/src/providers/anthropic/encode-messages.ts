@@ -9,6 +9,7 @@ import type {
 	ToolResultMessage,
 	UserMessage,
 } from "../../types.js";
+import { sanitizeSurrogates } from "../../utils/sanitize-unicode.js";
 
 type MessageParam = Anthropic.Messages.MessageParam;
 type ContentBlockParam = Anthropic.Messages.ContentBlockParam;
@@ -41,12 +42,12 @@ function encodeImage(image: ImageContent, model: Model<Api>): ImageBlockParam | 
 
 function encodeUserContent(message: UserMessage, model: Model<Api>): ContentBlockParam[] {
 	if (typeof message.content === "string") {
-		return isBlank(message.content) ? [] : [{ type: "text", text: message.content }];
+		return isBlank(message.content) ? [] : [{ type: "text", text: sanitizeSurrogates(message.content) }];
 	}
 	const blocks: ContentBlockParam[] = [];
 	for (const part of message.content) {
 		if (part.type === "text") {
-			if (!isBlank(part.text)) blocks.push({ type: "text", text: part.text });
+			if (!isBlank(part.text)) blocks.push({ type: "text", text: sanitizeSurrogates(part.text) });
 		} else {
 			blocks.push(encodeImage(part, model));
 		}
@@ -58,18 +59,19 @@ function encodeAssistantContent(message: AssistantMessage): ContentBlockParam[] 
 	const blocks: ContentBlockParam[] = [];
 	for (const block of message.content) {
 		if (block.type === "text") {
-			if (!isBlank(block.text)) blocks.push({ type: "text", text: block.text });
+			if (!isBlank(block.text)) blocks.push({ type: "text", text: sanitizeSurrogates(block.text) });
 		} else if (block.type === "thinking") {
 			if (block.redacted) {
 				if (block.thinkingSignature) blocks.push({ type: "redacted_thinking", data: block.thinkingSignature });
 			} else if (block.thinkingSignature) {
 				// Kept even when the text is empty: with thinkingDisplay "omitted" the signature alone
-				// carries the reasoning, and the API wants it back on the next turn.
+				// carries the reasoning, and the API wants it back on the next turn. Signed text is
+				// sent byte for byte (not sanitised): any change breaks the signature.
 				blocks.push({ type: "thinking", thinking: block.thinking, signature: block.thinkingSignature });
 			} else if (!isBlank(block.thinking)) {
 				// Unsigned thinking (another model's, or an interrupted block) cannot be replayed as
 				// thinking; it becomes plain text so the content is not lost.
-				blocks.push({ type: "text", text: block.thinking });
+				blocks.push({ type: "text", text: sanitizeSurrogates(block.thinking) });
 			}
 		} else {
 			blocks.push({ type: "tool_use", id: block.id, name: block.name, input: block.arguments ?? {} });
@@ -83,9 +85,12 @@ function encodeToolResult(message: ToolResultMessage, model: Model<Api>): ToolRe
 	const images = message.content.filter((part): part is ImageContent => part.type === "image");
 	const result: ToolResultBlockParam = { type: "tool_result", tool_use_id: message.toolCallId };
 	if (images.length === 0) {
-		result.content = texts.map((part) => part.text).join("\n");
+		result.content = sanitizeSurrogates(texts.map((part) => part.text).join("\n"));
 	} else {
-		const blocks: (TextBlockParam | ImageBlockParam)[] = texts.map((part) => ({ type: "text", text: part.text }));
+		const blocks: (TextBlockParam | ImageBlockParam)[] = texts.map((part) => ({
+			type: "text",
+			text: sanitizeSurrogates(part.text),
+		}));
 		if (blocks.length === 0) blocks.push({ type: "text", text: "(see attached image)" });
 		for (const image of images) blocks.push(encodeImage(image, model));
 		result.content = blocks;

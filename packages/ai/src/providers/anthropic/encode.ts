@@ -1,7 +1,10 @@
 import type Anthropic from "@anthropic-ai/sdk";
 import type { Context, Model } from "../../types.js";
+import { sanitizeSurrogates } from "../../utils/sanitize-unicode.js";
 import { NonRetryableError } from "../shared/provider-stream.js";
 import { resolveCacheRetention } from "../shared/simple-options.js";
+import { normalizeAnthropicToolCallId } from "../shared/tool-call-ids.js";
+import { transformMessages } from "../shared/transform-messages.js";
 import { type CacheControl, encodeAnthropicMessages } from "./encode-messages.js";
 import { encodeAnthropicToolChoice, encodeAnthropicTools } from "./encode-tools.js";
 import type { AnthropicOptions } from "./options.js";
@@ -87,12 +90,22 @@ export function encodeAnthropicRequest(
 	const body: AnthropicRequestBody = {
 		model: model.id,
 		max_tokens: maxTokens,
-		messages: encodeAnthropicMessages(context.messages, model, cacheControl),
+		// Messages from other models (or other APIs) are made acceptable first: foreign thinking
+		// becomes text, ids are normalised to Anthropic's pattern, orphaned tool calls are answered.
+		messages: encodeAnthropicMessages(
+			transformMessages(context.messages, model, normalizeAnthropicToolCallId),
+			model,
+			cacheControl,
+		),
 		stream: true,
 	};
 	if (context.systemPrompt && context.systemPrompt.trim() !== "") {
 		body.system = [
-			{ type: "text", text: context.systemPrompt, ...(cacheControl ? { cache_control: cacheControl } : {}) },
+			{
+				type: "text",
+				text: sanitizeSurrogates(context.systemPrompt),
+				...(cacheControl ? { cache_control: cacheControl } : {}),
+			},
 		];
 	}
 	const thinking = isThinkingEnabled(model, options);

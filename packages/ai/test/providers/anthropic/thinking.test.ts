@@ -1,0 +1,53 @@
+import { describe, expect, it } from "vitest";
+import { effortForThinkingLevel, usesAdaptiveThinking } from "../../../src/providers/anthropic/thinking.js";
+import type { ThinkingLevel } from "../../../src/types.js";
+import { claudeModel } from "./fixtures.js";
+
+describe("usesAdaptiveThinking", () => {
+	it.each([
+		["claude-opus-4-6", true],
+		["claude-opus-4.6", true],
+		["claude-sonnet-4-6", true],
+		["claude-opus-4-7", true],
+		["anthropic/claude-sonnet-4.6", true],
+		["claude-sonnet-5-0", true],
+		["claude-sonnet-4-5-20250929", false],
+		["claude-sonnet-4-20250514", false],
+		["claude-3-7-sonnet-20250219", false],
+		["claude-haiku-4-5", false],
+	])("%s → %s", (id, expected) => {
+		expect(usesAdaptiveThinking(claudeModel({ id }))).toBe(expected);
+	});
+
+	it("follows a catalogue thinkingLevelMap of effort names", () => {
+		const model = claudeModel({ id: "claude-custom", thinkingLevelMap: { low: "low", high: "high" } });
+		expect(usesAdaptiveThinking(model)).toBe(true);
+	});
+});
+
+describe("effortForThinkingLevel", () => {
+	const levels: ThinkingLevel[] = ["minimal", "low", "medium", "high", "xhigh"];
+
+	it.each([
+		["claude-opus-4-6", ["low", "low", "medium", "high", "max"]],
+		["claude-opus-4-7", ["low", "low", "medium", "high", "xhigh"]],
+		["claude-sonnet-4-6", ["low", "low", "medium", "high", "high"]],
+	])("maps every level for %s by id", (id, expected) => {
+		const model = claudeModel({ id });
+		expect(levels.map((level) => effortForThinkingLevel(model, level))).toEqual(expected);
+	});
+
+	it("uses the catalogue map, moving unsupported levels up first, then down", () => {
+		const model = claudeModel({
+			id: "claude-next",
+			thinkingLevelMap: { minimal: null, low: "low", medium: "medium", high: "high", xhigh: null },
+		});
+		expect(levels.map((level) => effortForThinkingLevel(model, level))).toEqual([
+			"low",
+			"low",
+			"medium",
+			"high",
+			"high",
+		]);
+	});
+});
