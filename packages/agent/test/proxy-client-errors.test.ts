@@ -1,0 +1,199 @@
+// streamProxy's never-throw, never-hang contract against misbehaving servers: every failure is one
+// error event and result() always settles.
+import type { ServerResponse } from "node:http";
+import type { Api, AssistantMessageEvent, Model } from "@keel/ai";
+import { afterEach, describe, expect, it } from "vitest";
+import { streamProxy } from "../src/proxy/client.js";
+import type { ProxyAssistantMessageEvent } from "../src/proxy/protocol.js";
+import { type RunningServer, startServer } from "./proxy-test-server.js";
+
+const model: Model<Api> = {
+	id: "test-model",
+	name: "Test",
+	api: "faux",
+	provider: "faux",
+	baseUrl: "faux://local",
+	reasoning: false,
+	input: ["text"],
+	cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+	contextWindow: 1000,
+	maxTokens: 100,
+};
+
+let server: RunningServer | undefined;
+afterEach(async () => {
+	await server?.close();
+	server = undefined;
+});
+
+function sse(response: ServerResponse, events: (ProxyAssistantMessageEvent | string)[]): void {
+	response.writeHead(200, { "Content-Type": "text/event-stream" });
+	for (const event of events) response.write(`data: ${typeof event === "string" ? event : JSON.stringify(event)}\n\n`);
+}
+
+async function run(url: string, extra: Partial<Parameters<typeof streamProxy>[2]> = {}) {
+	const stream = streamProxy(model, { messages: [] }, { proxyUrl: url, authToken: "token", ...extra });
+	const events: AssistantMessageEvent[] = [];
+	for await (const event of stream) events.push(event);
+	return { events, result: await stream.result() };
+}
+
+const usage = {
+	input: 1,
+	output: 2,
+	cacheRead: 0,
+	cacheWrite: 0,
+	totalTokens: 3,
+	cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+};
+
+describe("streamProxy error mapping", () => {
+	it("maps a non-JSON HTTP error to 'Proxy error: <status> <statusText>'", async () => {
+		server = await startServer((_request, response) => {
+			response.writeHead(502, "Bad Gateway", { "Content-Type": "text/html" }).end("<h1>oops</h1>");
+		});
+		const { events, result } = await run(server.url);
+		expect(result.errorMessage).toBe("Proxy error: 502 Bad Gateway");
+		expect(events.map((event) => event.type)).toEqual(["error"]);
+	});
+
+	it("uses the JSON body's error field when there is one", async () => {
+		server = await startServer((_request, response) => {
+			response.writeHead(429, { "Content-Type": "application/json" }).end(JSON.stringify({ error: "Slow down" }));
+		});
+		expect((await run(server.url)).result.errorMessage).toBe("Proxy error: Slow down");
+	});
+
+	it("maps a connection failure to an error event", async () => {
+		server = await startServer(() => {});
+		const closedUrl = server.url;
+		await server.close();
+		server = undefined;
+		const { result } = await run(closedUrl);
+		expect(result.stopReason).toBe("error");
+		expect(result.errorMessage).toMatch(/^Proxy request failed: /);
+	});
+
+	it("ends with an error, keeping the content, when the server closes without done or error", async () => {
+		server = await startServer((_request, response) => {
+			sse(response, [
+				{ type: "start" },
+				{ type: "text_start", contentIndex: 0 },
+				{ type: "text_delta", contentIndex: 0, delta: "half an answ" },
+			]);
+			response.end();
+		});
+		const { events, result } = await run(server.url);
+		expect(result.stopReason).toBe("error");
+		expect(result.errorMessage).toBe("Proxy stream ended without a done or error event");
+		expect(result.content).toEqual([{ type: "text", text: "half an answ" }]);
+		expect(events.filter((event) => event.type === "error")).toHaveLength(1);
+	});
+
+	it("ends with an error when a delta targets a block of another type", async () => {
+		server = await startServer((_request, response) => {
+			sse(response, [
+				{ type: "start" },
+				{ type: "toolcall_start", contentIndex: 0, id: "call_1", toolName: "search" },
+				{ type: "text_delta", contentIndex: 0, delta: "x" },
+				{ type: "done", reason: "stop", message: { usage } },
+			]);
+			response.end();
+		});
+		const { result } = await run(server.url);
+		expect(result.errorMessage).toBe(
+			"Proxy stream error: received text_delta for content 0, which is a toolCall block",
+		);
+	});
+
+	it("ends with an error on an event that is not JSON", async () => {
+		server = await startServer((_request, response) => {
+			sse(response, [{ type: "start" }, "{not json"]);
+			response.end();
+		});
+		expect((await run(server.url)).result.errorMessage).toBe(
+			"Proxy stream error: an event is not valid JSON: {not json",
+		);
+	});
+
+	it("applies the final summary: usage, stop reason, response id", async () => {
+		server = await startServer((_request, response) => {
+			sse(response, [
+				{ type: "start" },
+				{ type: "text_start", contentIndex: 0 },
+				{ type: "text_delta", contentIndex: 0, delta: "hi" },
+				{ type: "text_end", contentIndex: 0, textSignature: "sig" },
+				{ type: "done", reason: "length", message: { usage, responseId: "resp_1", rawStopReason: "max_tokens" } },
+			]);
+			response.end();
+		});
+		const { result } = await run(server.url);
+		expect(result).toMatchObject({
+			stopReason: "length",
+			usage,
+			responseId: "resp_1",
+			rawStopReason: "max_tokens",
+			content: [{ type: "text", text: "hi", textSignature: "sig" }],
+		});
+	});
+
+	it("ends with an idle error when the server goes silent", async () => {
+		server = await startServer((_request, response) => {
+			sse(response, [{ type: "start" }]);
+			// Never writes again and never ends.
+		});
+		const { result } = await run(server.url, { proxyIdleTimeoutMs: 50 });
+		expect(result.stopReason).toBe("error");
+		expect(result.errorMessage).toBe("Proxy stream idle: no data for 50 ms");
+	});
+
+	it("reports an abort before the response as aborted", async () => {
+		server = await startServer(() => {
+			// Never answers: only the abort can end the call.
+		});
+		const controller = new AbortController();
+		const stream = streamProxy(
+			model,
+			{ messages: [] },
+			{ proxyUrl: server.url, authToken: "token", signal: controller.signal },
+		);
+		controller.abort();
+		const result = await stream.result();
+		expect(result.stopReason).toBe("aborted");
+		expect(result.errorMessage).toBe("Request was aborted");
+	});
+
+	it("reports bad options as an error event instead of throwing", async () => {
+		const missingUrl = await streamProxy(model, { messages: [] }, { proxyUrl: "", authToken: "token" }).result();
+		expect(missingUrl.errorMessage).toBe(
+			"streamProxy: options.proxyUrl must be the proxy's URL, for example https://example.com",
+		);
+		const missingToken = await streamProxy(model, { messages: [] }, {
+			proxyUrl: "http://127.0.0.1:1",
+		} as never).result();
+		expect(missingToken.errorMessage).toBe(
+			"streamProxy: options.authToken must be a non-empty string (sent as a bearer token)",
+		);
+	});
+
+	it("posts to <proxyUrl>/api/stream with the bearer token and only the forwardable options", async () => {
+		let seen: { url?: string; authorization?: string; body?: unknown } = {};
+		server = await startServer((request, response) => {
+			let text = "";
+			request.on("data", (chunk) => {
+				text += chunk;
+			});
+			request.on("end", () => {
+				seen = { url: request.url, authorization: request.headers.authorization, body: JSON.parse(text) };
+				sse(response, [{ type: "done", reason: "stop", message: { usage } }]);
+				response.end();
+			});
+		});
+		await run(`${server.url}/`, { apiKey: "never-sent", temperature: 0.5, onPayload: () => undefined });
+		expect(seen).toEqual({
+			url: "/api/stream",
+			authorization: "Bearer token",
+			body: { model: { provider: "faux", id: "test-model" }, context: { messages: [] }, options: { temperature: 0.5 } },
+		});
+	});
+});

@@ -1,0 +1,252 @@
+// The proxy server's refusals, its fetch-style adapter, disconnect handling and the header policy.
+import type { IncomingMessage } from "node:http";
+import type { Api, Model } from "@keel/ai";
+import { type FauxProviderRegistration, fauxAssistantMessage, fauxText, registerFauxProvider } from "@keel/ai/testing";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { streamProxy } from "../src/proxy/client.js";
+import { isForwardableHeader } from "../src/proxy/protocol.js";
+import { createFetchProxyHandler, createProxyHandler, type ProxyServerOptions } from "../src/proxy/server.js";
+import { createHangingStreamFunction, deferred, type RunningServer, startServer } from "./proxy-test-server.js";
+
+let faux: FauxProviderRegistration;
+let model: Model<Api>;
+let server: RunningServer | undefined;
+
+beforeEach(() => {
+	faux = registerFauxProvider();
+	model = faux.getModel();
+});
+afterEach(async () => {
+	faux.unregister();
+	await server?.close();
+	server = undefined;
+});
+
+const validBody = () => ({ model: { provider: "faux", id: "faux-model" }, context: { messages: [] }, options: {} });
+
+function fetchHandler(overrides: Partial<ProxyServerOptions<Request>> = {}) {
+	return createFetchProxyHandler({ authenticate: (token) => token === "good", models: [model], ...overrides });
+}
+
+function post(body: unknown, headers: Record<string, string> = {}, path = "/api/stream"): Request {
+	return new Request(`http://proxy.test${path}`, {
+		method: "POST",
+		headers: { Authorization: "Bearer good", "Content-Type": "application/json", ...headers },
+		body: typeof body === "string" ? body : JSON.stringify(body),
+	});
+}
+
+describe("proxy server refusals (fetch adapter)", () => {
+	it("answers 401 with WWW-Authenticate when the bearer token is missing", async () => {
+		const response = await fetchHandler()(post(validBody(), { Authorization: "" }));
+		expect(response.status).toBe(401);
+		expect(response.headers.get("www-authenticate")).toBe("Bearer");
+		expect(await response.json()).toEqual({ error: "Missing bearer token: send Authorization: Bearer <token>" });
+	});
+
+	it("answers 405 for other methods and 404 for other paths", async () => {
+		const handler = fetchHandler();
+		const get = await handler(new Request("http://proxy.test/api/stream"));
+		expect(get.status).toBe(405);
+		expect(get.headers.get("allow")).toBe("POST");
+		const elsewhere = await handler(post(validBody(), {}, "/other"));
+		expect(elsewhere.status).toBe(404);
+	});
+
+	it("answers 413 from Content-Length before reading, and while reading a body without one", async () => {
+		const handler = fetchHandler({ maxRequestBytes: 100 });
+		const declared = await handler(post({ ...validBody(), padding: "x".repeat(200) }));
+		expect(declared.status).toBe(413);
+		const bytes = new TextEncoder().encode(JSON.stringify({ ...validBody(), padding: "y".repeat(200) }));
+		const streamed = new Request("http://proxy.test/api/stream", {
+			method: "POST",
+			headers: { Authorization: "Bearer good" },
+			body: new ReadableStream({
+				start(controller) {
+					controller.enqueue(bytes.slice(0, 60));
+					controller.enqueue(bytes.slice(60));
+					controller.close();
+				},
+			}),
+			duplex: "half",
+		} as RequestInit);
+		const response = await handler(streamed);
+		expect(response.status).toBe(413);
+		expect(await response.json()).toEqual({ error: "The request body is larger than the proxy's limit of 100 bytes" });
+	});
+
+	it.each([
+		["not JSON", "{oops", "Invalid proxy request: the body is not valid JSON"],
+		[
+			"no model",
+			{ context: { messages: [] } },
+			'Invalid proxy request: "model" must be {"provider": string, "id": string}',
+		],
+		[
+			"a bad role",
+			{ ...validBody(), context: { messages: [{ role: "system", content: "x" }] } },
+			'Invalid proxy request: "context.messages[0].role" must be "user", "assistant" or "toolResult"',
+		],
+		[
+			"a temperature out of range",
+			{ ...validBody(), options: { temperature: 9 } },
+			'Invalid proxy request: "options.temperature" must be between 0 and 2, got 9',
+		],
+		[
+			"an unknown reasoning level",
+			{ ...validBody(), options: { reasoning: "max" } },
+			'Invalid proxy request: "options.reasoning" must be one of minimal, low, medium, high, xhigh, got "max"',
+		],
+	])("answers 400 naming the field for %s", async (_name, body, message) => {
+		const response = await fetchHandler()(post(body));
+		expect(response.status).toBe(400);
+		expect(await response.json()).toEqual({ error: message });
+		expect(faux.state.callCount).toBe(0);
+	});
+
+	it("drops unknown options and zero timeouts instead of passing them upstream", async () => {
+		faux.setResponses(["ok"]);
+		const response = await fetchHandler()(
+			post({
+				...validBody(),
+				options: { apiKey: "client", onPayload: "x", baseUrl: "evil", timeoutMs: 0, maxTokens: 5 },
+			}),
+		);
+		await response.text();
+		const { signal: _signal, ...options } = faux.state.requests[0].options ?? {};
+		expect(options).toEqual({ maxTokens: 5 });
+	});
+
+	it("lets prepareOptions cap what the client asked for", async () => {
+		faux.setResponses(["ok"]);
+		const handler = fetchHandler({
+			prepareOptions: (options) => ({ ...options, maxTokens: Math.min(options.maxTokens ?? 1000, 1000) }),
+		});
+		await (await handler(post({ ...validBody(), options: { maxTokens: 1_000_000 } }))).text();
+		expect(faux.state.requests[0].options?.maxTokens).toBe(1000);
+	});
+
+	it("answers CORS preflights only for allowed origins", async () => {
+		const handler = fetchHandler({ allowedOrigins: ["https://app.example"] });
+		const preflight = (origin: string) =>
+			handler(new Request("http://proxy.test/api/stream", { method: "OPTIONS", headers: { Origin: origin } }));
+		const allowed = await preflight("https://app.example");
+		expect(allowed.status).toBe(204);
+		expect(allowed.headers.get("access-control-allow-origin")).toBe("https://app.example");
+		expect(allowed.headers.get("access-control-allow-headers")).toBe("Authorization, Content-Type");
+		expect((await preflight("https://evil.example")).status).toBe(405);
+	});
+});
+
+describe("proxy server streaming", () => {
+	it("serves streamProxy through the fetch adapter", async () => {
+		faux.setResponses([fauxAssistantMessage([fauxText("via fetch handler")])]);
+		const handler = fetchHandler();
+		const result = await streamProxy(
+			model,
+			{ messages: [] },
+			{ proxyUrl: "http://proxy.test", authToken: "good", fetch: (input, init) => handler(new Request(input, init)) },
+		).result();
+		expect(result.content).toEqual([{ type: "text", text: "via fetch handler" }]);
+	});
+
+	it("streams SSE without partial, ending with exactly one terminal event", async () => {
+		faux.setResponses(["abc"]);
+		const response = await fetchHandler()(post(validBody()));
+		expect(response.headers.get("content-type")).toBe("text/event-stream; charset=utf-8");
+		const lines = (await response.text()).split("\n").filter((line) => line.startsWith("data: "));
+		const events = lines.map((line) => JSON.parse(line.slice(6)) as Record<string, unknown>);
+		expect(events.some((event) => "partial" in event)).toBe(false);
+		expect(events.map((event) => event.type)).toEqual(["start", "text_start", "text_delta", "text_end", "done"]);
+	});
+
+	it("aborts the upstream call when the client cancels the fetch response body", async () => {
+		const hanging = createHangingStreamFunction();
+		const response = await fetchHandler({ streamFunction: hanging.streamFunction })(post(validBody()));
+		const reader = response.body!.getReader();
+		const first = await reader.read();
+		expect(new TextDecoder().decode(first.value)).toContain('"type":"start"');
+		await reader.cancel();
+		await hanging.upstreamAborted;
+		expect(hanging.received.options?.signal?.aborted).toBe(true);
+	});
+
+	it("aborts the upstream call when a Node client disconnects", async () => {
+		const hanging = createHangingStreamFunction();
+		server = await startServer(
+			createProxyHandler({ authenticate: () => true, models: [model], streamFunction: hanging.streamFunction }),
+		);
+		const controller = new AbortController();
+		const response = await fetch(`${server.url}/api/stream`, {
+			method: "POST",
+			headers: { Authorization: "Bearer any" },
+			body: JSON.stringify(validBody()),
+			signal: controller.signal,
+		});
+		const reader = response.body!.getReader();
+		await reader.read();
+		controller.abort();
+		await hanging.upstreamAborted;
+		expect(hanging.received.options?.signal?.aborted).toBe(true);
+	});
+
+	it("sends heartbeat comments while the upstream is quiet", async () => {
+		const hanging = createHangingStreamFunction();
+		const response = await fetchHandler({ streamFunction: hanging.streamFunction, heartbeatMs: 10 })(post(validBody()));
+		const reader = response.body!.getReader();
+		let text = "";
+		while (!text.includes(": ping")) text += new TextDecoder().decode((await reader.read()).value);
+		await reader.cancel();
+		expect(text).toContain(": ping\n\n");
+	});
+
+	it("calls next() for other paths on Node, and 404 without next", async () => {
+		const handler = createProxyHandler({ authenticate: () => true, models: [model] });
+		const nextCalled = deferred();
+		server = await startServer((request, response) =>
+			request.url === "/with-next"
+				? handler(request, response, () => {
+						nextCalled.resolve();
+						response.end("from next");
+					})
+				: handler(request, response),
+		);
+		expect(await (await fetch(`${server.url}/with-next`)).text()).toBe("from next");
+		await nextCalled.promise;
+		expect((await fetch(`${server.url}/missing`)).status).toBe(404);
+	});
+
+	it("throws at creation when authenticate or models is missing", () => {
+		expect(() => createProxyHandler({ models: [model] } as unknown as ProxyServerOptions<IncomingMessage>)).toThrow(
+			"Proxy handler: options.authenticate(token, request) is required (return true to accept a token)",
+		);
+		expect(() =>
+			createFetchProxyHandler({ authenticate: () => true } as unknown as ProxyServerOptions<Request>),
+		).toThrow("Proxy handler: options.models must be a list of Models or a resolver function");
+	});
+});
+
+describe("isForwardableHeader", () => {
+	it.each([
+		"Authorization",
+		"x-api-key",
+		"api-key",
+		"x-goog-api-key",
+		"Ocp-Apim-Subscription-Key",
+		"cf-aig-authorization",
+		"chatgpt-account-id",
+		"x-amz-security-token",
+		"Cookie",
+		"Host",
+		"Content-Length",
+		"Transfer-Encoding",
+		"proxy-foo",
+		"bad header",
+	])("refuses %s", (name) => {
+		expect(isForwardableHeader(name)).toBe(false);
+	});
+
+	it.each(["x-trace-id", "anthropic-beta", "X-Title", "HTTP-Referer", "user-agent"])("allows %s", (name) => {
+		expect(isForwardableHeader(name)).toBe(true);
+	});
+});
