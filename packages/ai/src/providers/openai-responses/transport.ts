@@ -18,6 +18,8 @@ export function baseClientOptions(apiKey: string | undefined, headers: Record<st
 		maxRetries: 0,
 		timeout: SDK_TIMEOUT_DISABLED_MS,
 		defaultHeaders: headers,
+		// The SDK would print malformed events to the console; they reach the caller as the error event.
+		logLevel: "off" as const,
 		// Keys are the caller's own; Keel also runs in browsers and web workers.
 		dangerouslyAllowBrowser: true,
 	};

@@ -1,0 +1,346 @@
+// End to end: the real openai SDK against the local wire-test server, in the Responses SSE format.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { completeSimple } from "../../../src/index.js";
+import { streamOpenAIResponses, streamSimpleOpenAIResponses } from "../../../src/providers/openai-responses/index.js";
+import { splitBytes, WireTestServer } from "../../../src/testing/wire-test-server.js";
+import type { AssistantMessage, Context, Message, Model } from "../../../src/types.js";
+import {
+	collectEvents,
+	completed,
+	created,
+	eventTypes,
+	functionCallEvents,
+	messageEvents,
+	reasoningEvents,
+	reasoningModel,
+	responseObject,
+	responsesModel,
+	responsesSse,
+} from "./fixtures.js";
+
+const API_KEY = "sk-test-secret-key-123";
+let server: WireTestServer;
+let model: Model<"openai-responses">;
+
+beforeAll(async () => {
+	server = await WireTestServer.start();
+	model = responsesModel({ baseUrl: server.url });
+});
+afterEach(() => server.reset());
+afterAll(() => server.close());
+
+const context: Context = { systemPrompt: "Be brief.", messages: [{ role: "user", content: "Hi", timestamp: 1 }] };
+const fast = { apiKey: API_KEY, maxRetries: 0, idleTimeoutMs: 2000 };
+
+describe("openai-responses over the wire", () => {
+	it("streams text through the SDK and sends the request to /responses with the key", async () => {
+		server.enqueue({
+			body: [responsesSse([created(), ...messageEvents(0, ["Hello", ", ", "world"])]), responsesSse([completed()])],
+		});
+		const stream = streamOpenAIResponses(model, context, { ...fast, maxTokens: 100 });
+		const events = await collectEvents(stream);
+		expect(eventTypes(events)).toEqual([
+			"start",
+			"text_start",
+			"text_delta",
+			"text_delta",
+			"text_delta",
+			"text_end",
+			"done",
+		]);
+		const result = await stream.result();
+		expect(result.content).toEqual([{ type: "text", text: "Hello, world", textSignature: '{"v":1,"id":"msg_0"}' }]);
+		expect(result.usage).toMatchObject({ input: 10, output: 5, totalTokens: 15 });
+		const request = server.lastRequest;
+		expect(request?.method).toBe("POST");
+		expect(request?.url).toBe("/responses");
+		expect(request?.headers.authorization).toBe(`Bearer ${API_KEY}`);
+		expect(request?.json).toMatchObject({ model: "gpt-test", stream: true, store: false, max_output_tokens: 100 });
+	});
+
+	it("decodes tool arguments split inside UTF-8 characters and lines, several calls in one message", async () => {
+		const args = '{"text":"grüße € 😀 中文","n":1}';
+		const sse = responsesSse([
+			created(),
+			...functionCallEvents(0, "echo", [args.slice(0, 9), args.slice(9, 17), args.slice(17)], {
+				callId: "call_a",
+				id: "fc_a",
+			}),
+			...functionCallEvents(1, "noop", ["{}"], { callId: "call_b", id: "fc_b" }),
+			completed(),
+		]);
+		server.enqueue({ body: splitBytes(sse, 7) });
+		const result = await streamOpenAIResponses(model, context, fast).result();
+		expect(result.stopReason).toBe("toolUse");
+		expect(result.content).toEqual([
+			{ type: "toolCall", id: "call_a|fc_a", name: "echo", arguments: { text: "grüße € 😀 中文", n: 1 } },
+			{ type: "toolCall", id: "call_b|fc_b", name: "noop", arguments: {} },
+		]);
+	});
+
+	it("replays encrypted reasoning, the message phase and callId|itemId on the next request", async () => {
+		const reasoner = reasoningModel({ baseUrl: server.url });
+		server.enqueue({
+			body: responsesSse([
+				created(),
+				...reasoningEvents(0, [["Check ", "the file"]], { id: "rs_7", encrypted: "gAAAA-secret-thoughts" }),
+				...messageEvents(1, ["Reading."], { id: "msg_7", phase: "commentary" }),
+				...functionCallEvents(2, "read", ['{"path":"a"}'], { callId: "call_7", id: "fc_7" }),
+				completed({ input_tokens: 20, cached: 8, output_tokens: 30, reasoning: 12 }),
+			]),
+		});
+		const first = await streamOpenAIResponses(reasoner, context, { ...fast, reasoningEffort: "high" }).result();
+		expect(first.content[0]).toMatchObject({ type: "thinking", thinking: "Check the file" });
+		expect(first.usage).toMatchObject({ input: 12, cacheRead: 8, output: 30, totalTokens: 50 });
+		expect(server.lastRequest?.json).toMatchObject({
+			reasoning: { effort: "high", summary: "auto" },
+			include: ["reasoning.encrypted_content"],
+			input: [{ role: "developer", content: "Be brief." }, { role: "user" }],
+		});
+
+		server.enqueue({ body: responsesSse([created(), ...messageEvents(0, ["Done."]), completed()]) });
+		const history: Message[] = [
+			...context.messages,
+			first,
+			{
+				role: "toolResult",
+				toolCallId: "call_7|fc_7",
+				toolName: "read",
+				content: [{ type: "text", text: "contents" }],
+				isError: false,
+				timestamp: 2,
+			},
+		];
+		await streamOpenAIResponses(
+			reasoner,
+			{ ...context, messages: history },
+			{ ...fast, reasoningEffort: "high" },
+		).result();
+		const input = (server.lastRequest?.json as { input: Record<string, unknown>[] }).input;
+		expect(input.slice(2)).toEqual([
+			{
+				type: "reasoning",
+				id: "rs_7",
+				summary: [{ type: "summary_text", text: "Check the file" }],
+				encrypted_content: "gAAAA-secret-thoughts",
+			},
+			{
+				type: "message",
+				role: "assistant",
+				id: "msg_7",
+				status: "completed",
+				content: [{ type: "output_text", text: "Reading.", annotations: [] }],
+				phase: "commentary",
+			},
+			{ type: "function_call", call_id: "call_7", id: "fc_7", name: "read", arguments: '{"path":"a"}' },
+			{ type: "function_call_output", call_id: "call_7", output: "contents" },
+		]);
+	});
+
+	it("maps the unified reasoning level and default maxTokens in streamSimple, and runs through the registry", async () => {
+		const reasoner = reasoningModel({ baseUrl: server.url, maxTokens: 50_000 });
+		server.enqueue({ body: responsesSse([created(), ...messageEvents(0, ["ok"]), completed()]) });
+		await streamSimpleOpenAIResponses(reasoner, context, { ...fast, reasoning: "minimal" }).result();
+		expect(server.lastRequest?.json).toMatchObject({
+			reasoning: { effort: "minimal", summary: "auto" },
+			max_output_tokens: 32000,
+		});
+
+		server.enqueue({ body: responsesSse([created(), ...messageEvents(0, ["via registry"]), completed()]) });
+		const result = await completeSimple(reasoner, context, fast);
+		expect(result.content[0]).toMatchObject({ text: "via registry" });
+		expect(server.lastRequest?.json).not.toHaveProperty("reasoning");
+	});
+
+	it("lets onPayload replace the body and reports the response through onResponse", async () => {
+		server.enqueue({
+			headers: { "x-request-id": "req_42" },
+			body: responsesSse([created(), ...messageEvents(0, ["ok"]), completed()]),
+		});
+		const seen: { status: number; requestId?: string }[] = [];
+		await streamOpenAIResponses(model, context, {
+			...fast,
+			onPayload: (payload) => ({ ...(payload as object), model: "replaced-model", metadata: { trace: "t1" } }),
+			onResponse: (response) => {
+				seen.push({ status: response.status, requestId: response.headers["x-request-id"] });
+			},
+		}).result();
+		expect(server.lastRequest?.json).toMatchObject({ model: "replaced-model", metadata: { trace: "t1" } });
+		expect(seen).toEqual([{ status: 200, requestId: "req_42" }]);
+	});
+
+	it("sends option headers over model headers", async () => {
+		const withHeaders = responsesModel({ baseUrl: server.url, headers: { "x-team": "model", "x-keep": "yes" } });
+		server.enqueue({ body: responsesSse([created(), ...messageEvents(0, ["ok"]), completed()]) });
+		await streamOpenAIResponses(withHeaders, context, { ...fast, headers: { "x-team": "option" } }).result();
+		expect(server.lastRequest?.headers).toMatchObject({ "x-team": "option", "x-keep": "yes" });
+	});
+});
+
+describe("openai-responses errors", () => {
+	it.each([
+		[400, "Invalid 'input[0]': unknown parameter.", "invalid_request_error"],
+		[401, `Incorrect API key provided: ${API_KEY}.`, "invalid_request_error"],
+		[404, "The model 'gpt-test' does not exist", "invalid_request_error"],
+		[413, "Request too large", "invalid_request_error"],
+		[429, "Rate limit reached for requests", "rate_limit_exceeded"],
+		[500, "The server had an error while processing your request.", "server_error"],
+		[503, "The engine is currently overloaded", "server_error"],
+		[529, "Overloaded", "overloaded_error"],
+	])(
+		"HTTP %i becomes an error event with the status and OpenAI's message, never the key",
+		async (status, message, type) => {
+			server.enqueue({ status, body: { error: { message, type, param: null, code: null } } });
+			const result = await streamOpenAIResponses(model, context, fast).result();
+			expect(result.stopReason).toBe("error");
+			expect(result.errorMessage).toContain(`${status} `);
+			expect(result.errorMessage).toContain(message.replace(API_KEY, "[redacted]"));
+			expect(result.errorMessage).not.toContain(API_KEY);
+			expect(result.usage.cost.total).toBe(0);
+		},
+	);
+
+	it("retries a 429 that asks for retry-after-ms, then succeeds", async () => {
+		server.enqueue(
+			{
+				status: 429,
+				headers: { "retry-after-ms": "5" },
+				body: { error: { message: "Slow down", type: "rate_limit_exceeded" } },
+			},
+			{ body: responsesSse([created(), ...messageEvents(0, ["ok"]), completed()]) },
+		);
+		const result = await streamOpenAIResponses(model, context, { ...fast, maxRetries: 2 }).result();
+		expect(result.stopReason).toBe("stop");
+		expect(server.requests).toHaveLength(2);
+		expect(result.diagnostics?.[0]).toMatchObject({ type: "retry", details: { status: 429, delayMs: 5 } });
+	});
+
+	it("retries an in-stream rate-limit error event that comes before any content", async () => {
+		server.enqueue(
+			{
+				body: responsesSse([{ type: "error", code: "rate_limit_exceeded", message: "Too many requests", param: null }]),
+			},
+			{ body: responsesSse([created(), ...messageEvents(0, ["second try"]), completed()]) },
+		);
+		const result = await streamOpenAIResponses(model, context, { ...fast, maxRetries: 1, maxRetryDelayMs: 0 }).result();
+		expect(result.content[0]).toMatchObject({ text: "second try" });
+		expect(server.requests).toHaveLength(2);
+	}, 10_000);
+
+	it("ends with an error keeping content and usage when response.failed arrives", async () => {
+		server.enqueue({
+			body: responsesSse([
+				created(),
+				...messageEvents(0, ["partial"]),
+				{
+					type: "response.failed",
+					response: responseObject("failed", {
+						error: { code: "server_error", message: "Something broke" },
+						usage: { input_tokens: 1_000_000, output_tokens: 0 },
+					}),
+				},
+			]),
+		});
+		const result = await streamOpenAIResponses(model, context, fast).result();
+		expect(result.errorMessage).toBe("OpenAI response failed: server_error: Something broke");
+		expect(result.content[0]).toMatchObject({ text: "partial" });
+		expect(result.usage.cost.input).toBe(2);
+	});
+
+	it("maps response.incomplete (max_output_tokens) to length", async () => {
+		server.enqueue({
+			body: responsesSse([
+				created(),
+				...messageEvents(0, ["trunc"]),
+				{ type: "response.incomplete", response: responseObject("incomplete", { incomplete: "max_output_tokens" }) },
+			]),
+		});
+		const result = await streamOpenAIResponses(model, context, fast).result();
+		expect(result.stopReason).toBe("length");
+	});
+
+	it("turns malformed SSE data into an error that keeps the text so far", async () => {
+		server.enqueue({
+			body: [
+				responsesSse([created(), ...messageEvents(0, ["kept"]).slice(0, 3)]),
+				"event: response.output_text.delta\ndata: {not json\n\n",
+			],
+		});
+		const result = await streamOpenAIResponses(model, context, fast).result();
+		expect(result.stopReason).toBe("error");
+		expect(result.errorMessage).toMatch(/JSON/);
+		expect(result.content[0]).toMatchObject({ type: "text", text: "kept" });
+	});
+
+	it("reports a connection cut mid-stream without retrying, keeping the partial text", async () => {
+		server.enqueue({ body: responsesSse([created(), ...messageEvents(0, ["half"]).slice(0, 3)]), cut: true });
+		const result = await streamOpenAIResponses(model, context, { ...fast, maxRetries: 2 }).result();
+		expect(result.stopReason).toBe("error");
+		expect(result.content[0]).toMatchObject({ text: "half" });
+		expect(server.requests).toHaveLength(1);
+	});
+
+	it("reports a stream that ends without response.completed", async () => {
+		server.enqueue({ body: responsesSse([created(), ...messageEvents(0, ["no end"])]) });
+		const result = await streamOpenAIResponses(model, context, fast).result();
+		expect(result.errorMessage).toBe("The provider's stream ended before the response was finished (no stop event)");
+	});
+
+	it("ends a stalled stream with the idle watchdog", async () => {
+		server.enqueue({ body: responsesSse([created(), ...messageEvents(0, ["stuck"]).slice(0, 3)]), stall: true });
+		const result = await streamOpenAIResponses(model, context, { ...fast, idleTimeoutMs: 50 }).result();
+		expect(result.stopReason).toBe("error");
+		expect(result.errorMessage).toMatch(/No data received from the provider for 50 ms/);
+		expect(result.content[0]).toMatchObject({ text: "stuck" });
+	});
+
+	it("ends with a clear error when no key is set", async () => {
+		const keyless = responsesModel({ baseUrl: server.url, provider: "custom-responses-host" });
+		const result = await streamOpenAIResponses(keyless, context, { maxRetries: 0 }).result();
+		expect(result.errorMessage).toBe('No API key for provider "custom-responses-host": pass options.apiKey');
+		expect(server.requests).toHaveLength(0);
+	});
+});
+
+describe("openai-responses abort", () => {
+	it("aborted before the request: no request is sent", async () => {
+		const controller = new AbortController();
+		controller.abort();
+		const result = await streamOpenAIResponses(model, context, { ...fast, signal: controller.signal }).result();
+		expect(result.stopReason).toBe("aborted");
+		expect(server.requests).toHaveLength(0);
+	});
+
+	it("aborted mid-stream: aborted with the partial text kept", async () => {
+		server.enqueue({
+			body: responsesSse([created(), ...messageEvents(0, ["partial ", "text"]).slice(0, 4)]),
+			stall: true,
+		});
+		const controller = new AbortController();
+		const stream = streamOpenAIResponses(model, context, { ...fast, signal: controller.signal });
+		let last: AssistantMessage | undefined;
+		for await (const event of stream) {
+			if (
+				event.type === "text_delta" &&
+				event.partial.content[0]?.type === "text" &&
+				event.partial.content[0].text === "partial text"
+			) {
+				controller.abort();
+			}
+			if (event.type === "error") last = event.error;
+		}
+		expect(last?.stopReason).toBe("aborted");
+		expect(last?.content[0]).toMatchObject({ text: "partial text" });
+		expect(last?.usage).toMatchObject({ input: 0, output: 0, cost: { total: 0 } });
+	});
+
+	it("aborted after done: the result stays done", async () => {
+		server.enqueue({ body: responsesSse([created(), ...messageEvents(0, ["ok"]), completed()]) });
+		const controller = new AbortController();
+		const stream = streamOpenAIResponses(model, context, { ...fast, signal: controller.signal });
+		const result = await stream.result();
+		controller.abort();
+		expect(result.stopReason).toBe("stop");
+		expect((await stream.result()).stopReason).toBe("stop");
+	});
+});
