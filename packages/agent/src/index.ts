@@ -1,6 +1,15 @@
 // The public surface of @keel/agent-core.
-export type { AgentMessage, CustomAgentMessages } from "./types.js";
 
+// --- the agent loop, tools, the Agent (owner: agent core) ---
+export {
+	Agent,
+	type AgentListener,
+	type AgentOptions,
+	ALREADY_PROCESSING_CONTINUE_TEXT,
+	ALREADY_PROCESSING_PROMPT_TEXT,
+} from "./agent.js";
+export { defaultConvertToLlm, isUnknownModel, NO_MODEL_TEXT, UNKNOWN_MODEL } from "./agent-defaults.js";
+export { agentLoop, agentLoopContinue, runAgentLoop, runAgentLoopContinue } from "./agent-loop.js";
 // --- proxy: streamProxy for browsers, and the server handlers that hold the keys (owner: proxy) ---
 export { type ProxyStreamOptions, streamProxy } from "./proxy/client.js";
 export {
@@ -22,3 +31,28 @@ export {
 	type ProxyModelResolver,
 	type ProxyServerOptions,
 } from "./proxy/server.js";
+// --- agent core, continued (Biome sorts exports by path) ---
+export { ABORTED_TOOL_TEXT, SKIPPED_FOR_STEERING_TEXT } from "./tool-execution.js";
+export type {
+	AfterToolCallContext,
+	AfterToolCallResult,
+	AgentContext,
+	AgentEvent,
+	AgentEventSink,
+	AgentLoopConfig,
+	AgentMessage,
+	AgentState,
+	AgentTool,
+	AgentToolCall,
+	AgentToolResult,
+	AgentToolUpdateCallback,
+	BeforeToolCallContext,
+	BeforeToolCallResult,
+	CustomAgentMessages,
+	QueueMode,
+	ShouldStopAfterTurnContext,
+	SteeringCheck,
+	StreamFn,
+	ThinkingLevel,
+	ToolExecutionMode,
+} from "./types.js";

@@ -1,8 +1,249 @@
-import type { Message } from "@keel/ai";
+import type {
+	AssistantMessage,
+	AssistantMessageEvent,
+	AssistantMessageEventStream,
+	Context,
+	ImageContent,
+	ThinkingLevel as LlmThinkingLevel,
+	Message,
+	Model,
+	SimpleStreamOptions,
+	Static,
+	TextContent,
+	Tool,
+	ToolCall,
+	ToolResultMessage,
+	TSchema,
+} from "@keel/ai";
 
-/** Extend by declaration merging to add application message types to the transcript. */
+// ---------------------------------------------------------------------------
+// Messages
+// ---------------------------------------------------------------------------
+
+/**
+ * Extend by declaration merging to add application message types to the transcript:
+ *
+ * ```ts
+ * declare module "@keel/agent-core" {
+ *   interface CustomAgentMessages { note: { role: "note"; text: string; timestamp: number } }
+ * }
+ * ```
+ * Such messages never reach the model unless `convertToLlm` turns them into LLM messages.
+ */
 // biome-ignore lint/suspicious/noEmptyInterface: extended by declaration merging
 export interface CustomAgentMessages {}
 
 /** A message in an agent's transcript: an LLM message or an application-defined one. */
 export type AgentMessage = Message | CustomAgentMessages[keyof CustomAgentMessages];
+
+// ---------------------------------------------------------------------------
+// Stream function, modes, thinking level
+// ---------------------------------------------------------------------------
+
+/**
+ * What the loop calls for each assistant response; `streamSimple` by default. It may return the
+ * stream or a promise of it (a proxy may need to await something first). The loop also survives a
+ * stream function that throws or rejects: the run then ends with an error assistant message.
+ */
+export type StreamFn = (
+	model: Model,
+	context: Context,
+	options?: SimpleStreamOptions,
+) => AssistantMessageEventStream | Promise<AssistantMessageEventStream>;
+
+/** "parallel" runs the calls of one assistant message concurrently; results stay in call order. */
+export type ToolExecutionMode = "sequential" | "parallel";
+
+/**
+ * When queued steering messages are looked at during a turn with tool calls.
+ * - "after-each-tool" (default): after each tool finishes; the calls not yet run are skipped with
+ *   the error result `Skipped due to queued user message.` so the user is heard at once.
+ * - "after-turn": only once the whole turn is done; no tool call is ever skipped.
+ */
+export type SteeringCheck = "after-each-tool" | "after-turn";
+
+/** How a poll of a queue takes messages: the first one only, or everything queued. */
+export type QueueMode = "one-at-a-time" | "all";
+
+/** The LLM thinking levels plus "off", which sends no reasoning option at all. */
+export type ThinkingLevel = "off" | LlmThinkingLevel;
+
+// ---------------------------------------------------------------------------
+// Tools
+// ---------------------------------------------------------------------------
+
+/** A tool call as it appears in an assistant message. */
+export type AgentToolCall = ToolCall;
+
+/**
+ * What a tool returns: `content` goes to the model, `details` only to the application (UI, logs).
+ * `terminate: true` on every result of a batch ends the run after that turn.
+ */
+export interface AgentToolResult<TDetails = unknown> {
+	content: (TextContent | ImageContent)[];
+	details: TDetails;
+	terminate?: boolean;
+}
+
+/** Streams partial results to the UI (tool_execution_update); they never reach the model. */
+export type AgentToolUpdateCallback<TDetails = unknown> = (partialResult: AgentToolResult<TDetails>) => void;
+
+export interface AgentTool<TParameters extends TSchema = TSchema, TDetails = unknown> extends Tool<TParameters> {
+	/** A human-readable name for UIs. */
+	label: string;
+	/** "sequential" forces the whole batch this call belongs to to run one call at a time. */
+	executionMode?: ToolExecutionMode;
+	/**
+	 * Runs before validation on the raw arguments, to accept older or sloppy shapes
+	 * (for example a renamed field). Its result is what gets validated.
+	 */
+	prepareArguments?(args: unknown): unknown;
+	/**
+	 * Runs the tool. Throw to report a failure: the message becomes an error result for the model.
+	 * Honour `signal`: on abort the loop stops waiting for you and discards a late result.
+	 */
+	execute(
+		toolCallId: string,
+		params: Static<TParameters>,
+		signal?: AbortSignal,
+		onUpdate?: AgentToolUpdateCallback<TDetails>,
+	): Promise<AgentToolResult<TDetails>>;
+}
+
+// ---------------------------------------------------------------------------
+// Hooks
+// ---------------------------------------------------------------------------
+
+export interface BeforeToolCallContext {
+	assistantMessage: AssistantMessage;
+	toolCall: AgentToolCall;
+	/** The validated arguments the tool would receive. */
+	args: unknown;
+	context: AgentContext;
+}
+
+/** Return `{ block: true, reason }` to refuse a call; the reason becomes its error result. */
+export interface BeforeToolCallResult {
+	block?: boolean;
+	reason?: string;
+}
+
+export interface AfterToolCallContext extends BeforeToolCallContext {
+	result: AgentToolResult;
+	isError: boolean;
+}
+
+/** Each field that is not undefined replaces the tool's own. */
+export interface AfterToolCallResult {
+	content?: (TextContent | ImageContent)[];
+	details?: unknown;
+	isError?: boolean;
+	terminate?: boolean;
+}
+
+export interface ShouldStopAfterTurnContext {
+	message: AssistantMessage;
+	toolResults: ToolResultMessage[];
+	context: AgentContext;
+	/** Every message this run has added so far. */
+	newMessages: AgentMessage[];
+}
+
+// ---------------------------------------------------------------------------
+// Loop context and configuration
+// ---------------------------------------------------------------------------
+
+export interface AgentContext {
+	systemPrompt: string;
+	messages: AgentMessage[];
+	tools?: AgentTool[];
+}
+
+type MaybePromise<T> = T | Promise<T>;
+
+/**
+ * Configuration of one run. Every SimpleStreamOptions field (sessionId, onPayload, onResponse,
+ * transport, thinkingBudgets, maxRetryDelayMs, reasoning, …) is passed to the stream function.
+ *
+ * The callbacks may throw: the loop turns a throw into an error assistant message and still ends
+ * with turn_end and agent_end (except the tool hooks, whose throws become error tool results).
+ */
+export interface AgentLoopConfig extends SimpleStreamOptions {
+	model: Model;
+	/** The only place AgentMessages become LLM messages; runs before every LLM call. */
+	convertToLlm: (messages: AgentMessage[]) => MaybePromise<Message[]>;
+	/** Runs before `convertToLlm` on every LLM call, for pruning or injecting context. */
+	transformContext?: (messages: AgentMessage[], signal?: AbortSignal) => MaybePromise<AgentMessage[]>;
+	/** Resolves the key per call (short-lived tokens); falls back to `apiKey`. */
+	getApiKey?: (provider: string) => MaybePromise<string | undefined>;
+	/** Polled for messages the user typed while the agent works. */
+	getSteeringMessages?: () => MaybePromise<AgentMessage[]>;
+	/** Polled when the agent would otherwise stop. */
+	getFollowUpMessages?: () => MaybePromise<AgentMessage[]>;
+	/** Default "parallel". */
+	toolExecution?: ToolExecutionMode;
+	/** Default "after-each-tool". */
+	steeringCheck?: SteeringCheck;
+	beforeToolCall?: (
+		context: BeforeToolCallContext,
+		signal?: AbortSignal,
+	) => MaybePromise<BeforeToolCallResult | undefined>;
+	afterToolCall?: (
+		context: AfterToolCallContext,
+		signal?: AbortSignal,
+	) => MaybePromise<AfterToolCallResult | undefined>;
+	/** Called after each turn_end; returning true ends the run (agent_end) without polling follow-ups. */
+	shouldStopAfterTurn?: (context: ShouldStopAfterTurnContext) => MaybePromise<boolean>;
+}
+
+// ---------------------------------------------------------------------------
+// Events
+// ---------------------------------------------------------------------------
+
+/**
+ * The events of a run, in this shape (see docs/agent.md for the full trees):
+ * agent_start → (turn_start → message_start/update/end … → tool_execution_start/update/end and the
+ * toolResult message events … → turn_end)+ → agent_end. agent_end is always the last event.
+ */
+export type AgentEvent =
+	| { type: "agent_start" }
+	/** `messages` are the messages this run added, in transcript order. */
+	| { type: "agent_end"; messages: AgentMessage[] }
+	| { type: "turn_start" }
+	| { type: "turn_end"; message: AgentMessage; toolResults: ToolResultMessage[] }
+	| { type: "message_start"; message: AgentMessage }
+	| { type: "message_update"; message: AgentMessage; assistantMessageEvent: AssistantMessageEvent }
+	| { type: "message_end"; message: AgentMessage }
+	| { type: "tool_execution_start"; toolCallId: string; toolName: string; args: unknown }
+	| {
+			type: "tool_execution_update";
+			toolCallId: string;
+			toolName: string;
+			args: unknown;
+			partialResult: AgentToolResult;
+	  }
+	| { type: "tool_execution_end"; toolCallId: string; toolName: string; result: AgentToolResult; isError: boolean };
+
+/** Receives the events of `runAgentLoop`; a returned promise is awaited before the loop goes on. */
+export type AgentEventSink = (event: AgentEvent) => void | Promise<void>;
+
+// ---------------------------------------------------------------------------
+// Agent state
+// ---------------------------------------------------------------------------
+
+export interface AgentState {
+	systemPrompt: string;
+	model: Model;
+	thinkingLevel: ThinkingLevel;
+	/** Assigning an array stores a copy. */
+	tools: AgentTool[];
+	/** Assigning an array stores a copy. */
+	messages: AgentMessage[];
+	isStreaming: boolean;
+	/** The message being streamed, or null. */
+	streamingMessage: AgentMessage | null;
+	/** Ids of the tool calls that are running; a new Set on every change. */
+	pendingToolCalls: ReadonlySet<string>;
+	/** The error of the last run, if it ended with one. */
+	errorMessage?: string;
+}

@@ -1,0 +1,60 @@
+// The Agent's defaults: the placeholder model, the stream function that explains it, and the
+// default conversion of the transcript to LLM messages.
+import {
+	type AssistantMessageEventStream,
+	createAssistantMessageEventStream,
+	createEmptyAssistantMessage,
+	type Message,
+	type Model,
+	streamSimple,
+} from "@keel/ai";
+import type { AgentMessage, StreamFn } from "./types.js";
+
+/**
+ * The model of an Agent created without one. A call with it never reaches a network: it ends with
+ * an error message that says how to set a model.
+ */
+export const UNKNOWN_MODEL: Model = Object.freeze({
+	id: "unknown",
+	name: "No model set",
+	api: "unknown",
+	provider: "unknown",
+	baseUrl: "",
+	reasoning: false,
+	input: ["text"],
+	cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+	contextWindow: 0,
+	maxTokens: 0,
+}) as Model;
+
+export const NO_MODEL_TEXT =
+	"No model set: pass initialState.model to new Agent(), or call agent.setModel(model) " +
+	'(for example getModel("anthropic", "claude-sonnet-4-5")) before prompting.';
+
+export function isUnknownModel(model: Model): boolean {
+	return model === UNKNOWN_MODEL || (model.api === "unknown" && model.provider === "unknown");
+}
+
+/** `streamSimple`, except that the placeholder model gets a clear error event. */
+export const defaultStreamFn: StreamFn = (model, context, options) => {
+	if (isUnknownModel(model)) return noModelStream(model);
+	return streamSimple(model, context, options);
+};
+
+function noModelStream(model: Model): AssistantMessageEventStream {
+	const stream = createAssistantMessageEventStream();
+	const message = createEmptyAssistantMessage(model.api, model.provider, model.id);
+	message.stopReason = "error";
+	message.errorMessage = NO_MODEL_TEXT;
+	stream.push({ type: "error", reason: "error", error: message });
+	stream.end();
+	return stream;
+}
+
+/** Keeps the messages an LLM understands; application messages stay out of the request. */
+export function defaultConvertToLlm(messages: AgentMessage[]): Message[] {
+	return messages.filter((message): message is Message => {
+		const role = (message as { role?: unknown }).role;
+		return role === "user" || role === "assistant" || role === "toolResult";
+	});
+}

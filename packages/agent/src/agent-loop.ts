@@ -1,0 +1,459 @@
+// The agent loop: pure functions, no hidden state. One run, top to bottom:
+//
+//   agent_start → turn_start → prompts → [steering] → assistant response → tool calls → turn_end
+//     → more turns while there were tool calls or steering messages
+//     → follow-ups restart the turns when the agent would otherwise stop
+//   → agent_end (always, even when a callback throws or the run is aborted)
+import {
+	type AssistantMessage,
+	type AssistantMessageEvent,
+	type Context,
+	createEmptyAssistantMessage,
+	EventStream,
+	type SimpleStreamOptions,
+	streamSimple,
+	type ToolCall,
+	type ToolResultMessage,
+} from "@keel/ai";
+import { errorText } from "./error-text.js";
+import { executeToolCalls } from "./tool-execution.js";
+import type { AgentContext, AgentEvent, AgentEventSink, AgentLoopConfig, AgentMessage, StreamFn } from "./types.js";
+
+/**
+ * How long the loop waits, after an abort, for the stream function to end its stream itself
+ * (a provider ends with its own `aborted` message, usage included) before it stops waiting.
+ */
+const ABORT_GRACE_MS = 100;
+
+export const ABORTED_BEFORE_CALL_TEXT = "Request was aborted";
+
+/** Starts a run with new prompts. The caller's context is not mutated. */
+export function agentLoop(
+	prompts: AgentMessage[],
+	context: AgentContext,
+	config: AgentLoopConfig,
+	signal?: AbortSignal,
+	streamFn?: StreamFn,
+): EventStream<AgentEvent, AgentMessage[]> {
+	const stream = createAgentEventStream();
+	void runAgentLoop(prompts, context, config, (event) => stream.push(event), signal, streamFn).then(
+		(messages) => stream.end(messages),
+		() => stream.end([]),
+	);
+	return stream;
+}
+
+/**
+ * Continues a run from the existing context (after an error, or with a tool result or user message
+ * last). Throws synchronously when there is nothing to continue from.
+ */
+export function agentLoopContinue(
+	context: AgentContext,
+	config: AgentLoopConfig,
+	signal?: AbortSignal,
+	streamFn?: StreamFn,
+): EventStream<AgentEvent, AgentMessage[]> {
+	assertCanContinue(context);
+	const stream = createAgentEventStream();
+	void runAgentLoopContinue(context, config, (event) => stream.push(event), signal, streamFn).then(
+		(messages) => stream.end(messages),
+		() => stream.end([]),
+	);
+	return stream;
+}
+
+/** The promise form of `agentLoop`: events go to `emit` (awaited); resolves to the new messages. */
+export function runAgentLoop(
+	prompts: AgentMessage[],
+	context: AgentContext,
+	config: AgentLoopConfig,
+	emit: AgentEventSink,
+	signal?: AbortSignal,
+	streamFn?: StreamFn,
+): Promise<AgentMessage[]> {
+	const runContext: AgentContext = { ...context, messages: [...context.messages, ...prompts] };
+	return runLoop(runContext, prompts, config, emit, signal, streamFn);
+}
+
+/** The promise form of `agentLoopContinue`. Rejects when there is nothing to continue from. */
+export async function runAgentLoopContinue(
+	context: AgentContext,
+	config: AgentLoopConfig,
+	emit: AgentEventSink,
+	signal?: AbortSignal,
+	streamFn?: StreamFn,
+): Promise<AgentMessage[]> {
+	assertCanContinue(context);
+	return runLoop({ ...context, messages: [...context.messages] }, [], config, emit, signal, streamFn);
+}
+
+function assertCanContinue(context: AgentContext): void {
+	if (context.messages.length === 0) throw new Error("Cannot continue: no messages in context");
+	const last = context.messages[context.messages.length - 1] as { role?: unknown };
+	if (last.role === "assistant") throw new Error("Cannot continue from message role: assistant");
+}
+
+function createAgentEventStream(): EventStream<AgentEvent, AgentMessage[]> {
+	return new EventStream<AgentEvent, AgentMessage[]>(
+		(event) => event.type === "agent_end",
+		(event) => (event.type === "agent_end" ? event.messages : []),
+	);
+}
+
+// ---------------------------------------------------------------------------------------------
+// One run
+// ---------------------------------------------------------------------------------------------
+
+/** What the run has open, so a failure anywhere can close it with a well-formed event tree. */
+interface RunState {
+	context: AgentContext;
+	newMessages: AgentMessage[];
+	turnOpen: boolean;
+	/** The assistant message being streamed (already in the context), if any. */
+	streaming?: AssistantMessage;
+	/** Tool calls with a tool_execution_start but no tool_execution_end yet. */
+	runningToolCalls: Set<string>;
+}
+
+async function runLoop(
+	context: AgentContext,
+	prompts: AgentMessage[],
+	config: AgentLoopConfig,
+	emit: AgentEventSink,
+	signal: AbortSignal | undefined,
+	streamFn: StreamFn | undefined,
+): Promise<AgentMessage[]> {
+	const run: RunState = { context, newMessages: [...prompts], turnOpen: false, runningToolCalls: new Set() };
+	try {
+		await emit({ type: "agent_start" });
+		await emit({ type: "turn_start" });
+		run.turnOpen = true;
+		for (const prompt of prompts) {
+			await emit({ type: "message_start", message: prompt });
+			await emit({ type: "message_end", message: prompt });
+		}
+		// Polled before the first turn, so messages queued while the agent was idle go in at once.
+		let pending = await poll("getSteeringMessages", config.getSteeringMessages);
+		let firstTurn = true;
+		while (true) {
+			let hadToolCalls = true;
+			while (hadToolCalls || pending.length > 0) {
+				if (!firstTurn) {
+					await emit({ type: "turn_start" });
+					run.turnOpen = true;
+				}
+				firstTurn = false;
+				for (const message of pending) await recordMessage(run, emit, message);
+				pending = [];
+
+				const assistantMessage = await streamAssistantResponse(run, config, emit, signal, streamFn);
+				if (assistantMessage.stopReason === "error" || assistantMessage.stopReason === "aborted") {
+					await endTurn(run, emit, assistantMessage, []);
+					await emit({ type: "agent_end", messages: run.newMessages });
+					return run.newMessages;
+				}
+
+				const toolCalls = assistantMessage.content.filter((block): block is ToolCall => block.type === "toolCall");
+				hadToolCalls = toolCalls.length > 0;
+				let toolResults: ToolResultMessage[] = [];
+				let terminate = false;
+				if (hadToolCalls) {
+					const outcome = await executeToolCalls({
+						assistantMessage,
+						toolCalls,
+						context: run.context,
+						config,
+						signal,
+						emit: async (event) => {
+							if (event.type === "tool_execution_start") run.runningToolCalls.add(event.toolCallId);
+							else if (event.type === "tool_execution_end") run.runningToolCalls.delete(event.toolCallId);
+							await emit(event);
+						},
+						recordToolResult: (message) => recordMessage(run, emit, message),
+					});
+					toolResults = outcome.toolResults;
+					pending = outcome.steeringMessages;
+					terminate = outcome.terminate;
+				}
+				await endTurn(run, emit, assistantMessage, toolResults);
+
+				if (terminate || (await shouldStop(config, run, assistantMessage, toolResults))) {
+					await emit({ type: "agent_end", messages: run.newMessages });
+					return run.newMessages;
+				}
+				if (pending.length === 0) pending = await poll("getSteeringMessages", config.getSteeringMessages);
+			}
+			// The agent would stop here: follow-ups, if any, start the turns again.
+			pending = await poll("getFollowUpMessages", config.getFollowUpMessages);
+			if (pending.length === 0) break;
+		}
+		await emit({ type: "agent_end", messages: run.newMessages });
+		return run.newMessages;
+	} catch (error) {
+		await failRun(run, config, emit, signal, error);
+		return run.newMessages;
+	}
+}
+
+async function endTurn(
+	run: RunState,
+	emit: AgentEventSink,
+	message: AssistantMessage,
+	toolResults: ToolResultMessage[],
+): Promise<void> {
+	run.turnOpen = false;
+	await emit({ type: "turn_end", message, toolResults });
+}
+
+async function recordMessage(run: RunState, emit: AgentEventSink, message: AgentMessage): Promise<void> {
+	run.context.messages.push(message);
+	run.newMessages.push(message);
+	await emit({ type: "message_start", message });
+	await emit({ type: "message_end", message });
+}
+
+async function shouldStop(
+	config: AgentLoopConfig,
+	run: RunState,
+	message: AssistantMessage,
+	toolResults: ToolResultMessage[],
+): Promise<boolean> {
+	if (!config.shouldStopAfterTurn) return false;
+	const stop = await step("shouldStopAfterTurn", () =>
+		config.shouldStopAfterTurn?.({ message, toolResults, context: run.context, newMessages: run.newMessages }),
+	);
+	return stop === true;
+}
+
+async function poll(name: string, source: (() => AgentMessage[] | Promise<AgentMessage[]>) | undefined) {
+	if (!source) return [];
+	const messages = await step(name, source);
+	if (messages === undefined || messages === null) return [];
+	if (!Array.isArray(messages)) throw new Error(`${name} must return an array of messages, got ${typeof messages}`);
+	return messages;
+}
+
+/** Runs a callback and names it in the error, so the error message says what failed. */
+async function step<T>(name: string, callback: () => T | Promise<T>): Promise<T> {
+	try {
+		return await callback();
+	} catch (error) {
+		throw new Error(`${name} failed: ${errorText(error)}`, { cause: error });
+	}
+}
+
+// ---------------------------------------------------------------------------------------------
+// One assistant response
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * transformContext → convertToLlm → key → stream function; emits the message events and leaves
+ * the final message in the context. Throws only for a failing callback (handled by `failRun`).
+ */
+async function streamAssistantResponse(
+	run: RunState,
+	config: AgentLoopConfig,
+	emit: AgentEventSink,
+	signal: AbortSignal | undefined,
+	streamFn: StreamFn | undefined,
+): Promise<AssistantMessage> {
+	if (signal?.aborted) return recordFinalMessage(run, emit, endedMessage(config, "aborted", ABORTED_BEFORE_CALL_TEXT));
+
+	let messages = run.context.messages;
+	const transformContext = config.transformContext;
+	if (transformContext) messages = await step("transformContext", () => transformContext(messages, signal));
+	const llmMessages = await step("convertToLlm", () => config.convertToLlm(messages));
+	const llmContext: Context = { systemPrompt: run.context.systemPrompt, messages: llmMessages };
+	if (run.context.tools) llmContext.tools = run.context.tools;
+	const getApiKey = config.getApiKey;
+	const resolvedKey = getApiKey ? await step("getApiKey", () => getApiKey(config.model.provider)) : undefined;
+	// Every config field reaches the stream function as an option (sessionId, onPayload, transport, …).
+	const options: SimpleStreamOptions = { ...config, apiKey: resolvedKey ?? config.apiKey, signal };
+	const call = streamFn ?? streamSimple;
+	const stream = await step("streamFn", () => call(config.model, llmContext, options));
+	if (!stream || typeof (stream as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] !== "function") {
+		throw new Error("streamFn must return an AssistantMessageEventStream");
+	}
+
+	const abort = signal ? waitForAbort(signal) : undefined;
+	try {
+		const iterator = stream[Symbol.asyncIterator]();
+		let final: AssistantMessage | undefined;
+		while (final === undefined) {
+			const next = abort ? await Promise.race([iterator.next(), abort.promise]) : await iterator.next();
+			if (next === "aborted") {
+				// The stream function ignored the abort: keep what arrived and stop waiting for it.
+				void iterator.return?.();
+				final = withError(run.streaming ?? endedMessage(config, "aborted", ""), "aborted", ABORTED_BEFORE_CALL_TEXT);
+				break;
+			}
+			if (next.done) {
+				final = await stream.result();
+				break;
+			}
+			final = await handleStreamEvent(run, emit, next.value);
+		}
+		return recordFinalMessage(run, emit, final);
+	} finally {
+		abort?.dispose();
+	}
+}
+
+/** Emits message_start/update for one provider event; returns the final message on done/error. */
+async function handleStreamEvent(
+	run: RunState,
+	emit: AgentEventSink,
+	event: AssistantMessageEvent,
+): Promise<AssistantMessage | undefined> {
+	if (event.type === "done") return event.message;
+	if (event.type === "error") return event.error;
+	if (!run.streaming) {
+		// The partial goes into the context once; providers mutate it in place afterwards.
+		run.streaming = event.partial;
+		run.context.messages.push(event.partial);
+		await emit({ type: "message_start", message: { ...event.partial } });
+		if (event.type === "start") return undefined;
+	}
+	if (event.type !== "start") {
+		await emit({ type: "message_update", message: { ...event.partial }, assistantMessageEvent: event });
+	}
+	return undefined;
+}
+
+/** Puts the final message where the partial was (or appends it) and emits message_end. */
+async function recordFinalMessage(
+	run: RunState,
+	emit: AgentEventSink,
+	final: AssistantMessage,
+): Promise<AssistantMessage> {
+	const messages = run.context.messages;
+	if (run.streaming) {
+		const index = messages.lastIndexOf(run.streaming);
+		if (index === -1) messages.push(final);
+		else messages[index] = final;
+	} else {
+		messages.push(final);
+		await emit({ type: "message_start", message: { ...final } });
+	}
+	run.streaming = undefined;
+	run.newMessages.push(final);
+	await emit({ type: "message_end", message: final });
+	return final;
+}
+
+function endedMessage(config: AgentLoopConfig, reason: "error" | "aborted", errorMessage: string): AssistantMessage {
+	const model = config.model;
+	const message = createEmptyAssistantMessage(model.api, model.provider, model.id);
+	message.stopReason = reason;
+	if (errorMessage) message.errorMessage = errorMessage;
+	return message;
+}
+
+function withError(message: AssistantMessage, reason: "error" | "aborted", errorMessage: string): AssistantMessage {
+	return { ...message, content: [...message.content], stopReason: reason, errorMessage };
+}
+
+function waitForAbort(signal: AbortSignal): { promise: Promise<"aborted">; dispose: () => void } {
+	let timer: ReturnType<typeof setTimeout> | undefined;
+	let listener: (() => void) | undefined;
+	const promise = new Promise<"aborted">((resolve) => {
+		listener = () => {
+			timer = setTimeout(() => resolve("aborted"), ABORT_GRACE_MS);
+		};
+		if (signal.aborted) listener();
+		else signal.addEventListener("abort", listener, { once: true });
+	});
+	return {
+		promise,
+		dispose: () => {
+			if (timer) clearTimeout(timer);
+			if (listener) signal.removeEventListener("abort", listener);
+		},
+	};
+}
+
+// ---------------------------------------------------------------------------------------------
+// Failure: close whatever is open, so the transcript and the event tree stay well formed
+// ---------------------------------------------------------------------------------------------
+
+async function failRun(
+	run: RunState,
+	config: AgentLoopConfig,
+	emit: AgentEventSink,
+	signal: AbortSignal | undefined,
+	error: unknown,
+): Promise<void> {
+	// The sink itself may be what failed: from here on its errors are ignored, never rethrown.
+	const safeEmit = async (event: AgentEvent) => {
+		try {
+			await emit(event);
+		} catch {}
+	};
+	const reason = signal?.aborted ? "aborted" : "error";
+	const text = errorText(error);
+	await addMissingToolResults(run, safeEmit, text);
+	if (!run.turnOpen) await safeEmit({ type: "turn_start" });
+	let message: AssistantMessage;
+	if (run.streaming) {
+		message = withError(run.streaming, reason, text);
+		const index = run.context.messages.lastIndexOf(run.streaming);
+		if (index === -1) run.context.messages.push(message);
+		else run.context.messages[index] = message;
+		run.streaming = undefined;
+	} else {
+		message = endedMessage(config, reason, text);
+		run.context.messages.push(message);
+		await safeEmit({ type: "message_start", message: { ...message } });
+	}
+	run.newMessages.push(message);
+	await safeEmit({ type: "message_end", message });
+	run.turnOpen = false;
+	await safeEmit({ type: "turn_end", message, toolResults: [] });
+	await safeEmit({ type: "agent_end", messages: run.newMessages });
+}
+
+/** Every tool call in the transcript gets exactly one result, even when the run failed mid-batch. */
+async function addMissingToolResults(
+	run: RunState,
+	emit: (event: AgentEvent) => Promise<void>,
+	reason: string,
+): Promise<void> {
+	const messages = run.context.messages;
+	let lastAssistant = -1;
+	for (let index = messages.length - 1; index >= 0; index--) {
+		if ((messages[index] as { role?: unknown }).role === "assistant") {
+			lastAssistant = index;
+			break;
+		}
+	}
+	if (lastAssistant === -1) return;
+	const assistant = messages[lastAssistant] as AssistantMessage;
+	if (assistant === run.streaming) return;
+	const answered = new Set<string>();
+	for (const message of messages.slice(lastAssistant + 1)) {
+		if ((message as { role?: unknown }).role === "toolResult") answered.add((message as ToolResultMessage).toolCallId);
+	}
+	for (const block of assistant.content) {
+		if (block.type !== "toolCall" || answered.has(block.id)) continue;
+		const text = `Tool call was not run: the run failed (${reason})`;
+		const result = { content: [{ type: "text" as const, text }], details: {} };
+		if (!run.runningToolCalls.has(block.id)) {
+			await emit({ type: "tool_execution_start", toolCallId: block.id, toolName: block.name, args: block.arguments });
+		}
+		run.runningToolCalls.delete(block.id);
+		await emit({ type: "tool_execution_end", toolCallId: block.id, toolName: block.name, result, isError: true });
+		const message: ToolResultMessage = {
+			role: "toolResult",
+			toolCallId: block.id,
+			toolName: block.name,
+			content: result.content,
+			details: result.details,
+			isError: true,
+			timestamp: Date.now(),
+		};
+		messages.push(message);
+		run.newMessages.push(message);
+		await emit({ type: "message_start", message });
+		await emit({ type: "message_end", message });
+	}
+}

@@ -1,0 +1,426 @@
+// The stateful Agent: the transcript, the queues, the listeners. Each run is one call of the loop
+// (agent-loop.ts); this class only keeps state and reduces the loop's events into it.
+import type { AssistantMessage, ImageContent, Model, SimpleStreamOptions, ThinkingBudgets, Transport } from "@keel/ai";
+import { defaultConvertToLlm, defaultStreamFn, UNKNOWN_MODEL } from "./agent-defaults.js";
+import { runAgentLoop, runAgentLoopContinue } from "./agent-loop.js";
+import { errorText } from "./error-text.js";
+import type {
+	AgentEvent,
+	AgentLoopConfig,
+	AgentMessage,
+	AgentState,
+	AgentTool,
+	QueueMode,
+	SteeringCheck,
+	StreamFn,
+	ThinkingLevel,
+	ToolExecutionMode,
+} from "./types.js";
+
+export const ALREADY_PROCESSING_PROMPT_TEXT =
+	"Agent is already processing a prompt. Use steer() or followUp() to queue messages, or wait for completion.";
+export const ALREADY_PROCESSING_CONTINUE_TEXT = "Agent is already processing. Wait for completion before continuing.";
+
+/** Called with every event, in order; a returned promise is awaited before the next listener. */
+export type AgentListener = (event: AgentEvent, signal: AbortSignal) => void | Promise<void>;
+
+export interface AgentOptions {
+	/** Shallow-merged over the defaults (empty prompt, no model, thinking off, no tools, no messages). */
+	initialState?: Partial<Pick<AgentState, "systemPrompt" | "model" | "thinkingLevel" | "tools" | "messages">>;
+	/** Default: keep user, assistant and toolResult messages. */
+	convertToLlm?: AgentLoopConfig["convertToLlm"];
+	transformContext?: AgentLoopConfig["transformContext"];
+	/** Default "one-at-a-time". */
+	steeringMode?: QueueMode;
+	/** Default "one-at-a-time". */
+	followUpMode?: QueueMode;
+	/** Default "after-each-tool". */
+	steeringCheck?: SteeringCheck;
+	/** Default `streamSimple` (with a clear error for the placeholder model). */
+	streamFn?: StreamFn;
+	sessionId?: string;
+	getApiKey?: AgentLoopConfig["getApiKey"];
+	onPayload?: SimpleStreamOptions["onPayload"];
+	onResponse?: SimpleStreamOptions["onResponse"];
+	thinkingBudgets?: ThinkingBudgets;
+	/** Default "auto". */
+	transport?: Transport;
+	maxRetryDelayMs?: number;
+	/** Default "parallel". */
+	toolExecution?: ToolExecutionMode;
+	beforeToolCall?: AgentLoopConfig["beforeToolCall"];
+	afterToolCall?: AgentLoopConfig["afterToolCall"];
+	shouldStopAfterTurn?: AgentLoopConfig["shouldStopAfterTurn"];
+	/** A listener that throws does not stop the run or the other listeners; its error goes here. */
+	onListenerError?: (error: unknown, event: AgentEvent) => void;
+}
+
+/** The live state. Assigning `tools` or `messages` stores a copy of the array. */
+class LiveAgentState implements AgentState {
+	systemPrompt = "";
+	model: Model = UNKNOWN_MODEL;
+	thinkingLevel: ThinkingLevel = "off";
+	isStreaming = false;
+	streamingMessage: AgentMessage | null = null;
+	pendingToolCalls: ReadonlySet<string> = new Set<string>();
+	errorMessage?: string;
+	private toolList: AgentTool[] = [];
+	private messageList: AgentMessage[] = [];
+
+	get tools(): AgentTool[] {
+		return this.toolList;
+	}
+	set tools(tools: AgentTool[]) {
+		this.toolList = [...tools];
+	}
+	get messages(): AgentMessage[] {
+		return this.messageList;
+	}
+	set messages(messages: AgentMessage[]) {
+		this.messageList = [...messages];
+	}
+}
+
+export class Agent {
+	private readonly liveState = new LiveAgentState();
+	private readonly listeners = new Set<AgentListener>();
+	private steeringQueue: AgentMessage[] = [];
+	private followUpQueue: AgentMessage[] = [];
+	private abortController: AbortController | undefined;
+	private running: Promise<void> | undefined;
+	/** Set when continue() already took the steering messages, so the first poll must not take more. */
+	private skipNextSteeringPoll = false;
+
+	convertToLlm: AgentLoopConfig["convertToLlm"];
+	transformContext: AgentLoopConfig["transformContext"];
+	steeringMode: QueueMode;
+	followUpMode: QueueMode;
+	steeringCheck: SteeringCheck;
+	streamFn: StreamFn;
+	sessionId: string | undefined;
+	getApiKey: AgentLoopConfig["getApiKey"];
+	onPayload: SimpleStreamOptions["onPayload"];
+	onResponse: SimpleStreamOptions["onResponse"];
+	thinkingBudgets: ThinkingBudgets | undefined;
+	transport: Transport;
+	maxRetryDelayMs: number | undefined;
+	toolExecution: ToolExecutionMode;
+	beforeToolCall: AgentLoopConfig["beforeToolCall"];
+	afterToolCall: AgentLoopConfig["afterToolCall"];
+	shouldStopAfterTurn: AgentLoopConfig["shouldStopAfterTurn"];
+	onListenerError: (error: unknown, event: AgentEvent) => void;
+
+	constructor(options: AgentOptions = {}) {
+		Object.assign(this.liveState, options.initialState ?? {});
+		this.convertToLlm = options.convertToLlm ?? defaultConvertToLlm;
+		this.transformContext = options.transformContext;
+		this.steeringMode = options.steeringMode ?? "one-at-a-time";
+		this.followUpMode = options.followUpMode ?? "one-at-a-time";
+		this.steeringCheck = options.steeringCheck ?? "after-each-tool";
+		this.streamFn = options.streamFn ?? defaultStreamFn;
+		this.sessionId = options.sessionId;
+		this.getApiKey = options.getApiKey;
+		this.onPayload = options.onPayload;
+		this.onResponse = options.onResponse;
+		this.thinkingBudgets = options.thinkingBudgets;
+		this.transport = options.transport ?? "auto";
+		this.maxRetryDelayMs = options.maxRetryDelayMs;
+		this.toolExecution = options.toolExecution ?? "parallel";
+		this.beforeToolCall = options.beforeToolCall;
+		this.afterToolCall = options.afterToolCall;
+		this.shouldStopAfterTurn = options.shouldStopAfterTurn;
+		this.onListenerError =
+			options.onListenerError ??
+			((error, event) => console.error(`Agent listener failed on ${event.type}: ${errorText(error)}`));
+	}
+
+	// --- state ----------------------------------------------------------------------------------
+
+	/** The live state object (not a copy). */
+	get state(): AgentState {
+		return this.liveState;
+	}
+
+	/** The signal of the running run, or undefined when idle. */
+	get signal(): AbortSignal | undefined {
+		return this.abortController?.signal;
+	}
+
+	setSystemPrompt(systemPrompt: string): void {
+		this.liveState.systemPrompt = systemPrompt;
+	}
+	setModel(model: Model): void {
+		this.liveState.model = model;
+	}
+	setThinkingLevel(thinkingLevel: ThinkingLevel): void {
+		this.liveState.thinkingLevel = thinkingLevel;
+	}
+	setTools(tools: AgentTool[]): void {
+		this.liveState.tools = tools;
+	}
+	/** Stores a copy. */
+	replaceMessages(messages: AgentMessage[]): void {
+		this.liveState.messages = messages;
+	}
+	/** Builds a new array, so UIs that compare identities see the change. */
+	appendMessage(message: AgentMessage): void {
+		this.liveState.messages = [...this.liveState.messages, message];
+	}
+	clearMessages(): void {
+		this.liveState.messages = [];
+	}
+
+	// pi 0.58 setter and getter methods, kept beside the plain properties.
+	setSteeringMode(mode: QueueMode): void {
+		this.steeringMode = mode;
+	}
+	getSteeringMode(): QueueMode {
+		return this.steeringMode;
+	}
+	setFollowUpMode(mode: QueueMode): void {
+		this.followUpMode = mode;
+	}
+	getFollowUpMode(): QueueMode {
+		return this.followUpMode;
+	}
+	setTransport(transport: Transport): void {
+		this.transport = transport;
+	}
+	setToolExecution(mode: ToolExecutionMode): void {
+		this.toolExecution = mode;
+	}
+	setBeforeToolCall(hook: AgentLoopConfig["beforeToolCall"]): void {
+		this.beforeToolCall = hook;
+	}
+	setAfterToolCall(hook: AgentLoopConfig["afterToolCall"]): void {
+		this.afterToolCall = hook;
+	}
+
+	// --- queues ---------------------------------------------------------------------------------
+
+	/** Queues a message for the running turn: it goes in after the current tool (or turn). */
+	steer(message: AgentMessage): void {
+		this.steeringQueue.push(message);
+	}
+	/** Queues a message for when the agent would otherwise stop. */
+	followUp(message: AgentMessage): void {
+		this.followUpQueue.push(message);
+	}
+	clearSteeringQueue(): void {
+		this.steeringQueue = [];
+	}
+	clearFollowUpQueue(): void {
+		this.followUpQueue = [];
+	}
+	clearAllQueues(): void {
+		this.clearSteeringQueue();
+		this.clearFollowUpQueue();
+	}
+	hasQueuedMessages(): boolean {
+		return this.steeringQueue.length > 0 || this.followUpQueue.length > 0;
+	}
+
+	// --- events ---------------------------------------------------------------------------------
+
+	/** Adds a listener; returns the function that removes it. */
+	subscribe(listener: AgentListener): () => void {
+		this.listeners.add(listener);
+		return () => {
+			this.listeners.delete(listener);
+		};
+	}
+
+	// --- runs -----------------------------------------------------------------------------------
+
+	/**
+	 * Starts a run with a prompt and resolves when the agent is idle again (after the agent_end
+	 * listeners). Rejects at once when a run is in progress.
+	 */
+	prompt(input: string | AgentMessage | AgentMessage[], images?: ImageContent[]): Promise<void> {
+		if (this.running) return Promise.reject(new Error(ALREADY_PROCESSING_PROMPT_TEXT));
+		let prompts: AgentMessage[];
+		if (typeof input === "string") {
+			prompts = [{ role: "user", content: [{ type: "text", text: input }, ...(images ?? [])], timestamp: Date.now() }];
+		} else if (Array.isArray(input)) {
+			prompts = input;
+		} else {
+			prompts = [input];
+		}
+		return this.run(prompts);
+	}
+
+	/**
+	 * Continues from the transcript: after an error, or with a user or tool result message last.
+	 * With an assistant message last, it runs the queued steering or follow-up messages.
+	 */
+	continue(): Promise<void> {
+		if (this.running) return Promise.reject(new Error(ALREADY_PROCESSING_CONTINUE_TEXT));
+		const messages = this.liveState.messages;
+		if (messages.length === 0) return Promise.reject(new Error("No messages to continue from"));
+		const last = messages[messages.length - 1] as { role?: unknown };
+		if (last.role !== "assistant") return this.run(undefined);
+		const steering = this.takeQueued("steering");
+		if (steering.length > 0) {
+			this.skipNextSteeringPoll = true;
+			return this.run(steering);
+		}
+		const followUps = this.takeQueued("followUp");
+		if (followUps.length > 0) return this.run(followUps);
+		return Promise.reject(new Error("Cannot continue from message role: assistant"));
+	}
+
+	/** Aborts the running run; does nothing when idle. */
+	abort(): void {
+		this.abortController?.abort();
+	}
+
+	/** Resolves when the agent is idle (at once when it already is). */
+	waitForIdle(): Promise<void> {
+		return this.running ?? Promise.resolve();
+	}
+
+	/** Clears the transcript, the streaming fields, the error and both queues. Does not abort. */
+	reset(): void {
+		this.liveState.messages = [];
+		this.liveState.streamingMessage = null;
+		this.liveState.pendingToolCalls = new Set();
+		this.liveState.errorMessage = undefined;
+		this.clearAllQueues();
+	}
+
+	private run(prompts: AgentMessage[] | undefined): Promise<void> {
+		const controller = new AbortController();
+		this.abortController = controller;
+		const state = this.liveState;
+		state.isStreaming = true;
+		state.streamingMessage = null;
+		state.errorMessage = undefined;
+		const running = this.runLoop(prompts, controller).finally(() => {
+			state.isStreaming = false;
+			state.streamingMessage = null;
+			state.pendingToolCalls = new Set();
+			if (this.abortController === controller) this.abortController = undefined;
+			this.running = undefined;
+			this.skipNextSteeringPoll = false;
+		});
+		this.running = running;
+		return running;
+	}
+
+	private async runLoop(prompts: AgentMessage[] | undefined, controller: AbortController): Promise<void> {
+		const state = this.liveState;
+		const context = { systemPrompt: state.systemPrompt, messages: [...state.messages], tools: [...state.tools] };
+		const config = this.buildConfig(state.model);
+		const sink = (event: AgentEvent) => this.dispatch(event, controller.signal);
+		try {
+			if (prompts) await runAgentLoop(prompts, context, config, sink, controller.signal, this.streamFn);
+			else await runAgentLoopContinue(context, config, sink, controller.signal, this.streamFn);
+		} catch (error) {
+			// The loop ends every failure with agent_end itself; this is the last line of defence.
+			const model = state.model;
+			const message: AssistantMessage = {
+				role: "assistant",
+				content: [{ type: "text", text: "" }],
+				api: model.api,
+				provider: model.provider,
+				model: model.id,
+				usage: {
+					input: 0,
+					output: 0,
+					cacheRead: 0,
+					cacheWrite: 0,
+					totalTokens: 0,
+					cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+				},
+				stopReason: controller.signal.aborted ? "aborted" : "error",
+				errorMessage: errorText(error),
+				timestamp: Date.now(),
+			};
+			this.appendMessage(message);
+			state.errorMessage = message.errorMessage;
+			await this.dispatch({ type: "agent_end", messages: [message] }, controller.signal);
+		}
+	}
+
+	private buildConfig(model: Model): AgentLoopConfig {
+		const state = this.liveState;
+		return {
+			model,
+			reasoning: state.thinkingLevel === "off" ? undefined : state.thinkingLevel,
+			sessionId: this.sessionId,
+			onPayload: this.onPayload,
+			onResponse: this.onResponse,
+			thinkingBudgets: this.thinkingBudgets,
+			transport: this.transport,
+			maxRetryDelayMs: this.maxRetryDelayMs,
+			toolExecution: this.toolExecution,
+			steeringCheck: this.steeringCheck,
+			beforeToolCall: this.beforeToolCall,
+			afterToolCall: this.afterToolCall,
+			shouldStopAfterTurn: this.shouldStopAfterTurn,
+			convertToLlm: this.convertToLlm,
+			transformContext: this.transformContext,
+			getApiKey: this.getApiKey,
+			getSteeringMessages: () => {
+				if (this.skipNextSteeringPoll) {
+					this.skipNextSteeringPoll = false;
+					return [];
+				}
+				return this.takeQueued("steering");
+			},
+			getFollowUpMessages: () => this.takeQueued("followUp"),
+		};
+	}
+
+	private takeQueued(queue: "steering" | "followUp"): AgentMessage[] {
+		const mode = queue === "steering" ? this.steeringMode : this.followUpMode;
+		const messages = queue === "steering" ? this.steeringQueue : this.followUpQueue;
+		if (messages.length === 0) return [];
+		if (mode === "all") {
+			if (queue === "steering") this.steeringQueue = [];
+			else this.followUpQueue = [];
+			return messages;
+		}
+		return messages.splice(0, 1);
+	}
+
+	/** Reduces the event into the state, then awaits each listener in turn. */
+	private async dispatch(event: AgentEvent, signal: AbortSignal): Promise<void> {
+		this.reduce(event);
+		for (const listener of this.listeners) {
+			try {
+				await listener(event, signal);
+			} catch (error) {
+				this.onListenerError(error, event);
+			}
+		}
+	}
+
+	private reduce(event: AgentEvent): void {
+		const state = this.liveState;
+		switch (event.type) {
+			case "message_start":
+			case "message_update":
+				state.streamingMessage = event.message;
+				break;
+			case "message_end":
+				state.streamingMessage = null;
+				this.appendMessage(event.message);
+				break;
+			case "tool_execution_start":
+				state.pendingToolCalls = new Set(state.pendingToolCalls).add(event.toolCallId);
+				break;
+			case "tool_execution_end": {
+				const pending = new Set(state.pendingToolCalls);
+				pending.delete(event.toolCallId);
+				state.pendingToolCalls = pending;
+				break;
+			}
+			case "turn_end": {
+				const message = event.message as { role?: unknown; errorMessage?: string };
+				if (message.role === "assistant" && message.errorMessage) state.errorMessage = message.errorMessage;
+				break;
+			}
+		}
+	}
+}

@@ -1,0 +1,325 @@
+// Runs the tool calls of one assistant message: prepare → execute → finalize, sequential or
+// parallel. Every call gets exactly one tool_execution_start, one tool_execution_end and one
+// toolResult message, in the order of the calls, whatever throws, blocks, or is aborted.
+import type { AssistantMessage, ToolResultMessage } from "@keel/ai";
+import { errorText } from "./error-text.js";
+import type {
+	AgentContext,
+	AgentEvent,
+	AgentLoopConfig,
+	AgentMessage,
+	AgentTool,
+	AgentToolCall,
+	AgentToolResult,
+} from "./types.js";
+import { validateToolCallArguments } from "./validate-arguments.js";
+
+/** The exact text pi uses for calls skipped because the user steered; UIs match on it. */
+export const SKIPPED_FOR_STEERING_TEXT = "Skipped due to queued user message.";
+export const ABORTED_TOOL_TEXT = "Tool execution was aborted.";
+
+export interface ToolBatch {
+	assistantMessage: AssistantMessage;
+	toolCalls: AgentToolCall[];
+	context: AgentContext;
+	config: AgentLoopConfig;
+	signal?: AbortSignal;
+	emit: (event: AgentEvent) => Promise<void>;
+	/** Emits the toolResult message events and adds it to the transcript. */
+	recordToolResult: (message: ToolResultMessage) => Promise<void>;
+}
+
+export interface ToolBatchOutcome {
+	toolResults: ToolResultMessage[];
+	/** Steering messages found during the batch: they go in before the next LLM call. */
+	steeringMessages: AgentMessage[];
+	/** True when every result asked to end the run. */
+	terminate: boolean;
+}
+
+interface Finished {
+	result: AgentToolResult;
+	isError: boolean;
+}
+
+/** A call ready to run, or already finished (unknown tool, invalid arguments, blocked). */
+type Prepared = { kind: "run"; tool: AgentTool; args: unknown } | ({ kind: "done" } & Finished);
+
+export async function executeToolCalls(batch: ToolBatch): Promise<ToolBatchOutcome> {
+	const runsInParallel =
+		(batch.config.toolExecution ?? "parallel") === "parallel" &&
+		!batch.toolCalls.some((call) => findTool(batch.context, call.name)?.executionMode === "sequential");
+	return runsInParallel ? executeInParallel(batch) : executeInSequence(batch);
+}
+
+async function executeInSequence(batch: ToolBatch): Promise<ToolBatchOutcome> {
+	const outcome: ToolBatchOutcome = { toolResults: [], steeringMessages: [], terminate: false };
+	for (const toolCall of batch.toolCalls) {
+		await emitStart(batch, toolCall);
+		let finished: Finished;
+		if (outcome.steeringMessages.length > 0) finished = errorResult(SKIPPED_FOR_STEERING_TEXT);
+		else if (batch.signal?.aborted) finished = errorResult(ABORTED_TOOL_TEXT);
+		else {
+			const prepared = await prepareToolCall(batch, toolCall);
+			finished = prepared.kind === "done" ? prepared : await runPreparedCall(batch, toolCall, prepared, batch.emit);
+		}
+		await finishCall(batch, toolCall, finished, outcome);
+		if (outcome.steeringMessages.length === 0) outcome.steeringMessages = await pollSteeringDuringBatch(batch);
+	}
+	outcome.terminate = allTerminate(outcome);
+	return outcome;
+}
+
+async function executeInParallel(batch: ToolBatch): Promise<ToolBatchOutcome> {
+	const outcome: ToolBatchOutcome = { toolResults: [], steeringMessages: [], terminate: false };
+	// Preparation runs one call at a time, in call order, so beforeToolCall hooks see a stable order.
+	const prepared: Prepared[] = [];
+	for (const toolCall of batch.toolCalls) {
+		await emitStart(batch, toolCall);
+		if (outcome.steeringMessages.length > 0) prepared.push({ kind: "done", ...errorResult(SKIPPED_FOR_STEERING_TEXT) });
+		else if (batch.signal?.aborted) prepared.push({ kind: "done", ...errorResult(ABORTED_TOOL_TEXT) });
+		else {
+			prepared.push(await prepareToolCall(batch, toolCall));
+			outcome.steeringMessages = await pollSteeringDuringBatch(batch);
+		}
+	}
+	if (outcome.steeringMessages.length > 0) {
+		// The user spoke before anything ran: none of the prepared calls runs.
+		for (let index = 0; index < prepared.length; index++) {
+			if (prepared[index].kind === "run") prepared[index] = { kind: "done", ...errorResult(SKIPPED_FOR_STEERING_TEXT) };
+		}
+	}
+
+	// Concurrent calls share one event sink, so their emissions are chained to keep it serial.
+	let chain: Promise<void> = Promise.resolve();
+	const emitInOrder = (event: AgentEvent): Promise<void> => {
+		chain = chain.then(() => batch.emit(event));
+		return chain;
+	};
+	const finished = await Promise.all(
+		batch.toolCalls.map(async (toolCall, index): Promise<Finished> => {
+			const entry = prepared[index];
+			const result = entry.kind === "done" ? entry : await runPreparedCall(batch, toolCall, entry, emitInOrder);
+			// tool_execution_end in completion order: a UI can show each call as soon as it is done.
+			await emitInOrder({
+				type: "tool_execution_end",
+				toolCallId: toolCall.id,
+				toolName: toolCall.name,
+				result: result.result,
+				isError: result.isError,
+			});
+			return result;
+		}),
+	);
+	await chain;
+	// The toolResult messages go into the transcript strictly in call order.
+	for (let index = 0; index < batch.toolCalls.length; index++) {
+		await recordResult(batch, batch.toolCalls[index], finished[index], outcome);
+	}
+	if (outcome.steeringMessages.length === 0) outcome.steeringMessages = await pollSteeringDuringBatch(batch);
+	outcome.terminate = allTerminate(outcome);
+	return outcome;
+}
+
+// --- the three steps ------------------------------------------------------------------------
+
+async function prepareToolCall(batch: ToolBatch, toolCall: AgentToolCall): Promise<Prepared> {
+	const tool = findTool(batch.context, toolCall.name);
+	if (!tool) {
+		const names = (batch.context.tools ?? []).map((candidate) => candidate.name);
+		const available = names.length > 0 ? `Available tools: ${names.join(", ")}` : "No tools are available";
+		return { kind: "done", ...errorResult(`Tool "${toolCall.name}" not found. ${available}.`) };
+	}
+	let args: unknown;
+	try {
+		const raw = tool.prepareArguments ? tool.prepareArguments(toolCall.arguments) : toolCall.arguments;
+		args = validateToolCallArguments(tool, { ...toolCall, arguments: raw as AgentToolCall["arguments"] });
+	} catch (error) {
+		return { kind: "done", ...errorResult(errorText(error)) };
+	}
+	if (batch.config.beforeToolCall) {
+		try {
+			const decision = await batch.config.beforeToolCall(
+				{ assistantMessage: batch.assistantMessage, toolCall, args, context: batch.context },
+				batch.signal,
+			);
+			if (decision?.block) return { kind: "done", ...errorResult(decision.reason || "Tool execution was blocked") };
+		} catch (error) {
+			return { kind: "done", ...errorResult(`beforeToolCall failed: ${errorText(error)}`) };
+		}
+	}
+	return { kind: "run", tool, args };
+}
+
+/** Executes and finalizes one call; never throws. */
+async function runPreparedCall(
+	batch: ToolBatch,
+	toolCall: AgentToolCall,
+	prepared: Extract<Prepared, { kind: "run" }>,
+	emit: (event: AgentEvent) => Promise<void>,
+): Promise<Finished> {
+	const executed = await executeWithAbort(batch, toolCall, prepared, emit);
+	if (executed.aborted || !batch.config.afterToolCall) return executed;
+	try {
+		const override = await batch.config.afterToolCall(
+			{
+				assistantMessage: batch.assistantMessage,
+				toolCall,
+				args: prepared.args,
+				context: batch.context,
+				result: executed.result,
+				isError: executed.isError,
+			},
+			batch.signal,
+		);
+		if (!override) return executed;
+		const result: AgentToolResult = {
+			content: override.content ?? executed.result.content,
+			details: override.details ?? executed.result.details,
+		};
+		const terminate = override.terminate ?? executed.result.terminate;
+		if (terminate !== undefined) result.terminate = terminate;
+		return { result, isError: override.isError ?? executed.isError };
+	} catch (error) {
+		return errorResult(`afterToolCall failed: ${errorText(error)}`);
+	}
+}
+
+/**
+ * Runs `execute`, racing it against the abort signal: a tool that ignores its signal cannot hold
+ * the run, and its late result or updates are discarded.
+ */
+async function executeWithAbort(
+	batch: ToolBatch,
+	toolCall: AgentToolCall,
+	prepared: Extract<Prepared, { kind: "run" }>,
+	emit: (event: AgentEvent) => Promise<void>,
+): Promise<Finished & { aborted?: true }> {
+	let settled = false;
+	const updates: Promise<void>[] = [];
+	const onUpdate = (partialResult: AgentToolResult): void => {
+		if (settled) return;
+		const update = emit({
+			type: "tool_execution_update",
+			toolCallId: toolCall.id,
+			toolName: toolCall.name,
+			args: prepared.args,
+			partialResult,
+		});
+		update.catch(() => {});
+		updates.push(update);
+	};
+	const signal = batch.signal;
+	let removeAbortListener = (): void => {};
+	const aborted = new Promise<"aborted">((resolve) => {
+		if (!signal) return;
+		if (signal.aborted) return resolve("aborted");
+		const listener = () => resolve("aborted");
+		signal.addEventListener("abort", listener, { once: true });
+		removeAbortListener = () => signal.removeEventListener("abort", listener);
+	});
+	let execution: Promise<Finished>;
+	try {
+		execution = Promise.resolve(prepared.tool.execute(toolCall.id, prepared.args as never, signal, onUpdate)).then(
+			(result) => checkToolResult(toolCall.name, result),
+			(error: unknown) => errorResult(errorText(error)),
+		);
+	} catch (error) {
+		// A tool that throws synchronously instead of rejecting.
+		execution = Promise.resolve(errorResult(errorText(error)));
+	}
+	const winner = await Promise.race([execution, aborted]);
+	settled = true;
+	removeAbortListener();
+	// Updates emitted before the result are delivered before tool_execution_end.
+	await Promise.all(updates);
+	if (winner === "aborted") return { ...errorResult(ABORTED_TOOL_TEXT), aborted: true };
+	return winner;
+}
+
+// --- helpers --------------------------------------------------------------------------------
+
+function checkToolResult(toolName: string, result: AgentToolResult | undefined): Finished {
+	if (!result || typeof result !== "object" || !Array.isArray(result.content)) {
+		return errorResult(
+			`Tool "${toolName}" returned an invalid result: expected { content: [...], details }, got ${describe(result)}`,
+		);
+	}
+	return { result, isError: false };
+}
+
+function describe(value: unknown): string {
+	if (value === undefined) return "undefined";
+	try {
+		return JSON.stringify(value).slice(0, 200);
+	} catch {
+		return String(value);
+	}
+}
+
+function errorResult(text: string): Finished {
+	return { result: { content: [{ type: "text", text }], details: {} }, isError: true };
+}
+
+function findTool(context: AgentContext, name: string): AgentTool | undefined {
+	return context.tools?.find((tool) => tool.name === name);
+}
+
+async function emitStart(batch: ToolBatch, toolCall: AgentToolCall): Promise<void> {
+	await batch.emit({
+		type: "tool_execution_start",
+		toolCallId: toolCall.id,
+		toolName: toolCall.name,
+		args: toolCall.arguments,
+	});
+}
+
+async function finishCall(
+	batch: ToolBatch,
+	toolCall: AgentToolCall,
+	finished: Finished,
+	outcome: ToolBatchOutcome,
+): Promise<void> {
+	await batch.emit({
+		type: "tool_execution_end",
+		toolCallId: toolCall.id,
+		toolName: toolCall.name,
+		result: finished.result,
+		isError: finished.isError,
+	});
+	await recordResult(batch, toolCall, finished, outcome);
+}
+
+async function recordResult(
+	batch: ToolBatch,
+	toolCall: AgentToolCall,
+	finished: Finished,
+	outcome: ToolBatchOutcome,
+): Promise<void> {
+	const message: ToolResultMessage = {
+		role: "toolResult",
+		toolCallId: toolCall.id,
+		toolName: toolCall.name,
+		content: finished.result.content,
+		details: finished.result.details,
+		isError: finished.isError,
+		timestamp: Date.now(),
+	};
+	outcome.toolResults.push(message);
+	terminateFlags.set(message, finished.result.terminate === true && !finished.isError);
+	await batch.recordToolResult(message);
+}
+
+// Whether a result asked to terminate is kept beside the message, not in it: the transcript
+// holds only what the model may see.
+const terminateFlags = new WeakMap<ToolResultMessage, boolean>();
+
+function allTerminate(outcome: ToolBatchOutcome): boolean {
+	return outcome.toolResults.length > 0 && outcome.toolResults.every((message) => terminateFlags.get(message));
+}
+
+async function pollSteeringDuringBatch(batch: ToolBatch): Promise<AgentMessage[]> {
+	if ((batch.config.steeringCheck ?? "after-each-tool") !== "after-each-tool") return [];
+	if (!batch.config.getSteeringMessages) return [];
+	return (await batch.config.getSteeringMessages()) ?? [];
+}
