@@ -3,6 +3,7 @@ import type { Api, Model, ResponseInfo, StreamOptions } from "../../types.js";
 import { type AssistantMessageEventStream, createAssistantMessageEventStream } from "../../utils/event-stream.js";
 import { AssistantMessageBuilder } from "./assistant-message-builder.js";
 import { backoffDelay, classifyError, type ErrorClassification, redactSecret } from "./retry.js";
+import { isValidMaxTokens } from "./simple-options.js";
 
 export const DEFAULT_MAX_RETRIES = 2;
 export const DEFAULT_MAX_RETRY_DELAY_MS = 60_000;
@@ -123,6 +124,10 @@ async function execute<TApi extends Api>(
 		}
 		if (config.requiresApiKey !== false && !apiKey) {
 			builder.fail("error", missingApiKeyMessage(model.provider));
+			return;
+		}
+		if (options.maxTokens !== undefined && !isValidMaxTokens(options.maxTokens)) {
+			builder.fail("error", `maxTokens must be a non-negative integer, got ${options.maxTokens}`);
 			return;
 		}
 

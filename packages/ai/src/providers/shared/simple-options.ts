@@ -37,6 +37,11 @@ export function buildBaseOptions(model: Model<Api>, options: SimpleStreamOptions
 	};
 }
 
+/** maxTokens must be a whole number ≥ 0; createProviderStream ends a call with any other value with a clear error. */
+export function isValidMaxTokens(maxTokens: number): boolean {
+	return Number.isInteger(maxTokens) && maxTokens >= 0;
+}
+
 /** xhigh becomes high; other levels are unchanged. */
 export function clampReasoning(level: ThinkingLevel): Exclude<ThinkingLevel, "xhigh"> {
 	return level === "xhigh" ? "high" : level;
@@ -58,6 +63,8 @@ export function adjustMaxTokensForThinking(
 	level: ThinkingLevel,
 	customBudgets?: ThinkingBudgets,
 ): { maxTokens: number; thinkingBudget: number } {
+	// Returned unchanged so the provider harness reports it as an error event (this runs before it, where throwing is not allowed).
+	if (!isValidMaxTokens(baseMaxTokens)) return { maxTokens: baseMaxTokens, thinkingBudget: 0 };
 	let thinkingBudget = thinkingBudgetFor(level, customBudgets);
 	const maxTokens = Math.min(baseMaxTokens + thinkingBudget, modelMaxTokens);
 	if (maxTokens <= thinkingBudget) thinkingBudget = Math.max(0, maxTokens - 1024);
