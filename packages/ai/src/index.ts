@@ -16,6 +16,33 @@ export {
 // --- keys, cost ---
 export { findEnvKeys, getEnvApiKey } from "./env-api-keys.js";
 export { calculateCost } from "./models/cost.js";
+// --- model catalogue (owner: catalogue) ---
+export {
+	type CatalogueModel,
+	type CatalogueModelId,
+	type CatalogueProvider,
+	findModel,
+	getModel,
+	getModelOrThrow,
+	getModels,
+	getProviders,
+	modelsAreEqual,
+} from "./models/catalogue.js";
+export { SERVICE_TIER_COST_MULTIPLIERS } from "./models/cost.js";
+export {
+	DEFAULT_CONTEXT_WINDOW,
+	DEFAULT_MAX_TOKENS,
+	defineModel,
+	LOCAL_SERVER_URLS,
+	type ModelDefinition,
+} from "./models/define-model.js";
+export {
+	clampThinkingLevel,
+	getSupportedThinkingLevels,
+	supportsXhigh,
+	type ThinkingLevelOrOff,
+} from "./models/thinking-levels.js";
+// --- end model catalogue ---
 export { registerBuiltInApiProviders, resetApiProviders } from "./providers/register-builtins.js";
 // --- provider building blocks (for custom providers) ---
 export { AssistantMessageBuilder } from "./providers/shared/assistant-message-builder.js";

@@ -1,0 +1,37 @@
+// The shape of the curated catalogue rows. api, baseUrl, compat and headers default to the
+// provider's rule in scripts/generate-models/providers.ts; a row sets them only to differ.
+import type { Api, ModelCost, OpenAICompletionsCompat, ThinkingLevelMap } from "../src/types.js";
+
+export interface CuratedModel {
+	provider: string;
+	id: string;
+	name: string;
+	reasoning: boolean;
+	input: ("text" | "image")[];
+	/** USD per million tokens. Subscription-only endpoints (Codex, Cloud Code Assist, Copilot) are 0. */
+	cost: ModelCost;
+	contextWindow: number;
+	maxTokens: number;
+	api?: Api;
+	baseUrl?: string;
+	compat?: OpenAICompletionsCompat;
+	headers?: Record<string, string>;
+	thinkingLevelMap?: ThinkingLevelMap;
+	/** The public page the facts above come from. */
+	source: string;
+}
+
+/** A correction to a row that comes from a public catalogue. */
+export interface CuratedPatch {
+	provider: string;
+	id: string;
+	set: Partial<Pick<CuratedModel, "name" | "cost" | "contextWindow" | "maxTokens" | "reasoning" | "input">>;
+	source: string;
+}
+
+/** USD per million tokens: input, output, cache read, cache write. */
+export function price(input: number, output: number, cacheRead = 0, cacheWrite = 0): ModelCost {
+	return { input, output, cacheRead, cacheWrite };
+}
+
+export const FREE: ModelCost = price(0, 0);

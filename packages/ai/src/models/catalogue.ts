@@ -1,0 +1,100 @@
+// Typed access to the generated catalogue. Lookups are typed from MODELS itself, so an unknown
+// provider or id is a compile error and the api type is inferred:
+//   getModel("anthropic", "claude-sonnet-4-5")  →  Model<"anthropic-messages">
+// Models handed out are deeply frozen: a caller cannot change the registry by accident (in pi they
+// were shared mutable objects). Copy one (`{ ...model }`, structuredClone) to adjust it.
+import { MODELS } from "../models.generated.js";
+import type { Api, Model, Provider } from "../types.js";
+
+type Catalogue = typeof MODELS;
+
+/** A provider id present in the generated catalogue. */
+export type CatalogueProvider = keyof Catalogue;
+
+/** A model id the catalogue lists for `TProvider`. */
+export type CatalogueModelId<TProvider extends CatalogueProvider> = keyof Catalogue[TProvider] & string;
+
+/** The model type of one catalogue entry, with its api inferred. */
+export type CatalogueModel<
+	TProvider extends CatalogueProvider,
+	TModelId extends CatalogueModelId<TProvider>,
+> = Catalogue[TProvider][TModelId] extends { api: infer TApi extends Api } ? Model<TApi> : Model<Api>;
+
+// Built on first use rather than at import, so importing @keel/ai stays cheap.
+let registry: Map<string, Map<string, Model<Api>>> | undefined;
+
+function deepFreeze<T>(value: T): T {
+	if (value && typeof value === "object" && !Object.isFrozen(value)) {
+		Object.freeze(value);
+		for (const child of Object.values(value)) deepFreeze(child);
+	}
+	return value;
+}
+
+function getRegistry(): Map<string, Map<string, Model<Api>>> {
+	if (registry) return registry;
+	registry = new Map();
+	for (const [provider, models] of Object.entries(MODELS)) {
+		const byId = new Map<string, Model<Api>>();
+		for (const [id, model] of Object.entries(models)) byId.set(id, deepFreeze(model as Model<Api>));
+		registry.set(provider, byId);
+	}
+	return registry;
+}
+
+/**
+ * A catalogue model. Both arguments autocomplete and are checked at compile time. At runtime, a pair
+ * that is not in the catalogue (reachable only through a cast) returns undefined, as in pi; use
+ * `findModel` for ids that come from configuration, or `getModelOrThrow` for a clear error.
+ */
+export function getModel<TProvider extends CatalogueProvider, TModelId extends CatalogueModelId<TProvider>>(
+	provider: TProvider,
+	modelId: TModelId,
+): CatalogueModel<TProvider, TModelId> {
+	return getRegistry().get(provider)?.get(modelId) as CatalogueModel<TProvider, TModelId>;
+}
+
+/** Looks up any provider and id strings (from a config file, a CLI flag); undefined when unknown. */
+export function findModel(provider: Provider, modelId: string): Model<Api> | undefined {
+	return getRegistry().get(provider)?.get(modelId);
+}
+
+/** Like findModel, but an unknown provider or id throws an error that says what exists. */
+export function getModelOrThrow(provider: Provider, modelId: string): Model<Api> {
+	const models = getRegistry().get(provider);
+	if (!models) {
+		throw new Error(
+			`Unknown provider "${provider}". Known providers: ${getProviders().join(", ")}. ` +
+				"For a custom endpoint, use defineModel({ id, baseUrl }).",
+		);
+	}
+	const model = models.get(modelId);
+	if (!model) {
+		const ids = [...models.keys()];
+		const shown = ids.slice(0, 20).join(", ") + (ids.length > 20 ? `, … (${ids.length} in all)` : "");
+		throw new Error(`Unknown model "${modelId}" for provider "${provider}". Known ids: ${shown}.`);
+	}
+	return model;
+}
+
+/** Every model of a provider, sorted by id; [] for an unknown provider. */
+export function getModels<TProvider extends CatalogueProvider>(
+	provider: TProvider,
+): CatalogueModel<TProvider, CatalogueModelId<TProvider>>[] {
+	const models = getRegistry().get(provider);
+	return (models ? [...models.values()] : []) as CatalogueModel<TProvider, CatalogueModelId<TProvider>>[];
+}
+
+/** The provider ids in the catalogue, sorted. */
+export function getProviders(): CatalogueProvider[] {
+	return [...getRegistry().keys()] as CatalogueProvider[];
+}
+
+/** Same model: equal id and provider. False when either side is missing. */
+export function modelsAreEqual(
+	left: Pick<Model<Api>, "id" | "provider"> | null | undefined,
+	right: Pick<Model<Api>, "id" | "provider"> | null | undefined,
+): boolean {
+	if (!left || !right) return false;
+	return left.id === right.id && left.provider === right.provider;
+}

@@ -1,0 +1,108 @@
+// Turns one row of each public catalogue into a Keel Model, or undefined when the rules drop it
+// (no tool calling, deprecated, not a text model). pi-behaviour 2.I 214–216.
+import type { Api, Model, ModelCost } from "../../packages/ai/src/types.js";
+import { apiForCopilotModel, apiForOpencodeModel, COPILOT_COMPLETIONS_COMPAT, type ProviderRule } from "./providers.js";
+import type { ModelsDevModel, OpenRouterModel, VercelGatewayModel } from "./source-types.js";
+
+// Used when a source gives no limit (pi-behaviour 2.I 216).
+const FALLBACK_LIMIT = 4096;
+
+function positiveOr(value: number | null | undefined, fallback: number): number {
+	return typeof value === "number" && Number.isFinite(value) && value > 0 ? Math.floor(value) : fallback;
+}
+
+function rateOrZero(value: number | undefined): number {
+	return typeof value === "number" && Number.isFinite(value) && value > 0 ? value : 0;
+}
+
+/** USD per token as a string (OpenRouter, gateway) → USD per million, without float noise. */
+export function perTokenToPerMillion(value: string | undefined): number {
+	const parsed = value === undefined ? Number.NaN : Number.parseFloat(value);
+	// OpenRouter lists routers with a price of "-1" (priced per routed model).
+	if (!Number.isFinite(parsed) || parsed <= 0) return 0;
+	return Number((parsed * 1_000_000).toPrecision(12));
+}
+
+function baseModel(rule: ProviderRule, api: Api, baseUrl: string): Pick<Model<Api>, "api" | "provider" | "baseUrl"> {
+	return { api, provider: rule.provider, baseUrl };
+}
+
+export function convertModelsDevModel(
+	rule: ProviderRule,
+	source: ModelsDevModel,
+	providerNpm: string | undefined,
+): Model<Api> | undefined {
+	if (source.tool_call !== true) return undefined;
+	if (source.status === "deprecated") return undefined;
+	if (rule.skip?.test(source.id)) return undefined;
+	if (source.modalities?.output && !source.modalities.output.includes("text")) return undefined;
+
+	let api = rule.api;
+	let baseUrl = rule.baseUrl;
+	if (rule.provider === "opencode") ({ api, baseUrl } = apiForOpencodeModel(source.provider?.npm ?? providerNpm));
+	if (rule.provider === "github-copilot") api = apiForCopilotModel(source.id);
+
+	const cost: ModelCost = {
+		input: rateOrZero(source.cost?.input),
+		output: rateOrZero(source.cost?.output),
+		cacheRead: rateOrZero(source.cost?.cache_read),
+		cacheWrite: rateOrZero(source.cost?.cache_write),
+	};
+	const model: Model<Api> = {
+		id: source.id,
+		name: source.name || source.id,
+		...baseModel(rule, api, baseUrl),
+		reasoning: source.reasoning === true,
+		input: source.modalities?.input?.includes("image") ? ["text", "image"] : ["text"],
+		cost,
+		contextWindow: positiveOr(source.limit?.context, rule.defaultContextWindow ?? FALLBACK_LIMIT),
+		maxTokens: positiveOr(source.limit?.output, rule.defaultMaxTokens ?? FALLBACK_LIMIT),
+	};
+	if (rule.provider === "github-copilot" && api === "openai-completions")
+		model.compat = { ...COPILOT_COMPLETIONS_COMPAT };
+	return model;
+}
+
+export function convertOpenRouterModel(rule: ProviderRule, source: OpenRouterModel): Model<Api> | undefined {
+	const parameters = source.supported_parameters ?? [];
+	if (!parameters.includes("tools")) return undefined;
+	const contextWindow = positiveOr(source.top_provider?.context_length ?? source.context_length, FALLBACK_LIMIT);
+	return {
+		id: source.id,
+		name: source.name || source.id,
+		...baseModel(rule, rule.api, rule.baseUrl),
+		reasoning: parameters.includes("reasoning"),
+		input: source.architecture?.input_modalities?.includes("image") ? ["text", "image"] : ["text"],
+		cost: {
+			input: perTokenToPerMillion(source.pricing?.prompt),
+			output: perTokenToPerMillion(source.pricing?.completion),
+			cacheRead: perTokenToPerMillion(source.pricing?.input_cache_read),
+			cacheWrite: perTokenToPerMillion(source.pricing?.input_cache_write),
+		},
+		contextWindow,
+		// OpenRouter leaves the output cap empty when only the context bounds it.
+		maxTokens: positiveOr(source.top_provider?.max_completion_tokens, contextWindow),
+	};
+}
+
+export function convertVercelGatewayModel(rule: ProviderRule, source: VercelGatewayModel): Model<Api> | undefined {
+	if (source.type !== undefined && source.type !== "language") return undefined;
+	const tags = source.tags ?? [];
+	if (!tags.includes("tool-use")) return undefined;
+	const contextWindow = positiveOr(source.context_window, FALLBACK_LIMIT);
+	return {
+		id: source.id,
+		name: source.name || source.id,
+		...baseModel(rule, rule.api, rule.baseUrl),
+		reasoning: tags.includes("reasoning"),
+		input: tags.includes("vision") ? ["text", "image"] : ["text"],
+		cost: {
+			input: perTokenToPerMillion(source.pricing?.input),
+			output: perTokenToPerMillion(source.pricing?.output),
+			cacheRead: perTokenToPerMillion(source.pricing?.input_cache_read),
+			cacheWrite: perTokenToPerMillion(source.pricing?.input_cache_write),
+		},
+		contextWindow,
+		maxTokens: positiveOr(source.max_tokens, FALLBACK_LIMIT),
+	};
+}

@@ -1,0 +1,231 @@
+// Which catalogue provider becomes which Keel provider, on which wire API and base URL. Vendors that
+// speak an existing wire API are rows here with `compat` flags, never code (pi-behaviour 2.I, 2.F 97).
+import type { Api, OpenAICompletionsCompat } from "../../packages/ai/src/types.js";
+
+export interface ProviderRule {
+	/** Keel's provider id. */
+	provider: string;
+	api: Api;
+	baseUrl: string;
+	/** Flags for openai-completions vendors; the provider's auto-detection is the fallback, these win. */
+	compat?: OpenAICompletionsCompat;
+	/** Model ids from this source that are dropped (deprecated or not usable through the API). */
+	skip?: RegExp;
+	/** Used when a source gives no limit. */
+	defaultContextWindow?: number;
+	defaultMaxTokens?: number;
+	headers?: Record<string, string>;
+}
+
+// Endpoints that reject `store` and the `developer` role (pi-behaviour 2.F 97).
+const noStoreNoDeveloperRole: OpenAICompletionsCompat = { supportsStore: false, supportsDeveloperRole: false };
+
+/** models.dev provider id → rule. Providers not listed here are not imported. */
+export const MODELS_DEV_PROVIDER_RULES: Readonly<Record<string, ProviderRule>> = {
+	anthropic: { provider: "anthropic", api: "anthropic-messages", baseUrl: "https://api.anthropic.com" },
+	openai: { provider: "openai", api: "openai-responses", baseUrl: "https://api.openai.com/v1" },
+	google: {
+		provider: "google",
+		api: "google-generative-ai",
+		baseUrl: "https://generativelanguage.googleapis.com/v1beta",
+	},
+	"google-vertex": {
+		provider: "google-vertex",
+		api: "google-vertex",
+		// The provider fills {location} from options or GOOGLE_CLOUD_LOCATION (pi-behaviour 2.I 217).
+		baseUrl: "https://{location}-aiplatform.googleapis.com",
+	},
+	"amazon-bedrock": {
+		provider: "amazon-bedrock",
+		api: "bedrock-converse-stream",
+		baseUrl: "https://bedrock-runtime.us-east-1.amazonaws.com",
+		// Jamba and Mistral 7B v0.x reject tool use through Converse (pi-behaviour 2.I 214).
+		skip: /^(ai21\.jamba|mistral\.mistral-7b-instruct-v0)/,
+	},
+	mistral: { provider: "mistral", api: "mistral-conversations", baseUrl: "https://api.mistral.ai" },
+	groq: { provider: "groq", api: "openai-completions", baseUrl: "https://api.groq.com/openai/v1" },
+	cerebras: {
+		provider: "cerebras",
+		api: "openai-completions",
+		baseUrl: "https://api.cerebras.ai/v1",
+		compat: noStoreNoDeveloperRole,
+	},
+	xai: {
+		provider: "xai",
+		api: "openai-completions",
+		baseUrl: "https://api.x.ai/v1",
+		// Grok rejects `reasoning_effort` on most models, so it is never sent (pi-behaviour 2.F 97).
+		compat: { ...noStoreNoDeveloperRole, supportsReasoningEffort: false },
+	},
+	openrouter: {
+		provider: "openrouter",
+		api: "openai-completions",
+		baseUrl: "https://openrouter.ai/api/v1",
+		// OpenRouter wants `reasoning: {effort}` rather than `reasoning_effort` (pi issue #2298).
+		compat: { thinkingFormat: "openrouter" },
+	},
+	vercel: {
+		provider: "vercel-ai-gateway",
+		// The gateway speaks the Anthropic Messages API for every model it routes (pi-behaviour 2.I 215).
+		api: "anthropic-messages",
+		baseUrl: "https://ai-gateway.vercel.sh",
+	},
+	zai: {
+		provider: "zai",
+		api: "openai-completions",
+		// The coding-plan endpoint, as pi uses; prices come from the pay-as-you-go listing.
+		baseUrl: "https://api.z.ai/api/coding/paas/v4",
+		compat: { ...noStoreNoDeveloperRole, supportsReasoningEffort: false, thinkingFormat: "zai" },
+	},
+	deepseek: {
+		provider: "deepseek",
+		api: "openai-completions",
+		baseUrl: "https://api.deepseek.com",
+		// DeepSeek answers 400 when an assistant turn in thinking mode comes back without
+		// `reasoning_content` (pi issues #3635, #3636).
+		compat: {
+			...noStoreNoDeveloperRole,
+			thinkingFormat: "deepseek",
+			requiresReasoningContentOnAssistantMessages: true,
+		},
+	},
+	"fireworks-ai": {
+		provider: "fireworks",
+		api: "openai-completions",
+		baseUrl: "https://api.fireworks.ai/inference/v1",
+		compat: { supportsStore: false },
+	},
+	huggingface: {
+		provider: "huggingface",
+		api: "openai-completions",
+		baseUrl: "https://router.huggingface.co/v1",
+		compat: { supportsDeveloperRole: false },
+	},
+	moonshotai: {
+		provider: "moonshotai",
+		api: "openai-completions",
+		baseUrl: "https://api.moonshot.ai/v1",
+		compat: noStoreNoDeveloperRole,
+	},
+	"moonshotai-cn": {
+		provider: "moonshotai-cn",
+		api: "openai-completions",
+		baseUrl: "https://api.moonshot.cn/v1",
+		compat: noStoreNoDeveloperRole,
+	},
+	opencode: {
+		provider: "opencode",
+		// Per model from its SDK package: see apiForOpencodeModel.
+		api: "openai-completions",
+		baseUrl: "https://opencode.ai/zen/v1",
+		compat: noStoreNoDeveloperRole,
+	},
+	"github-copilot": {
+		provider: "github-copilot",
+		// Per model: see apiForCopilotModel.
+		api: "openai-completions",
+		baseUrl: "https://api.individual.githubcopilot.com",
+		defaultContextWindow: 128_000,
+		defaultMaxTokens: 8192,
+		// Copilot rejects requests that do not identify an editor integration.
+		headers: {
+			"Copilot-Integration-Id": "vscode-chat",
+			"Editor-Plugin-Version": "copilot-chat/0.26.7",
+			"Editor-Version": "vscode/1.99.3",
+			"User-Agent": "GitHubCopilotChat/0.26.7",
+		},
+	},
+};
+
+export const OPENROUTER_RULE: ProviderRule = MODELS_DEV_PROVIDER_RULES.openrouter;
+export const VERCEL_GATEWAY_RULE: ProviderRule = MODELS_DEV_PROVIDER_RULES.vercel;
+
+/** opencode serves each model through the SDK its vendor uses (pi-behaviour 2.I 215). */
+export function apiForOpencodeModel(npm: string | undefined): { api: Api; baseUrl: string } {
+	if (npm === "@ai-sdk/anthropic") return { api: "anthropic-messages", baseUrl: "https://opencode.ai/zen" };
+	if (npm === "@ai-sdk/openai") return { api: "openai-responses", baseUrl: "https://opencode.ai/zen/v1" };
+	if (npm === "@ai-sdk/google") return { api: "google-generative-ai", baseUrl: "https://opencode.ai/zen/v1" };
+	return { api: "openai-completions", baseUrl: "https://opencode.ai/zen/v1" };
+}
+
+/** Copilot: Claude 4.x over Messages, GPT-5 and oswe over Responses, the rest over Chat Completions. */
+export function apiForCopilotModel(id: string): Api {
+	if (/^claude-(sonnet|opus|haiku)-4/.test(id)) return "anthropic-messages";
+	if (/^(gpt-5|oswe)/.test(id)) return "openai-responses";
+	return "openai-completions";
+}
+
+// Copilot's Chat Completions endpoint takes none of these (pi-behaviour 2.I 215).
+export const COPILOT_COMPLETIONS_COMPAT: OpenAICompletionsCompat = {
+	supportsStore: false,
+	supportsDeveloperRole: false,
+	supportsReasoningEffort: false,
+};
+
+/**
+ * Providers no public catalogue covers, filled only from packages/ai/catalog. Each base URL is the
+ * vendor's documented endpoint (source noted beside it).
+ */
+export const CURATED_PROVIDER_RULES: Readonly<Record<string, ProviderRule>> = {
+	// ChatGPT-subscription Codex backend; the provider appends /codex/responses (pi-behaviour 2.F 139).
+	"openai-codex": {
+		provider: "openai-codex",
+		api: "openai-codex-responses",
+		baseUrl: "https://chatgpt.com/backend-api",
+	},
+	// Cloud Code Assist, production endpoint (pi-behaviour 2.F 164).
+	"google-gemini-cli": {
+		provider: "google-gemini-cli",
+		api: "google-gemini-cli",
+		baseUrl: "https://cloudcode-pa.googleapis.com",
+	},
+	// Antigravity uses the same Cloud Code Assist API; the daily sandbox is tried first (pi-behaviour 2.F 164).
+	"google-antigravity": {
+		provider: "google-antigravity",
+		api: "google-gemini-cli",
+		baseUrl: "https://daily-cloudcode-pa.sandbox.googleapis.com",
+	},
+	// https://platform.minimax.io/docs/api-reference/text-anthropic-api
+	minimax: { provider: "minimax", api: "anthropic-messages", baseUrl: "https://api.minimax.io/anthropic" },
+	// https://platform.minimaxi.com/docs/api-reference/text-anthropic-api (mainland China endpoint)
+	"minimax-cn": { provider: "minimax-cn", api: "anthropic-messages", baseUrl: "https://api.minimaxi.com/anthropic" },
+	// https://www.kimi.com/coding/docs/ (Kimi For Coding, Anthropic-compatible endpoint)
+	"kimi-coding": { provider: "kimi-coding", api: "anthropic-messages", baseUrl: "https://api.kimi.com/coding" },
+	// https://opencode.ai/docs/go/ (OpenCode Go subscription, OpenAI-compatible)
+	"opencode-go": {
+		provider: "opencode-go",
+		api: "openai-completions",
+		baseUrl: "https://opencode.ai/zen/go/v1",
+		compat: noStoreNoDeveloperRole,
+	},
+	// https://developers.cloudflare.com/workers-ai/configuration/open-ai-compatibility/
+	// The provider fills {CLOUDFLARE_ACCOUNT_ID} from the environment (pi-behaviour Z9).
+	"cloudflare-workers-ai": {
+		provider: "cloudflare-workers-ai",
+		api: "openai-completions",
+		baseUrl: "https://api.cloudflare.com/client/v4/accounts/{CLOUDFLARE_ACCOUNT_ID}/ai/v1",
+		compat: { ...noStoreNoDeveloperRole, supportsReasoningEffort: false, supportsStrictMode: false },
+	},
+	// https://developers.cloudflare.com/ai-gateway/usage/chat-completion/ (the unified /compat endpoint)
+	"cloudflare-ai-gateway": {
+		provider: "cloudflare-ai-gateway",
+		api: "openai-completions",
+		baseUrl: "https://gateway.ai.cloudflare.com/v1/{CLOUDFLARE_ACCOUNT_ID}/{CLOUDFLARE_GATEWAY_ID}/compat",
+		compat: noStoreNoDeveloperRole,
+	},
+	// https://platform.xiaomimimo.com/#/docs/api/chat/openai-api
+	xiaomi: {
+		provider: "xiaomi",
+		api: "openai-completions",
+		baseUrl: "https://api.xiaomimimo.com/v1",
+		compat: { ...noStoreNoDeveloperRole, supportsReasoningEffort: false },
+	},
+	// Deployments are per resource: the provider resolves the URL (pi-behaviour 2.F 135), hence "".
+	"azure-openai-responses": { provider: "azure-openai-responses", api: "azure-openai-responses", baseUrl: "" },
+};
+
+/** Keel provider id → rule, for every provider the catalogue can hold. */
+export function ruleForProvider(provider: string): ProviderRule | undefined {
+	const fromCatalogue = Object.values(MODELS_DEV_PROVIDER_RULES).find((rule) => rule.provider === provider);
+	return fromCatalogue ?? CURATED_PROVIDER_RULES[provider];
+}

@@ -1,0 +1,83 @@
+// What the generator prints: models per provider, and what changed since the committed file.
+import type { Api, Model } from "../../packages/ai/src/types.js";
+
+/** provider/id → the rendered text of that row, read back from a generated file. */
+export function rowsOfGeneratedFile(text: string): Map<string, string> {
+	const rows = new Map<string, string>();
+	let provider: string | undefined;
+	let current: { key: string; lines: string[] } | undefined;
+	for (const line of text.split("\n")) {
+		const providerMatch = /^\t("(?:[^"\\]|\\.)*"): \{$/.exec(line);
+		if (providerMatch) {
+			provider = JSON.parse(providerMatch[1]) as string;
+			continue;
+		}
+		const rowMatch = /^\t\t("(?:[^"\\]|\\.)*"): \{$/.exec(line);
+		if (rowMatch && provider !== undefined) {
+			current = { key: `${provider}/${JSON.parse(rowMatch[1]) as string}`, lines: [] };
+			continue;
+		}
+		if (current) {
+			if (/^\t\t\} satisfies /.test(line)) {
+				rows.set(current.key, current.lines.join("\n"));
+				current = undefined;
+			} else current.lines.push(line);
+		}
+	}
+	return rows;
+}
+
+export interface CatalogueChanges {
+	added: string[];
+	removed: string[];
+	changed: string[];
+}
+
+export function compareGeneratedFiles(previous: string, next: string): CatalogueChanges {
+	const before = rowsOfGeneratedFile(previous);
+	const after = rowsOfGeneratedFile(next);
+	const changes: CatalogueChanges = { added: [], removed: [], changed: [] };
+	for (const [key, text] of after) {
+		const old = before.get(key);
+		if (old === undefined) changes.added.push(key);
+		else if (old !== text) changes.changed.push(key);
+	}
+	for (const key of before.keys()) if (!after.has(key)) changes.removed.push(key);
+	return changes;
+}
+
+export function countsByProvider(models: readonly Model<Api>[]): Map<string, number> {
+	const counts = new Map<string, number>();
+	for (const model of models) counts.set(model.provider, (counts.get(model.provider) ?? 0) + 1);
+	return counts;
+}
+
+const LISTED_PER_KIND = 15;
+
+export function formatReport(models: readonly Model<Api>[], changes: CatalogueChanges | undefined): string {
+	const lines: string[] = [];
+	const counts = countsByProvider(models);
+	const width = Math.max(...[...counts.keys()].map((provider) => provider.length));
+	lines.push(`${models.length} models from ${counts.size} providers:`);
+	for (const [provider, count] of counts) lines.push(`  ${provider.padEnd(width)}  ${count}`);
+	if (!changes) {
+		lines.push("No committed catalogue to compare with.");
+		return lines.join("\n");
+	}
+	const total = changes.added.length + changes.removed.length + changes.changed.length;
+	if (total === 0) {
+		lines.push("No change since the committed catalogue.");
+		return lines.join("\n");
+	}
+	for (const [label, keys] of [
+		["added", changes.added],
+		["removed", changes.removed],
+		["changed", changes.changed],
+	] as const) {
+		if (keys.length === 0) continue;
+		const shown = keys.slice(0, LISTED_PER_KIND).join(", ");
+		const more = keys.length > LISTED_PER_KIND ? `, … ${keys.length - LISTED_PER_KIND} more` : "";
+		lines.push(`${label} (${keys.length}): ${shown}${more}`);
+	}
+	return lines.join("\n");
+}
