@@ -54,5 +54,11 @@ export function classifyOpenAIResponsesError(error: unknown): ErrorClassificatio
 	if (error instanceof ResponsesStreamError) {
 		return { message: error.message, retryable: error.code !== undefined && RETRYABLE_STREAM_CODES.has(error.code) };
 	}
-	return classifyError(error);
+	const classified = classifyError(error);
+	// Azure repeats the status as the error code ({"code":"401"}): "401 … (401)" says nothing more.
+	const repeatedStatus = ` (${classified.status})`;
+	if (classified.status !== undefined && classified.message.endsWith(repeatedStatus)) {
+		classified.message = classified.message.slice(0, -repeatedStatus.length);
+	}
+	return classified;
 }

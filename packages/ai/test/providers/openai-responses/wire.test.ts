@@ -116,7 +116,7 @@ describe("openai-responses over the wire", () => {
 			{ ...context, messages: history },
 			{ ...fast, reasoningEffort: "high" },
 		).result();
-		const input = (server.lastRequest?.json as { input: Record<string, unknown>[] }).input;
+		const input = (server.lastRequest?.json as { input: Record<string, unknown>[] } | undefined)?.input ?? [];
 		expect(input.slice(2)).toEqual([
 			{
 				type: "reasoning",
