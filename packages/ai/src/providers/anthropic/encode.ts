@@ -21,7 +21,10 @@ export const FINE_GRAINED_TOOL_STREAMING_BETA = "fine-grained-tool-streaming-202
 export const INTERLEAVED_THINKING_BETA = "interleaved-thinking-2025-05-14";
 export const OAUTH_BETA = "oauth-2025-04-20";
 
-/** How the key is sent: `x-api-key`, or `Authorization: Bearer` for OAuth and Copilot tokens. */
+/**
+ * What kind of credential the key is. The SDK sends each as `Authorization: Bearer`; they differ
+ * in the betas they need (OAuth needs the oauth beta, Copilot's endpoint rejects fine-grained tool streaming).
+ */
 export type AnthropicAuthMode = "apiKey" | "oauth" | "copilot";
 
 export function anthropicAuthMode(model: Model<"anthropic-messages">, apiKey: string | undefined): AnthropicAuthMode {
