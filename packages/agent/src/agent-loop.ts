@@ -15,6 +15,7 @@ import {
 	type ToolCall,
 	type ToolResultMessage,
 } from "@keel/ai";
+import { pollMessages, step } from "./callback-step.js";
 import { errorText } from "./error-text.js";
 import { executeToolCalls } from "./tool-execution.js";
 import type { AgentContext, AgentEvent, AgentEventSink, AgentLoopConfig, AgentMessage, StreamFn } from "./types.js";
@@ -133,7 +134,7 @@ async function runLoop(
 			await emit({ type: "message_end", message: prompt });
 		}
 		// Polled before the first turn, so messages queued while the agent was idle go in at once.
-		let pending = await poll("getSteeringMessages", config.getSteeringMessages);
+		let pending = await pollMessages("getSteeringMessages", config.getSteeringMessages);
 		let firstTurn = true;
 		while (true) {
 			let hadToolCalls = true;
@@ -181,10 +182,10 @@ async function runLoop(
 					await emit({ type: "agent_end", messages: run.newMessages });
 					return run.newMessages;
 				}
-				if (pending.length === 0) pending = await poll("getSteeringMessages", config.getSteeringMessages);
+				if (pending.length === 0) pending = await pollMessages("getSteeringMessages", config.getSteeringMessages);
 			}
 			// The agent would stop here: follow-ups, if any, start the turns again.
-			pending = await poll("getFollowUpMessages", config.getFollowUpMessages);
+			pending = await pollMessages("getFollowUpMessages", config.getFollowUpMessages);
 			if (pending.length === 0) break;
 		}
 		await emit({ type: "agent_end", messages: run.newMessages });
@@ -223,23 +224,6 @@ async function shouldStop(
 		config.shouldStopAfterTurn?.({ message, toolResults, context: run.context, newMessages: run.newMessages }),
 	);
 	return stop === true;
-}
-
-async function poll(name: string, source: (() => AgentMessage[] | Promise<AgentMessage[]>) | undefined) {
-	if (!source) return [];
-	const messages = await step(name, source);
-	if (messages === undefined || messages === null) return [];
-	if (!Array.isArray(messages)) throw new Error(`${name} must return an array of messages, got ${typeof messages}`);
-	return messages;
-}
-
-/** Runs a callback and names it in the error, so the error message says what failed. */
-async function step<T>(name: string, callback: () => T | Promise<T>): Promise<T> {
-	try {
-		return await callback();
-	} catch (error) {
-		throw new Error(`${name} failed: ${errorText(error)}`, { cause: error });
-	}
 }
 
 // ---------------------------------------------------------------------------------------------

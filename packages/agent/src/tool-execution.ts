@@ -2,6 +2,7 @@
 // parallel. Every call gets exactly one tool_execution_start, one tool_execution_end and one
 // toolResult message, in the order of the calls, whatever throws, blocks, or is aborted.
 import type { AssistantMessage, ToolResultMessage } from "@keel/ai";
+import { pollMessages } from "./callback-step.js";
 import { errorText } from "./error-text.js";
 import type {
 	AgentContext,
@@ -126,13 +127,20 @@ async function executeInParallel(batch: ToolBatch): Promise<ToolBatchOutcome> {
 async function prepareToolCall(batch: ToolBatch, toolCall: AgentToolCall): Promise<Prepared> {
 	const tool = findTool(batch.context, toolCall.name);
 	if (!tool) {
-		const names = (batch.context.tools ?? []).map((candidate) => candidate.name);
-		const available = names.length > 0 ? `Available tools: ${names.join(", ")}` : "No tools are available";
-		return { kind: "done", ...errorResult(`Tool "${toolCall.name}" not found. ${available}.`) };
+		const names = (batch.context.tools ?? []).map((candidate) => candidate.name).join(", ") || "(none)";
+		// The same text as @keel/ai's validateToolCall, so the model sees one wording.
+		return { kind: "done", ...errorResult(`Tool "${toolCall.name}" not found. Available tools: ${names}`) };
+	}
+	let raw: unknown = toolCall.arguments;
+	if (tool.prepareArguments) {
+		try {
+			raw = tool.prepareArguments(toolCall.arguments);
+		} catch (error) {
+			return { kind: "done", ...errorResult(`prepareArguments of tool "${tool.name}" failed: ${errorText(error)}`) };
+		}
 	}
 	let args: unknown;
 	try {
-		const raw = tool.prepareArguments ? tool.prepareArguments(toolCall.arguments) : toolCall.arguments;
 		args = validateToolCallArguments(tool, { ...toolCall, arguments: raw as AgentToolCall["arguments"] });
 	} catch (error) {
 		return { kind: "done", ...errorResult(errorText(error)) };
@@ -320,6 +328,5 @@ function allTerminate(outcome: ToolBatchOutcome): boolean {
 
 async function pollSteeringDuringBatch(batch: ToolBatch): Promise<AgentMessage[]> {
 	if ((batch.config.steeringCheck ?? "after-each-tool") !== "after-each-tool") return [];
-	if (!batch.config.getSteeringMessages) return [];
-	return (await batch.config.getSteeringMessages()) ?? [];
+	return pollMessages("getSteeringMessages", batch.config.getSteeringMessages);
 }

@@ -1,0 +1,165 @@
+import type { AssistantMessage, Message } from "@keel/ai";
+import { describe, expect, it } from "vitest";
+import {
+	type AgentEvent,
+	type AgentLoopConfig,
+	type AgentMessage,
+	agentLoop,
+	defaultConvertToLlm,
+	runAgentLoop,
+	type StreamFn,
+} from "../src/index.js";
+import { call, describeEvents, echoTool, scriptedStreamFn, testModel, text, textOf, user } from "./helpers.js";
+
+const boom = () => {
+	throw new Error("boom");
+};
+
+/** Each case breaks one callback; every run must still end with a full, well-formed event tree. */
+const cases: { name: string; expected: string; config: Partial<AgentLoopConfig>; streamFn?: StreamFn }[] = [
+	{ name: "streamFn throws", expected: "streamFn failed: boom", config: {}, streamFn: boom },
+	{
+		name: "streamFn rejects",
+		expected: "streamFn failed: nope",
+		config: {},
+		streamFn: () => Promise.reject(new Error("nope")),
+	},
+	{
+		name: "streamFn returns something that is not a stream",
+		expected: "streamFn must return an AssistantMessageEventStream",
+		config: {},
+		streamFn: (() => ({ not: "a stream" })) as unknown as StreamFn,
+	},
+	{ name: "convertToLlm throws", expected: "convertToLlm failed: boom", config: { convertToLlm: boom } },
+	{ name: "transformContext throws", expected: "transformContext failed: boom", config: { transformContext: boom } },
+	{
+		name: "transformContext rejects with a string",
+		expected: "transformContext failed: plain string",
+		config: { transformContext: () => Promise.reject("plain string") },
+	},
+	{ name: "getApiKey throws", expected: "getApiKey failed: boom", config: { getApiKey: boom } },
+	{
+		name: "getSteeringMessages throws",
+		expected: "getSteeringMessages failed: boom",
+		config: { getSteeringMessages: boom },
+	},
+	{
+		name: "getFollowUpMessages throws",
+		expected: "getFollowUpMessages failed: boom",
+		config: { getFollowUpMessages: boom },
+	},
+	{
+		name: "shouldStopAfterTurn throws",
+		expected: "shouldStopAfterTurn failed: boom",
+		config: { shouldStopAfterTurn: boom },
+	},
+	{
+		name: "getSteeringMessages returns a non-array",
+		expected: "getSteeringMessages must return an array of messages, got string",
+		config: { getSteeringMessages: (() => "oops") as unknown as AgentLoopConfig["getSteeringMessages"] },
+	},
+];
+
+describe("a throwing callback ends the run cleanly", () => {
+	for (const testCase of cases) {
+		it(`${testCase.name}: error message, turn_end, agent_end, result() resolves`, async () => {
+			const stream = agentLoop(
+				[user("hi")],
+				{ systemPrompt: "", messages: [], tools: [] },
+				{ model: testModel, convertToLlm: defaultConvertToLlm, ...testCase.config },
+				undefined,
+				testCase.streamFn ?? scriptedStreamFn([{ blocks: [text("answer")] }]),
+			);
+			const events: AgentEvent[] = [];
+			for await (const event of stream) events.push(event);
+			const messages = await stream.result();
+			const last = messages.at(-1) as AssistantMessage;
+			expect([last.role, last.stopReason, last.errorMessage]).toEqual(["assistant", "error", testCase.expected]);
+			const tree = describeEvents(events);
+			expect(tree.slice(-4)).toEqual([
+				"message_start:assistant(error)",
+				"message_end:assistant(error)",
+				"turn_end:0",
+				"agent_end",
+			]);
+			expect(tree.filter((entry) => entry === "turn_start").length).toBe(
+				tree.filter((entry) => entry === "turn_end:0" || entry.startsWith("turn_end")).length,
+			);
+			expect(tree.filter((entry) => entry === "agent_end")).toHaveLength(1);
+		});
+	}
+
+	it("closes a message that was streaming when the failure happened, keeping its content", async () => {
+		let updates = 0;
+		const messages = await runAgentLoop(
+			[user("hi")],
+			{ systemPrompt: "", messages: [], tools: [] },
+			{ model: testModel, convertToLlm: defaultConvertToLlm },
+			(event) => {
+				if (event.type === "message_update" && ++updates === 2) throw new Error("listener broke");
+			},
+			undefined,
+			scriptedStreamFn([{ blocks: [text("partial answer")] }]),
+		);
+		const last = messages.at(-1) as AssistantMessage;
+		expect([last.stopReason, last.errorMessage, textOf(last)]).toEqual(["error", "listener broke", "partial answer"]);
+		expect(messages.filter((message) => (message as Message).role === "assistant")).toHaveLength(1);
+	});
+
+	it("gives every tool call a result when a failure interrupts the batch", async () => {
+		let polls = 0;
+		const events: AgentEvent[] = [];
+		const messages = await runAgentLoop(
+			[user("hi")],
+			{ systemPrompt: "", messages: [], tools: [echoTool()] },
+			{
+				model: testModel,
+				convertToLlm: defaultConvertToLlm,
+				toolExecution: "sequential",
+				getSteeringMessages: () => {
+					// The first poll is before the first turn; the second is after the first tool.
+					if (++polls === 2) throw new Error("queue unavailable");
+					return [];
+				},
+			},
+			(event) => {
+				events.push(event);
+			},
+			undefined,
+			scriptedStreamFn([{ blocks: [call("echo", { value: "1" }, "c1"), call("echo", { value: "2" }, "c2")] }]),
+		);
+		const results = messages.filter((message) => (message as Message).role === "toolResult") as AgentMessage[];
+		expect(results.map(textOf)).toEqual([
+			"echo:1",
+			"Tool call was not run: the run failed (getSteeringMessages failed: queue unavailable)",
+		]);
+		const tree = describeEvents(events);
+		expect(tree.filter((entry) => entry.startsWith("tool_execution_start"))).toEqual([
+			"tool_execution_start:c1",
+			"tool_execution_start:c2",
+		]);
+		expect(tree.slice(-7)).toEqual([
+			"tool_execution_end:c2:error",
+			"message_start:toolResult(c2)",
+			"message_end:toolResult(c2)",
+			"message_start:assistant(error)",
+			"message_end:assistant(error)",
+			"turn_end:0",
+			"agent_end",
+		]);
+	});
+
+	it("ends with agent_end even when the sink throws on every event", async () => {
+		const messages = await runAgentLoop(
+			[user("hi")],
+			{ systemPrompt: "", messages: [], tools: [] },
+			{ model: testModel, convertToLlm: defaultConvertToLlm },
+			() => {
+				throw new Error("sink down");
+			},
+			undefined,
+			scriptedStreamFn([{ blocks: [text("answer")] }]),
+		);
+		expect((messages.at(-1) as AssistantMessage).errorMessage).toBe("sink down");
+	});
+});
