@@ -1,5 +1,5 @@
 import OpenAI from "openai";
-import type { ChatCompletionChunk, ChatCompletionCreateParamsStreaming } from "openai/resources/chat/completions";
+import type { ChatCompletionCreateParamsStreaming } from "openai/resources/chat/completions";
 import type { Context, Model } from "../../types.js";
 import { NonRetryableError, type ProviderAttempt } from "../shared/provider-stream.js";
 import { headersToRecord } from "../shared/retry.js";
@@ -8,6 +8,7 @@ import { type ChatCompletionChunkWire, OpenAICompletionsStreamDecoder } from "./
 import { buildOpenAICompletionsHeaders } from "./encode.js";
 import { attachErrorBody } from "./errors.js";
 import type { OpenAICompletionsOptions } from "./options.js";
+import { readServerSentEvents } from "./sse-reader.js";
 import type { ChatCompletionsRequest } from "./wire-types.js";
 
 // The longest delay setTimeout accepts; the SDK's own timeout is effectively off because
@@ -35,31 +36,59 @@ export async function runOpenAICompletionsAttempt(
 		},
 	});
 	const payload = await attempt.preparePayload(body);
-	let stream: AsyncIterable<ChatCompletionChunk>;
+	let response: Response;
 	try {
-		const { data, response } = await client.chat.completions
+		// The SDK sends the request and raises its typed errors for non-2xx answers; the body is
+		// read by `readServerSentEvents` (see there for why not the SDK's own stream).
+		response = await client.chat.completions
 			.create(payload as unknown as ChatCompletionCreateParamsStreaming, { signal: attempt.signal })
-			.withResponse();
-		await attempt.reportResponse({ status: response.status, headers: headersToRecord(response.headers) });
-		stream = data;
+			.asResponse();
 	} catch (error) {
 		throw attachErrorBody(error, errorBody);
 	}
+	await attempt.reportResponse({ status: response.status, headers: headersToRecord(response.headers) });
+	if (!response.body) throw new Error(`The ${model.provider} response to a streaming request has no body`);
+
 	const decoder = new OpenAICompletionsStreamDecoder(attempt.builder, model.provider);
 	try {
-		for await (const chunk of stream) {
-			attempt.touch();
-			decoder.decodeChunk(chunk as unknown as ChatCompletionChunkWire);
+		for await (const event of readServerSentEvents(response.body, attempt.touch)) {
+			if (event.data === "[DONE]") break;
+			decoder.decodeChunk(parseChunk(event.data, model.provider));
 		}
 	} catch (error) {
-		if (error instanceof SyntaxError) {
-			throw new NonRetryableError(`The ${model.provider} stream sent an event that is not JSON: ${error.message}`);
-		}
+		// Reading stops with an abort error when the harness aborts; it reports the cause itself.
+		if (attempt.signal.aborted) return;
 		throw error;
 	}
-	// The SDK ends the iteration quietly on abort; the harness reports the abort.
 	if (attempt.signal.aborted) return;
 	decoder.end();
+}
+
+/** Parses one `data:` payload; an `{"error": …}` payload (sent with status 200) becomes an error. */
+function parseChunk(data: string, provider: string): ChatCompletionChunkWire {
+	let parsed: unknown;
+	try {
+		parsed = JSON.parse(data);
+	} catch (error) {
+		const reason = error instanceof Error ? error.message : String(error);
+		throw new NonRetryableError(
+			`The ${provider} stream sent an event that is not JSON: ${reason} (data: ${data.slice(0, 200)})`,
+		);
+	}
+	const streamError = (parsed as { error?: unknown } | null)?.error;
+	if (streamError) throw streamErrorFrom(streamError);
+	return parsed as ChatCompletionChunkWire;
+}
+
+/** An error event inside the stream, shaped like the SDK's errors so classification reads it. */
+function streamErrorFrom(body: unknown): Error {
+	const message =
+		typeof body === "string"
+			? body
+			: typeof (body as { message?: unknown }).message === "string"
+				? (body as { message: string }).message
+				: JSON.stringify(body);
+	return Object.assign(new Error(message), { error: body });
 }
 
 interface ClientSettings {

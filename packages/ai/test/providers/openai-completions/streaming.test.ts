@@ -293,3 +293,17 @@ describe("openai-completions request hooks", () => {
 		}
 	});
 });
+
+describe("openai-completions keep-alives", () => {
+	it("treats OpenRouter's `: OPENROUTER PROCESSING` comments as liveness, not content", async () => {
+		server.enqueue({
+			// Six pieces 40 ms apart: 200 ms in all, more than the 150 ms idle limit, but no gap near it.
+			body: [...Array.from({ length: 5 }, () => ": OPENROUTER PROCESSING\n\n"), textStream("after the wait")],
+			chunkDelayMs: 40,
+		});
+		const model = serverModel(server.url, { provider: "openrouter", id: "anthropic/claude-sonnet-4" });
+		const result = await streamOpenAICompletions(model, context, { apiKey, idleTimeoutMs: 150 }).result();
+		expect(result.stopReason).toBe("stop");
+		expect(result.content).toEqual([{ type: "text", text: "after the wait" }]);
+	});
+});
