@@ -1,0 +1,110 @@
+// What each vendor in the catalogue receives, end to end through the SDK: compat flags detected from
+// the provider id decide the body. The base URL is the wire-test server; the provider id is the vendor's.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { streamSimpleOpenAICompletions } from "../../../src/providers/openai-completions/index.js";
+import { WireTestServer } from "../../../src/testing/wire-test-server.js";
+import type { AssistantMessage, Context } from "../../../src/types.js";
+import { serverModel, textStream, userMessage } from "./fixtures.js";
+
+let server: WireTestServer;
+beforeAll(async () => {
+	server = await WireTestServer.start();
+});
+afterAll(async () => {
+	await server.close();
+});
+beforeEach(() => server.reset());
+
+function previousTurn(provider: string, id: string): AssistantMessage {
+	return {
+		role: "assistant",
+		content: [
+			{ type: "thinking", thinking: "earlier thought", thinkingSignature: "reasoning_content" },
+			{ type: "text", text: "earlier answer" },
+		],
+		api: "openai-completions",
+		provider,
+		model: id,
+		usage: {
+			input: 0,
+			output: 0,
+			cacheRead: 0,
+			cacheWrite: 0,
+			totalTokens: 0,
+			cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+		},
+		stopReason: "stop",
+		timestamp: 2,
+	};
+}
+
+async function requestBody(provider: string, id: string): Promise<Record<string, unknown>> {
+	server.enqueue({ body: textStream("ok") });
+	const model = serverModel(server.url, { provider, id, reasoning: true });
+	const context: Context = {
+		systemPrompt: "sys",
+		messages: [userMessage("first"), previousTurn(provider, id), userMessage("second")],
+	};
+	const result = await streamSimpleOpenAICompletions(model, context, {
+		apiKey: "key",
+		reasoning: "high",
+		maxTokens: 1000,
+	}).result();
+	expect(result.stopReason).toBe("stop");
+	return server.lastRequest?.json as Record<string, unknown>;
+}
+
+describe("vendor compat, end to end", () => {
+	it("openai: developer role, store false, max_completion_tokens, reasoning_effort", async () => {
+		const body = await requestBody("openai", "o4-mini");
+		expect(body).toMatchObject({
+			store: false,
+			max_completion_tokens: 1000,
+			reasoning_effort: "high",
+			stream_options: { include_usage: true },
+		});
+		expect((body.messages as { role: string }[])[0].role).toBe("developer");
+	});
+
+	it("groq: reasoning_effort and store sent", async () => {
+		const body = await requestBody("groq", "openai/gpt-oss-120b");
+		expect(body).toMatchObject({ reasoning_effort: "high", store: false });
+	});
+
+	it("xai: no store, no developer role, no reasoning_effort", async () => {
+		const body = await requestBody("xai", "grok-4");
+		expect(body.store).toBeUndefined();
+		expect(body.reasoning_effort).toBeUndefined();
+		expect((body.messages as { role: string }[])[0].role).toBe("system");
+	});
+
+	it("cerebras: no store, no developer role, effort still sent", async () => {
+		const body = await requestBody("cerebras", "gpt-oss-120b");
+		expect(body.store).toBeUndefined();
+		expect(body.reasoning_effort).toBe("high");
+		expect((body.messages as { role: string }[])[0].role).toBe("system");
+	});
+
+	it("zai: thinking enabled, no reasoning_effort, reasoning replayed as reasoning_content", async () => {
+		const body = await requestBody("zai", "glm-4.6");
+		expect(body.thinking).toEqual({ type: "enabled" });
+		expect(body.reasoning_effort).toBeUndefined();
+		expect((body.messages as unknown[])[2]).toEqual({
+			role: "assistant",
+			content: "earlier answer",
+			reasoning_content: "earlier thought",
+		});
+	});
+
+	it("deepseek: thinking enabled and reasoning_content on the assistant turn", async () => {
+		const body = await requestBody("deepseek", "deepseek-v4");
+		expect(body.thinking).toEqual({ type: "enabled" });
+		expect((body.messages as unknown[])[2]).toMatchObject({ reasoning_content: "earlier thought" });
+	});
+
+	it("openrouter: reasoning: {effort} instead of reasoning_effort", async () => {
+		const body = await requestBody("openrouter", "openai/gpt-5");
+		expect(body.reasoning).toEqual({ effort: "high" });
+		expect(body.reasoning_effort).toBeUndefined();
+	});
+});
