@@ -43,6 +43,9 @@ export {
 	type ThinkingLevelOrOff,
 } from "./models/thinking-levels.js";
 // --- end model catalogue ---
+// --- anthropic-messages option types (owner: anthropic provider; functions are in @keel/ai/anthropic) ---
+export type { AnthropicEffort, AnthropicOptions, AnthropicToolChoice } from "./providers/anthropic/options.js";
+// --- end anthropic-messages ---
 export { registerBuiltInApiProviders, resetApiProviders } from "./providers/register-builtins.js";
 // --- provider building blocks (for custom providers) ---
 export { AssistantMessageBuilder } from "./providers/shared/assistant-message-builder.js";

@@ -336,7 +336,7 @@ describe("encodeAnthropicRequest: messages", () => {
 			{ systemPrompt: "sys\ud83d", messages: [{ role: "user", content: "cut \ud83d emoji 🙂", timestamp: 1 }] },
 			{ cacheRetention: "none" },
 		);
-		expect(body.system?.[0].text).toBe("sys");
+		expect(body.system).toEqual([{ type: "text", text: "sys" }]);
 		expect(body.messages[0].content).toEqual([{ type: "text", text: "cut  emoji 🙂" }]);
 	});
 });
