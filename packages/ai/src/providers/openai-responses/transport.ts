@@ -1,9 +1,10 @@
 import type OpenAI from "openai";
-import type { ResponseCreateParamsStreaming } from "openai/resources/responses/responses";
+import type { ResponseCreateParamsStreaming, ResponseStreamEvent } from "openai/resources/responses/responses";
 import type { Api } from "../../types.js";
 import type { ProviderAttempt } from "../shared/provider-stream.js";
 import { classifyError, type ErrorClassification, headersToRecord } from "../shared/retry.js";
 import { OpenAIResponsesDecoder, ResponsesStreamError } from "./decode.js";
+import { type SseMessage, SseParser } from "./sse-parser.js";
 
 /**
  * The SDK's own timeout is set far beyond any real call: `timeoutMs` and the idle watchdog of
@@ -18,16 +19,15 @@ export function baseClientOptions(apiKey: string | undefined, headers: Record<st
 		maxRetries: 0,
 		timeout: SDK_TIMEOUT_DISABLED_MS,
 		defaultHeaders: headers,
-		// The SDK would print malformed events to the console; they reach the caller as the error event.
-		logLevel: "off" as const,
 		// Keys are the caller's own; Keel also runs in browsers and web workers.
 		dangerouslyAllowBrowser: true,
 	};
 }
 
 /**
- * One attempt: sends the body (after onPayload), reports the response, and feeds every raw stream
- * event to the decoder. The client is the caller's (OpenAI or AzureOpenAI): the wire is the same.
+ * One attempt: the SDK builds, authenticates and sends the request (stream: true) and turns an HTTP
+ * error into its typed error; the raw body is then read here through the linear SSE parser and
+ * every event goes to the decoder. The client is the caller's (OpenAI or AzureOpenAI).
  */
 export async function runOpenAIResponsesAttempt<TApi extends Api>(
 	attempt: ProviderAttempt<TApi>,
@@ -36,15 +36,55 @@ export async function runOpenAIResponsesAttempt<TApi extends Api>(
 	providerLabel: string,
 ): Promise<void> {
 	const payload = await attempt.preparePayload(body);
-	const { data: events, response } = await client.responses.create(payload, { signal: attempt.signal }).withResponse();
+	const response = await client.responses.create(payload, { signal: attempt.signal }).asResponse();
 	await attempt.reportResponse({ status: response.status, headers: headersToRecord(response.headers) });
+	if (!response.body) throw new Error(`${providerLabel} returned an empty response body`);
 	const decoder = new OpenAIResponsesDecoder(attempt.builder, providerLabel, payload.service_tier ?? undefined);
-	for await (const event of events) {
-		attempt.touch();
-		decoder.decode(event);
-		if (decoder.isEnded) break;
+	const parser = new SseParser((message) => decoder.decode(parseStreamEvent(message, providerLabel)));
+	const reader = response.body.getReader();
+	const text = new TextDecoder();
+	try {
+		while (!decoder.isEnded) {
+			const chunk = await reader.read();
+			attempt.touch();
+			if (chunk.done) {
+				parser.push(text.decode());
+				parser.end();
+				break;
+			}
+			parser.push(text.decode(chunk.value, { stream: true }));
+		}
+	} finally {
+		// Finished early (terminal event) or failed: release the connection.
+		reader.cancel().catch(() => {});
 	}
 }
+
+/** One SSE message as a stream event. `[DONE]` and empty data are ignored; bad JSON is a clear error. */
+function parseStreamEvent(message: SseMessage, providerLabel: string): ResponseStreamEvent {
+	let data: unknown;
+	try {
+		data = JSON.parse(message.data);
+	} catch (error) {
+		if (message.data === "[DONE]") return IGNORED_EVENT;
+		throw new Error(
+			`Malformed ${providerLabel} stream: the data of event "${message.event ?? "message"}" is not JSON (${(error as Error).message}): ${message.data.slice(0, 200)}`,
+		);
+	}
+	if (typeof data !== "object" || data === null) return IGNORED_EVENT;
+	const record = data as { type?: unknown; error?: { message?: unknown; code?: unknown } };
+	// Some proxies send `{"error":{...}}` without a type; the SDK treats that as an error too.
+	if (typeof record.type !== "string" && record.error && typeof record.error === "object") {
+		const code = typeof record.error.code === "string" ? record.error.code : undefined;
+		throw new ResponsesStreamError(
+			`${providerLabel} stream error${code ? ` ${code}` : ""}: ${String(record.error.message ?? "unknown error")}`,
+			code,
+		);
+	}
+	return data as ResponseStreamEvent;
+}
+
+const IGNORED_EVENT = { type: "keel.ignored" } as unknown as ResponseStreamEvent;
 
 // Error codes that an in-stream `error` event uses for temporary conditions.
 const RETRYABLE_STREAM_CODES = new Set(["rate_limit_exceeded", "server_error", "server_is_overloaded", "overloaded"]);

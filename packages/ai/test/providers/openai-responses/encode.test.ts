@@ -6,7 +6,7 @@ import {
 } from "../../../src/providers/openai-responses/encode.js";
 import { IMAGE_OMITTED_NOTE } from "../../../src/providers/openai-responses/encode-messages.js";
 import { mapReasoningEffort } from "../../../src/providers/openai-responses/encode-reasoning.js";
-import type { AssistantMessage, Context, Message, ThinkingLevel } from "../../../src/types.js";
+import type { AssistantMessage, Context, Message, ThinkingLevel, UserMessage } from "../../../src/types.js";
 import { reasoningModel, responsesModel } from "./fixtures.js";
 
 const image = { type: "image" as const, data: "QUJD", mimeType: "image/png" };
@@ -32,9 +32,7 @@ function assistant(content: AssistantMessage["content"], overrides: Partial<Assi
 	};
 }
 
-const user = (
-	content: Message extends infer _ ? string | ({ type: "text"; text: string } | typeof image)[] : never,
-): Message => ({
+const user = (content: UserMessage["content"]): Message => ({
 	role: "user",
 	content,
 	timestamp: 1,
@@ -311,7 +309,10 @@ describe("encodeOpenAIResponsesRequest: messages", () => {
 			},
 			user("next"),
 		];
-		const input = encodeOpenAIResponsesRequest(responsesModel(), { messages }).input as Record<string, unknown>[];
+		const input = encodeOpenAIResponsesRequest(responsesModel(), { messages }).input as unknown as Record<
+			string,
+			unknown
+		>[];
 		expect(input[1]).toMatchObject({
 			type: "message",
 			role: "assistant",
