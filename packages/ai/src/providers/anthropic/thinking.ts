@@ -46,7 +46,8 @@ function effortByModelId(model: Model<Api>, level: ThinkingLevel): AnthropicEffo
 
 /**
  * The `output_config.effort` for a unified thinking level. With a catalogue map, the map's value
- * wins; a level the map marks unsupported (null) moves to the nearest supported one, upward first.
+ * wins; a level the map marks unsupported (null, or an undeclared xhigh) moves to the nearest
+ * supported one, upward first. Levels the map leaves out follow Anthropic's id rules.
  */
 export function effortForThinkingLevel(model: Model<Api>, level: ThinkingLevel): AnthropicEffort {
 	const map = model.thinkingLevelMap;
@@ -55,7 +56,8 @@ export function effortForThinkingLevel(model: Model<Api>, level: ThinkingLevel):
 	const candidates = [...LEVEL_ORDER.slice(start), ...LEVEL_ORDER.slice(0, start).reverse()];
 	for (const candidate of candidates) {
 		const value = map[candidate];
-		if (value === null) continue;
+		// As in models/thinking-levels.ts: null means unsupported, and xhigh exists only when declared.
+		if (value === null || (candidate === "xhigh" && value === undefined)) continue;
 		if (typeof value === "string" && EFFORT_VALUES.has(value)) return value as AnthropicEffort;
 		if (value === undefined) return effortByModelId(model, candidate);
 	}

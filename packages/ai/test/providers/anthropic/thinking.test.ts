@@ -37,6 +37,14 @@ describe("effortForThinkingLevel", () => {
 		expect(levels.map((level) => effortForThinkingLevel(model, level))).toEqual(expected);
 	});
 
+	it("follows the catalogue row for Opus 4.6 (xhigh → max) and treats an undeclared xhigh as unsupported", () => {
+		const opus = claudeModel({ id: "claude-opus-4-6", thinkingLevelMap: { xhigh: "max" } });
+		expect(levels.map((level) => effortForThinkingLevel(opus, level))).toEqual(["low", "low", "medium", "high", "max"]);
+		const withoutXhigh = claudeModel({ id: "claude-opus-4-7", thinkingLevelMap: { minimal: null } });
+		expect(effortForThinkingLevel(withoutXhigh, "xhigh")).toBe("high");
+		expect(effortForThinkingLevel(withoutXhigh, "minimal")).toBe("low");
+	});
+
 	it("uses the catalogue map, moving unsupported levels up first, then down", () => {
 		const model = claudeModel({
 			id: "claude-next",
