@@ -61,7 +61,7 @@ describe("cross-provider handoff to openai-completions", () => {
 		server.enqueue({ body: textStream("done") });
 		const result = await streamOpenAICompletions(serverModel(server.url), { messages }, { apiKey: "k" }).result();
 		expect(result.stopReason).toBe("stop");
-		const sent = (server.lastRequest?.json as { messages: unknown[] }).messages;
+		const sent = (server.lastRequest?.json as { messages: unknown[] } | undefined)?.messages;
 		expect(sent).toEqual([
 			{ role: "user", content: "start" },
 			{

@@ -1,5 +1,7 @@
 // Self-hosted OpenAI-compatible servers (Ollama, vLLM, LM Studio): no key, their stream quirks.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { completeSimple } from "../../../src/index.js";
+import { defineModel } from "../../../src/models/define-model.js";
 import {
 	streamOpenAICompletions,
 	streamSimpleOpenAICompletions,
@@ -70,6 +72,43 @@ describe("local OpenAI-compatible servers", () => {
 			restore("OPENAI_API_KEY", previous.key);
 			restore("OPENAI_ORG_ID", previous.org);
 		}
+	});
+
+	it("a defineModel model streams from a local server with no key set anywhere", async () => {
+		const previous = process.env.OPENAI_API_KEY;
+		delete process.env.OPENAI_API_KEY;
+		try {
+			server.enqueue({
+				body: sse([
+					ollamaChunk({ role: "assistant", content: "Hi from " }),
+					ollamaChunk({ content: "llama.cpp" }),
+					// llama.cpp sends usage on the finish chunk when include_usage is asked for.
+					{
+						...ollamaChunk({}, "stop"),
+						usage: { prompt_tokens: 12, completion_tokens: 4, total_tokens: 16 },
+					},
+				]),
+			});
+			const model = defineModel({ id: "llama-3.2-3b", baseUrl: `${server.url}/` });
+			const result = await streamSimpleOpenAICompletions(model, context).result();
+			expect(result.stopReason).toBe("stop");
+			expect(result.content).toEqual([{ type: "text", text: "Hi from llama.cpp" }]);
+			expect(result.usage).toMatchObject({ input: 12, output: 4, totalTokens: 16 });
+			expect(result.usage.cost.total).toBe(0);
+			const request = server.lastRequest;
+			expect(request?.url).toBe("/chat/completions");
+			expect(request?.headers.authorization).toBeUndefined();
+			expect(request?.json).toMatchObject({ max_tokens: 16_384 });
+			expect(request?.json).not.toHaveProperty("store");
+		} finally {
+			restore("OPENAI_API_KEY", previous);
+		}
+	});
+
+	it("is reached through the registry: completeSimple lazy-loads the provider", async () => {
+		server.enqueue({ body: sse([ollamaChunk({ content: "via registry" }, "stop")]) });
+		const result = await completeSimple(defineModel({ id: "phi4", baseUrl: server.url }), context);
+		expect(result.content).toEqual([{ type: "text", text: "via registry" }]);
 	});
 
 	it("sends a key given in options to a local server that wants one", async () => {
