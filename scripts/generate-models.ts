@@ -8,8 +8,8 @@
 // KEEL_MODELS_DEV_URL, KEEL_OPENROUTER_MODELS_URL, KEEL_VERCEL_GATEWAY_MODELS_URL. KEEL_MODELS_LIVE=1
 // is the same as --live. --timeout-ms bounds each request (default 15000). --out changes the output.
 import { fileURLToPath } from "node:url";
-import { runGenerator } from "./generate-models/run.js";
-import { DEFAULT_LIVE_TIMEOUT_MS, liveSourceUrlsFromEnvironment } from "./generate-models/sources.js";
+import { runGenerator } from "../packages/ai/catalog/generator/run.js";
+import { DEFAULT_LIVE_TIMEOUT_MS, liveSourceUrlsFromEnvironment } from "../packages/ai/catalog/generator/sources.js";
 
 const defaultOutput = fileURLToPath(new URL("../packages/ai/src/models.generated.ts", import.meta.url));
 

@@ -1251,7 +1251,7 @@ export const MODELS = {
 		"claude-haiku-4.5": {
 			id: "claude-haiku-4.5",
 			name: "Claude Haiku 4.5",
-			api: "openai-completions",
+			api: "anthropic-messages",
 			provider: "github-copilot",
 			baseUrl: "https://api.individual.githubcopilot.com",
 			reasoning: true,
@@ -1260,11 +1260,11 @@ export const MODELS = {
 			contextWindow: 128000,
 			maxTokens: 16000,
 			headers: { "Copilot-Integration-Id": "vscode-chat", "Editor-Plugin-Version": "copilot-chat/0.26.7", "Editor-Version": "vscode/1.99.3", "User-Agent": "GitHubCopilotChat/0.26.7" },
-		} satisfies Model<"openai-completions">,
+		} satisfies Model<"anthropic-messages">,
 		"claude-opus-4.5": {
 			id: "claude-opus-4.5",
 			name: "Claude Opus 4.5",
-			api: "openai-completions",
+			api: "anthropic-messages",
 			provider: "github-copilot",
 			baseUrl: "https://api.individual.githubcopilot.com",
 			reasoning: true,
@@ -1273,7 +1273,7 @@ export const MODELS = {
 			contextWindow: 128000,
 			maxTokens: 16000,
 			headers: { "Copilot-Integration-Id": "vscode-chat", "Editor-Plugin-Version": "copilot-chat/0.26.7", "Editor-Version": "vscode/1.99.3", "User-Agent": "GitHubCopilotChat/0.26.7" },
-		} satisfies Model<"openai-completions">,
+		} satisfies Model<"anthropic-messages">,
 		"claude-sonnet-4": {
 			id: "claude-sonnet-4",
 			name: "Claude Sonnet 4",
@@ -1290,7 +1290,7 @@ export const MODELS = {
 		"claude-sonnet-4.5": {
 			id: "claude-sonnet-4.5",
 			name: "Claude Sonnet 4.5",
-			api: "openai-completions",
+			api: "anthropic-messages",
 			provider: "github-copilot",
 			baseUrl: "https://api.individual.githubcopilot.com",
 			reasoning: true,
@@ -1299,7 +1299,7 @@ export const MODELS = {
 			contextWindow: 128000,
 			maxTokens: 16000,
 			headers: { "Copilot-Integration-Id": "vscode-chat", "Editor-Plugin-Version": "copilot-chat/0.26.7", "Editor-Version": "vscode/1.99.3", "User-Agent": "GitHubCopilotChat/0.26.7" },
-		} satisfies Model<"openai-completions">,
+		} satisfies Model<"anthropic-messages">,
 		"gemini-2.0-flash-001": {
 			id: "gemini-2.0-flash-001",
 			name: "Gemini 2.0 Flash",
@@ -1340,6 +1340,7 @@ export const MODELS = {
 			contextWindow: 128000,
 			maxTokens: 16000,
 			headers: { "Copilot-Integration-Id": "vscode-chat", "Editor-Plugin-Version": "copilot-chat/0.26.7", "Editor-Version": "vscode/1.99.3", "User-Agent": "GitHubCopilotChat/0.26.7" },
+			compat: { supportsDeveloperRole: false, supportsReasoningEffort: false, supportsStore: false },
 			thinkingLevelMap: { off: null, minimal: "LOW", low: "LOW", medium: "HIGH", high: "HIGH" },
 		} satisfies Model<"openai-completions">,
 		"gpt-4.1": {
@@ -1401,7 +1402,7 @@ export const MODELS = {
 		"gpt-5.1": {
 			id: "gpt-5.1",
 			name: "GPT-5.1",
-			api: "openai-completions",
+			api: "openai-responses",
 			provider: "github-copilot",
 			baseUrl: "https://api.individual.githubcopilot.com",
 			reasoning: true,
@@ -1411,11 +1412,11 @@ export const MODELS = {
 			maxTokens: 16000,
 			headers: { "Copilot-Integration-Id": "vscode-chat", "Editor-Plugin-Version": "copilot-chat/0.26.7", "Editor-Version": "vscode/1.99.3", "User-Agent": "GitHubCopilotChat/0.26.7" },
 			thinkingLevelMap: { off: "none", minimal: null },
-		} satisfies Model<"openai-completions">,
+		} satisfies Model<"openai-responses">,
 		"gpt-5.1-codex": {
 			id: "gpt-5.1-codex",
 			name: "GPT-5.1 Codex",
-			api: "openai-completions",
+			api: "openai-responses",
 			provider: "github-copilot",
 			baseUrl: "https://api.individual.githubcopilot.com",
 			reasoning: true,
@@ -1425,7 +1426,7 @@ export const MODELS = {
 			maxTokens: 16000,
 			headers: { "Copilot-Integration-Id": "vscode-chat", "Editor-Plugin-Version": "copilot-chat/0.26.7", "Editor-Version": "vscode/1.99.3", "User-Agent": "GitHubCopilotChat/0.26.7" },
 			thinkingLevelMap: { off: null, minimal: null },
-		} satisfies Model<"openai-completions">,
+		} satisfies Model<"openai-responses">,
 		"grok-code-fast-1": {
 			id: "grok-code-fast-1",
 			name: "Grok Code Fast 1",

@@ -1,10 +1,17 @@
 // Assembles the catalogue from the sources, in order of precedence: the public catalogues (first
 // occurrence of an id wins: models.dev, then OpenRouter, then the Vercel gateway), then the curated
 // rows on top, then Azure clones of the OpenAI models. Pure: same input, same output.
-import type { CuratedModel, CuratedPatch } from "../../packages/ai/catalog/index.js";
-import type { Api, Model, OpenAICompletionsCompat } from "../../packages/ai/src/types.js";
+
+import type { Api, Model, OpenAICompletionsCompat } from "../../src/types.js";
+import type { CuratedModel, CuratedPatch } from "../index.js";
 import { convertModelsDevModel, convertOpenRouterModel, convertVercelGatewayModel } from "./convert.js";
-import { MODELS_DEV_PROVIDER_RULES, OPENROUTER_RULE, ruleForProvider, VERCEL_GATEWAY_RULE } from "./providers.js";
+import {
+	apiForCopilotModel,
+	MODELS_DEV_PROVIDER_RULES,
+	OPENROUTER_RULE,
+	ruleForProvider,
+	VERCEL_GATEWAY_RULE,
+} from "./providers.js";
 import type { SourceData } from "./source-types.js";
 import { modelCompatFor, thinkingLevelMapFor } from "./thinking-levels.js";
 
@@ -37,7 +44,7 @@ function curatedToModel(row: CuratedModel): Model<Api> {
 	const model: Model<Api> = {
 		id: row.id,
 		name: row.name,
-		api: row.api ?? rule!.api,
+		api: row.api ?? (row.provider === "github-copilot" ? apiForCopilotModel(row.id) : rule!.api),
 		provider: row.provider,
 		baseUrl: row.baseUrl ?? rule!.baseUrl,
 		reasoning: row.reasoning,

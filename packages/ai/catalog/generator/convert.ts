@@ -1,6 +1,6 @@
 // Turns one row of each public catalogue into a Keel Model, or undefined when the rules drop it
 // (no tool calling, deprecated, not a text model). pi-behaviour 2.I 214–216.
-import type { Api, Model, ModelCost } from "../../packages/ai/src/types.js";
+import type { Api, Model, ModelCost } from "../../src/types.js";
 import { apiForCopilotModel, apiForOpencodeModel, COPILOT_COMPLETIONS_COMPAT, type ProviderRule } from "./providers.js";
 import type { ModelsDevModel, OpenRouterModel, VercelGatewayModel } from "./source-types.js";
 

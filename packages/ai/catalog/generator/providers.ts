@@ -1,6 +1,6 @@
 // Which catalogue provider becomes which Keel provider, on which wire API and base URL. Vendors that
 // speak an existing wire API are rows here with `compat` flags, never code (pi-behaviour 2.I, 2.F 97).
-import type { Api, OpenAICompletionsCompat } from "../../packages/ai/src/types.js";
+import type { Api, OpenAICompletionsCompat } from "../../src/types.js";
 
 export interface ProviderRule {
 	/** Keel's provider id. */
@@ -19,6 +19,13 @@ export interface ProviderRule {
 
 // Endpoints that reject `store` and the `developer` role (pi-behaviour 2.F 97).
 const noStoreNoDeveloperRole: OpenAICompletionsCompat = { supportsStore: false, supportsDeveloperRole: false };
+
+// Copilot's Chat Completions endpoint takes none of these (pi-behaviour 2.I 215).
+export const COPILOT_COMPLETIONS_COMPAT: OpenAICompletionsCompat = {
+	supportsStore: false,
+	supportsDeveloperRole: false,
+	supportsReasoningEffort: false,
+};
 
 /** models.dev provider id → rule. Providers not listed here are not imported. */
 export const MODELS_DEV_PROVIDER_RULES: Readonly<Record<string, ProviderRule>> = {
@@ -127,6 +134,8 @@ export const MODELS_DEV_PROVIDER_RULES: Readonly<Record<string, ProviderRule>> =
 		baseUrl: "https://api.individual.githubcopilot.com",
 		defaultContextWindow: 128_000,
 		defaultMaxTokens: 8192,
+		// Applies to the models served over Chat Completions only (compat is per openai-completions).
+		compat: COPILOT_COMPLETIONS_COMPAT,
 		// Copilot rejects requests that do not identify an editor integration.
 		headers: {
 			"Copilot-Integration-Id": "vscode-chat",
@@ -154,13 +163,6 @@ export function apiForCopilotModel(id: string): Api {
 	if (/^(gpt-5|oswe)/.test(id)) return "openai-responses";
 	return "openai-completions";
 }
-
-// Copilot's Chat Completions endpoint takes none of these (pi-behaviour 2.I 215).
-export const COPILOT_COMPLETIONS_COMPAT: OpenAICompletionsCompat = {
-	supportsStore: false,
-	supportsDeveloperRole: false,
-	supportsReasoningEffort: false,
-};
 
 /**
  * Providers no public catalogue covers, filled only from packages/ai/catalog. Each base URL is the

@@ -2,7 +2,7 @@
 // with `satisfies Model<api>` so the api type is kept literal for getModel's inference. The text
 // depends only on the models (fixed key order, sorted rows, no timestamps), so regenerating from the
 // same input is byte-identical.
-import type { Api, Model } from "../../packages/ai/src/types.js";
+import type { Api, Model } from "../../src/types.js";
 
 const MODEL_KEY_ORDER = [
 	"id",

@@ -1,5 +1,5 @@
 // What the generator prints: models per provider, and what changed since the committed file.
-import type { Api, Model } from "../../packages/ai/src/types.js";
+import type { Api, Model } from "../../src/types.js";
 
 /** provider/id → the rendered text of that row, read back from a generated file. */
 export function rowsOfGeneratedFile(text: string): Map<string, string> {

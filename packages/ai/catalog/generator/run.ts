@@ -1,6 +1,6 @@
 // The generator as a function, so tests drive it without spawning a process.
 import { readFileSync, writeFileSync } from "node:fs";
-import { CURATED_MODELS, CURATED_PATCHES } from "../../packages/ai/catalog/index.js";
+import { CURATED_MODELS, CURATED_PATCHES } from "../index.js";
 import { buildCatalogue } from "./build-catalogue.js";
 import { renderCatalogue } from "./render.js";
 import { type CatalogueChanges, compareGeneratedFiles, formatReport } from "./report.js";

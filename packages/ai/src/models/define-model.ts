@@ -68,7 +68,7 @@ function localServerCompat(reasoning: boolean): OpenAICompletionsCompat {
 }
 
 function fail(definition: { id?: unknown }, problem: string): never {
-	const label = typeof definition.id === "string" && definition.id ? ` "${definition.id}"` : "";
+	const label = typeof definition.id === "string" && definition.id.trim() ? ` "${definition.id}"` : "";
 	throw new Error(`defineModel${label}: ${problem}`);
 }
 

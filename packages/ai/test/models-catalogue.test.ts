@@ -1,0 +1,291 @@
+import { describe, expect, it } from "vitest";
+import {
+	findModel,
+	getModel,
+	getModelOrThrow,
+	getModels,
+	getProviders,
+	type KnownProvider,
+	type Model,
+	modelsAreEqual,
+	type OpenAICompletionsCompat,
+} from "../src/index.js";
+
+// Every provider pi-ai 0.73 lists (pi-behaviour 2.Z, Z9), plus the Cloud Code Assist pair from the
+// curated file, must be in the catalogue.
+const PI_PROVIDERS: KnownProvider[] = [
+	"anthropic",
+	"openai",
+	"azure-openai-responses",
+	"openai-codex",
+	"google",
+	"google-gemini-cli",
+	"google-antigravity",
+	"google-vertex",
+	"amazon-bedrock",
+	"mistral",
+	"groq",
+	"cerebras",
+	"xai",
+	"openrouter",
+	"vercel-ai-gateway",
+	"zai",
+	"minimax",
+	"minimax-cn",
+	"huggingface",
+	"opencode",
+	"opencode-go",
+	"kimi-coding",
+	"github-copilot",
+	"deepseek",
+	"fireworks",
+	"moonshotai",
+	"moonshotai-cn",
+	"cloudflare-workers-ai",
+	"cloudflare-ai-gateway",
+	"xiaomi",
+];
+
+function completionsCompat(model: Model): OpenAICompletionsCompat {
+	expect(model.api).toBe("openai-completions");
+	return (model.compat ?? {}) as OpenAICompletionsCompat;
+}
+
+describe("getModel", () => {
+	it("returns the catalogue row with its api, prices and limits", () => {
+		const model = getModel("anthropic", "claude-sonnet-4-5");
+		expect(model).toMatchObject({
+			id: "claude-sonnet-4-5",
+			provider: "anthropic",
+			api: "anthropic-messages",
+			baseUrl: "https://api.anthropic.com",
+			reasoning: true,
+			input: ["text", "image"],
+			cost: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
+			contextWindow: 200_000,
+			maxTokens: 64_000,
+		});
+	});
+
+	it("returns undefined at runtime for a pair that is not in the catalogue, as pi does", () => {
+		// @ts-expect-error an unknown id is a compile error; the cast path still must not throw
+		expect(getModel("anthropic", "claude-nonexistent")).toBeUndefined();
+		// @ts-expect-error unknown provider
+		expect(getModel("no-such-provider", "x")).toBeUndefined();
+	});
+
+	it("hands out frozen models, so a caller cannot change the registry", () => {
+		const model = getModel("openai", "gpt-5.1");
+		expect(() => {
+			(model.cost as { input: number }).input = 0;
+		}).toThrow(TypeError);
+		expect(() => {
+			(model.input as string[]).push("audio");
+		}).toThrow(TypeError);
+		expect(getModel("openai", "gpt-5.1").cost.input).toBe(1.25);
+	});
+
+	it("a copy of a catalogue model can be changed freely", () => {
+		const copy = structuredClone(getModel("openai", "gpt-5.1"));
+		copy.maxTokens = 1000;
+		expect(copy.maxTokens).toBe(1000);
+		expect(getModel("openai", "gpt-5.1").maxTokens).toBe(128_000);
+	});
+});
+
+describe("findModel and getModelOrThrow", () => {
+	it("findModel accepts any strings and returns undefined when unknown", () => {
+		expect(findModel("openai", "gpt-5.1")?.api).toBe("openai-responses");
+		expect(findModel("openai", "gpt-0")).toBeUndefined();
+		expect(findModel("nobody", "gpt-5.1")).toBeUndefined();
+	});
+
+	it("getModelOrThrow names the unknown provider and lists the known ones", () => {
+		expect(() => getModelOrThrow("antropic", "claude-sonnet-4-5")).toThrow(
+			/Unknown provider "antropic"\. Known providers: .*anthropic.*defineModel/,
+		);
+	});
+
+	it("getModelOrThrow names the unknown id and lists known ids", () => {
+		expect(() => getModelOrThrow("deepseek", "deepseek-v9")).toThrow(
+			'Unknown model "deepseek-v9" for provider "deepseek". Known ids: deepseek-chat, deepseek-reasoner.',
+		);
+	});
+});
+
+describe("getModels and getProviders", () => {
+	it("lists every provider pi-ai 0.73 has, plus the Cloud Code Assist pair", () => {
+		const providers = getProviders();
+		for (const provider of PI_PROVIDERS) expect(providers, provider).toContain(provider);
+	});
+
+	it("lists providers in sorted order", () => {
+		const providers = getProviders();
+		expect([...providers].sort()).toEqual(providers);
+	});
+
+	it("has at least one model for every provider, each with usable fields", () => {
+		for (const provider of getProviders()) {
+			const models = getModels(provider);
+			expect(models.length, provider).toBeGreaterThan(0);
+			for (const model of models) {
+				expect(model.provider).toBe(provider);
+				expect(model.contextWindow, `${provider}/${model.id}`).toBeGreaterThan(0);
+				expect(model.maxTokens, `${provider}/${model.id}`).toBeGreaterThan(0);
+				expect(model.input).toContain("text");
+			}
+		}
+	});
+
+	it("returns [] for an unknown provider", () => {
+		// @ts-expect-error unknown provider
+		expect(getModels("no-such-provider")).toEqual([]);
+	});
+
+	it.each([
+		["anthropic", "claude-opus-4-6"],
+		["openai", "gpt-5.2"],
+		["google", "gemini-3-pro-preview"],
+		["google-vertex", "gemini-3-pro-preview"],
+		["xai", "grok-code-fast-1"],
+		["openai-codex", "gpt-5.2-codex"],
+		["github-copilot", "claude-sonnet-4.5"],
+		["openrouter", "anthropic/claude-sonnet-4.5"],
+		["vercel-ai-gateway", "anthropic/claude-sonnet-4.5"],
+		["amazon-bedrock", "us.anthropic.claude-sonnet-4-5-20250929-v1:0"],
+		["zai", "glm-4.6"],
+		["moonshotai", "kimi-k2-thinking"],
+		["minimax", "MiniMax-M2"],
+	] as const)("includes the current flagship %s/%s", (provider, id) => {
+		expect(findModel(provider, id)?.id).toBe(id);
+	});
+});
+
+describe("catalogue rules", () => {
+	it("assigns each provider its wire api", () => {
+		const expected: Record<string, string> = {
+			anthropic: "anthropic-messages",
+			openai: "openai-responses",
+			"azure-openai-responses": "azure-openai-responses",
+			"openai-codex": "openai-codex-responses",
+			google: "google-generative-ai",
+			"google-vertex": "google-vertex",
+			"google-gemini-cli": "google-gemini-cli",
+			"amazon-bedrock": "bedrock-converse-stream",
+			mistral: "mistral-conversations",
+			groq: "openai-completions",
+			cerebras: "openai-completions",
+			xai: "openai-completions",
+			openrouter: "openai-completions",
+			"vercel-ai-gateway": "anthropic-messages",
+			deepseek: "openai-completions",
+			minimax: "anthropic-messages",
+			"kimi-coding": "anthropic-messages",
+		};
+		for (const [provider, api] of Object.entries(expected)) {
+			for (const model of findModels(provider)) expect(model.api, `${provider}/${model.id}`).toBe(api);
+		}
+	});
+
+	it("cerebras, xai, deepseek and zai get no store and no developer role", () => {
+		for (const provider of ["cerebras", "xai", "deepseek", "zai"]) {
+			for (const model of findModels(provider)) {
+				expect(completionsCompat(model), `${provider}/${model.id}`).toMatchObject({
+					supportsStore: false,
+					supportsDeveloperRole: false,
+				});
+			}
+		}
+	});
+
+	it("xai and zai never get reasoning_effort; zai uses the zai thinking format", () => {
+		expect(completionsCompat(getModel("xai", "grok-4")).supportsReasoningEffort).toBe(false);
+		expect(completionsCompat(getModel("zai", "glm-4.6"))).toMatchObject({
+			supportsReasoningEffort: false,
+			thinkingFormat: "zai",
+		});
+	});
+
+	it("deepseek uses its thinking format and replays reasoning_content", () => {
+		expect(completionsCompat(getModel("deepseek", "deepseek-reasoner"))).toMatchObject({
+			thinkingFormat: "deepseek",
+			requiresReasoningContentOnAssistantMessages: true,
+		});
+	});
+
+	it("openrouter uses the openrouter thinking format", () => {
+		expect(completionsCompat(getModel("openrouter", "anthropic/claude-sonnet-4.5")).thinkingFormat).toBe("openrouter");
+	});
+
+	it("Groq's Qwen 3 maps every level to its only effort value", () => {
+		expect(completionsCompat(getModel("groq", "qwen/qwen3-32b")).reasoningEffortMap).toEqual({
+			minimal: "default",
+			low: "default",
+			medium: "default",
+			high: "default",
+			xhigh: "default",
+		});
+	});
+
+	it("Copilot routes Claude 4.x to Messages and GPT-5 to Responses, with editor headers", () => {
+		expect(getModel("github-copilot", "claude-sonnet-4.5").api).toBe("anthropic-messages");
+		expect(getModel("github-copilot", "gpt-5").api).toBe("openai-responses");
+		const chat = getModel("github-copilot", "gpt-4.1");
+		expect(completionsCompat(chat)).toMatchObject({
+			supportsStore: false,
+			supportsDeveloperRole: false,
+			supportsReasoningEffort: false,
+		});
+		expect(chat.headers?.["Copilot-Integration-Id"]).toBe("vscode-chat");
+	});
+
+	it("clones every OpenAI Responses model for Azure, with an empty base URL", () => {
+		const openAiIds = getModels("openai").map((model) => model.id);
+		const azure = getModels("azure-openai-responses");
+		expect(azure.map((model) => model.id)).toEqual(openAiIds);
+		expect(azure.every((model) => model.baseUrl === "" && model.api === "azure-openai-responses")).toBe(true);
+		expect(getModel("azure-openai-responses", "gpt-5.1").cost).toEqual(getModel("openai", "gpt-5.1").cost);
+	});
+
+	it("keeps tool-capable models only: models.dev rows without tool calling are dropped", () => {
+		// The snapshot lists o1-mini and the OpenAI embedding-free text models without tool_call.
+		expect(findModel("openai", "o1-mini")).toBeUndefined();
+	});
+
+	it("drops the Bedrock models that reject tool use", () => {
+		expect(findModels("amazon-bedrock").some((model) => model.id.startsWith("ai21.jamba"))).toBe(false);
+	});
+
+	it("applies curated corrections on top of the snapshot (DeepSeek V3.2 prices)", () => {
+		expect(getModel("deepseek", "deepseek-chat").cost).toEqual({
+			input: 0.28,
+			output: 0.42,
+			cacheRead: 0.028,
+			cacheWrite: 0,
+		});
+	});
+
+	it("gives the Vertex models a {location} placeholder the provider fills in", () => {
+		expect(getModel("google-vertex", "gemini-2.5-pro").baseUrl).toBe("https://{location}-aiplatform.googleapis.com");
+	});
+});
+
+describe("modelsAreEqual", () => {
+	it("compares provider and id", () => {
+		const model = getModel("openai", "gpt-5.1");
+		const renamed = { ...model, name: "renamed" };
+		expect(modelsAreEqual(model, renamed)).toBe(true);
+		expect(modelsAreEqual(model, getModel("azure-openai-responses", "gpt-5.1"))).toBe(false);
+		expect(modelsAreEqual(model, getModel("openai", "gpt-5.2"))).toBe(false);
+	});
+
+	it("is false when either side is missing", () => {
+		expect(modelsAreEqual(undefined, getModel("openai", "gpt-5.1"))).toBe(false);
+		expect(modelsAreEqual(getModel("openai", "gpt-5.1"), null)).toBe(false);
+		expect(modelsAreEqual(undefined, undefined)).toBe(false);
+	});
+});
+
+function findModels(provider: string): Model[] {
+	return getModels(provider as "openai") as Model[];
+}
