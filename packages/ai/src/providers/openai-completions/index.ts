@@ -5,6 +5,7 @@ import type { Context, Model, SimpleStreamOptions } from "../../types.js";
 import type { AssistantMessageEventStream } from "../../utils/event-stream.js";
 import { createProviderStream, NonRetryableError } from "../shared/provider-stream.js";
 import { buildBaseOptions } from "../shared/simple-options.js";
+import { resolveBaseUrl } from "./base-url.js";
 import { resolveOpenAICompletionsCompat } from "./compat.js";
 import { encodeOpenAICompletionsRequest } from "./encode.js";
 import { classifyOpenAICompletionsError } from "./errors.js";
@@ -38,9 +39,11 @@ export function streamOpenAICompletions(
 		resolvedOptions,
 		async (attempt) => {
 			if (compat instanceof Error) throw new NonRetryableError(compat.message);
+			const baseUrl = resolveBaseUrl(model.baseUrl);
+			if ("problem" in baseUrl) throw new NonRetryableError(baseUrl.problem);
 			// Encoded once; retries send the same body.
 			body ??= encodeChecked(model, context, resolvedOptions, compat);
-			await runOpenAICompletionsAttempt(attempt, context, resolvedOptions, compat, body);
+			await runOpenAICompletionsAttempt(attempt, context, resolvedOptions, compat, body, baseUrl.url);
 		},
 		{
 			requiresApiKey: findEnvKeys(model.provider).length > 0,

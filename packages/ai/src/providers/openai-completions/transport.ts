@@ -26,10 +26,13 @@ export async function runOpenAICompletionsAttempt(
 	options: OpenAICompletionsOptions,
 	compat: ResolvedOpenAICompletionsCompat,
 	body: ChatCompletionsRequest,
+	/** `model.baseUrl` with its environment placeholders filled. */
+	baseUrl: string = attempt.model.baseUrl,
 ): Promise<void> {
 	const { model } = attempt;
 	let errorBody: string | undefined;
 	const client = createOpenAICompletionsClient(model, attempt.apiKey, {
+		baseUrl,
 		headers: buildOpenAICompletionsHeaders(model, context, options, compat),
 		onErrorBody: (text) => {
 			errorBody = text;
@@ -92,6 +95,7 @@ function streamErrorFrom(body: unknown): Error {
 }
 
 interface ClientSettings {
+	baseUrl: string;
 	headers: Record<string, string>;
 	/** Receives the text of a non-2xx response body before the SDK reduces it to an error. */
 	onErrorBody: (text: string) => void;
@@ -112,7 +116,7 @@ export function createOpenAICompletionsClient(
 	};
 	return new OpenAI({
 		apiKey: apiKey ?? NO_KEY_PLACEHOLDER,
-		baseURL: model.baseUrl,
+		baseURL: settings.baseUrl,
 		// Only OpenAI itself should receive the OPENAI_ORG_ID / OPENAI_PROJECT_ID headers.
 		...(model.provider === "openai" ? {} : { organization: null, project: null }),
 		defaultHeaders: headers,

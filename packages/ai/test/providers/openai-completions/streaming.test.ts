@@ -307,3 +307,30 @@ describe("openai-completions keep-alives", () => {
 		expect(result.content).toEqual([{ type: "text", text: "after the wait" }]);
 	});
 });
+
+describe("openai-completions base URL placeholders", () => {
+	it("fills {CLOUDFLARE_ACCOUNT_ID} from the environment, and names it when it is missing", async () => {
+		const previous = process.env.CLOUDFLARE_ACCOUNT_ID;
+		const model = serverModel(`${server.url}/accounts/{CLOUDFLARE_ACCOUNT_ID}/ai/v1`, {
+			provider: "cloudflare-workers-ai",
+			id: "@cf/openai/gpt-oss-120b",
+		});
+		try {
+			process.env.CLOUDFLARE_ACCOUNT_ID = "acc123";
+			server.enqueue({ body: textStream("ok") });
+			const result = await streamOpenAICompletions(model, context, { apiKey }).result();
+			expect(result.stopReason).toBe("stop");
+			expect(server.lastRequest?.url).toBe("/accounts/acc123/ai/v1/chat/completions");
+
+			delete process.env.CLOUDFLARE_ACCOUNT_ID;
+			const missing = await streamOpenAICompletions(model, context, { apiKey }).result();
+			expect(missing.errorMessage).toBe(
+				`The base URL ${model.baseUrl} needs CLOUDFLARE_ACCOUNT_ID: set it in the environment or give the model a complete baseUrl`,
+			);
+			expect(server.requests).toHaveLength(1);
+		} finally {
+			if (previous === undefined) delete process.env.CLOUDFLARE_ACCOUNT_ID;
+			else process.env.CLOUDFLARE_ACCOUNT_ID = previous;
+		}
+	});
+});
