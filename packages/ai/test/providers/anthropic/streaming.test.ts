@@ -183,4 +183,52 @@ describe("anthropic streaming through the SDK", () => {
 		expect(result.responseModel).toBe("claude-sonnet-4-20250514-v2");
 		expect(result.content).toEqual([]);
 	});
+
+	it.each([
+		["end_turn", "stop", undefined],
+		["stop_sequence", "stop", undefined],
+		["pause_turn", "stop", undefined],
+		["max_tokens", "length", undefined],
+		["model_context_window_exceeded", "length", undefined],
+		["refusal", "error", "Anthropic stopped the response: refusal"],
+		["sensitive", "error", "Anthropic stopped the response: sensitive"],
+		["a_reason_from_the_future", "error", "Anthropic stopped the response: a_reason_from_the_future"],
+	])("maps stop reason %s to %s over the wire, keeping the text", async (raw, reason, errorMessage) => {
+		server.enqueue(sseResponse(textResponseEvents(["kept"], raw)));
+		const result = await streamAnthropic(model(), context, { apiKey: TEST_KEY }).result();
+		expect(result.stopReason).toBe(reason);
+		expect(result.rawStopReason).toBe(raw);
+		expect(result.errorMessage).toBe(errorMessage);
+		expect(result.content).toEqual([{ type: "text", text: "kept" }]);
+		expect(result.usage.output).toBe(5);
+	});
+
+	it("sends images to an image model and a note to a text-only model", async () => {
+		const withImage: Context = {
+			messages: [
+				{
+					role: "user",
+					content: [
+						{ type: "text", text: "what is this?" },
+						{ type: "image", data: "R0lGODlhAQABAAAAACw=", mimeType: "image/gif" },
+					],
+					timestamp: 1,
+				},
+			],
+		};
+		server.enqueue(sseResponse(textResponseEvents(["a pixel"])), sseResponse(textResponseEvents(["cannot see"])));
+		await streamAnthropic(model(), withImage, { apiKey: TEST_KEY, cacheRetention: "none" }).result();
+		await streamAnthropic(claudeModel({ baseUrl: server.url, input: ["text"] }), withImage, {
+			apiKey: TEST_KEY,
+			cacheRetention: "none",
+		}).result();
+		const [imageRequest, textRequest] = server.requests.map(
+			(request) => (request.json as { messages: { content: unknown[] }[] }).messages[0].content,
+		);
+		expect(imageRequest[1]).toEqual({
+			type: "image",
+			source: { type: "base64", media_type: "image/gif", data: "R0lGODlhAQABAAAAACw=" },
+		});
+		expect(textRequest[1]).toEqual({ type: "text", text: "(image omitted: this model does not accept images)" });
+	});
 });
