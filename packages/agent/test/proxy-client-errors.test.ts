@@ -172,8 +172,27 @@ describe("streamProxy error mapping", () => {
 			proxyUrl: "http://127.0.0.1:1",
 		} as never).result();
 		expect(missingToken.errorMessage).toBe(
-			"streamProxy: options.authToken must be a non-empty string (sent as a bearer token)",
+			"streamProxy: options.authToken must be a non-empty string or a function returning one (sent as a bearer token)",
 		);
+	});
+
+	it("calls an authToken function before each request, and reports a throw from it", async () => {
+		const authorizations: (string | undefined)[] = [];
+		server = await startServer((request, response) => {
+			authorizations.push(request.headers.authorization);
+			sse(response, [{ type: "done", reason: "stop", message: { usage } }]);
+			response.end();
+		});
+		let counter = 0;
+		await run(server.url, { authToken: () => `token-${++counter}` });
+		await run(server.url, { authToken: async () => `token-${++counter}` });
+		expect(authorizations).toEqual(["Bearer token-1", "Bearer token-2"]);
+		const failing = await run(server.url, {
+			authToken: () => {
+				throw new Error("session expired");
+			},
+		});
+		expect(failing.result.errorMessage).toBe("streamProxy: options.authToken() failed: session expired");
 	});
 
 	it("posts to <proxyUrl>/api/stream with the bearer token and only the forwardable options", async () => {

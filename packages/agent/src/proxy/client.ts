@@ -17,8 +17,11 @@ import {
 import { readSseData } from "./sse-reader.js";
 
 export interface ProxyStreamOptions extends SimpleStreamOptions {
-	/** Sent as `Authorization: Bearer <authToken>`; the proxy's `authenticate` callback checks it. */
-	authToken: string;
+	/**
+	 * Sent as `Authorization: Bearer <authToken>`; the proxy's `authenticate` callback checks it.
+	 * A function is called before each request, so short-lived tokens can be refreshed.
+	 */
+	authToken: string | (() => string | Promise<string>);
 	/** The proxy's origin (and optional base path); the request goes to `<proxyUrl>/api/stream`. */
 	proxyUrl: string;
 	/**
@@ -103,11 +106,20 @@ async function runProxyRequest(
 		options: pickForwardedOptions(options),
 	};
 	try {
+		let authToken: string;
+		try {
+			authToken = typeof options.authToken === "function" ? await options.authToken() : options.authToken;
+		} catch (error) {
+			return fail("error", `streamProxy: options.authToken() failed: ${describe(error)}`);
+		}
+		if (typeof authToken !== "string" || authToken === "") {
+			return fail("error", "streamProxy: options.authToken() must return a non-empty string");
+		}
 		const fetchFunction = options.fetch ?? globalThis.fetch;
 		const response = await fetchFunction(joinUrl(options.proxyUrl, PROXY_STREAM_PATH), {
 			method: "POST",
 			headers: {
-				Authorization: `Bearer ${options.authToken}`,
+				Authorization: `Bearer ${authToken}`,
 				"Content-Type": "application/json",
 				Accept: "text/event-stream",
 			},
@@ -164,8 +176,9 @@ function describeInvalidOptions(options: ProxyStreamOptions | undefined): string
 	if (typeof options.proxyUrl !== "string" || options.proxyUrl.trim() === "") {
 		return "streamProxy: options.proxyUrl must be the proxy's URL, for example https://example.com";
 	}
-	if (typeof options.authToken !== "string" || options.authToken === "") {
-		return "streamProxy: options.authToken must be a non-empty string (sent as a bearer token)";
+	const token = options.authToken;
+	if (typeof token !== "function" && (typeof token !== "string" || token === "")) {
+		return "streamProxy: options.authToken must be a non-empty string or a function returning one (sent as a bearer token)";
 	}
 	const fetchFunction = options.fetch ?? globalThis.fetch;
 	if (typeof fetchFunction !== "function") {
