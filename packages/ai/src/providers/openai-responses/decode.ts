@@ -68,7 +68,7 @@ export class OpenAIResponsesDecoder {
 			case "response.reasoning_summary_text.delta":
 			case "response.reasoning_text.delta":
 				// reasoning_text is the raw chain of thought some servers stream (LM Studio, gpt-oss).
-				this.builder.appendThinking(this.expect(event.output_index, "reasoning", event.type).blockIndex, event.delta);
+				this.builder.appendThinking(this.reasoningBlock(event.output_index, event.item_id, event.type), event.delta);
 				return;
 			case "response.output_text.delta":
 			case "response.refusal.delta":
@@ -190,6 +190,12 @@ export class OpenAIResponsesDecoder {
 			);
 		}
 		return item as Extract<OpenItem, { kind: TKind }>;
+	}
+
+	/** Reasoning deltas; the item is opened on demand for servers that skip output_item.added. */
+	private reasoningBlock(outputIndex: number, itemId: string, eventType: string): number {
+		if (!this.items.has(outputIndex)) this.openItem(outputIndex, { type: "reasoning", id: itemId, summary: [] });
+		return this.expect(outputIndex, "reasoning", eventType).blockIndex;
 	}
 
 	/** Text for a message; opened on demand for servers that skip output_item.added. */

@@ -78,6 +78,19 @@ describe("decodeOpenAIResponses", () => {
 		expect(message.content[0]).toMatchObject({ type: "thinking", thinking: "raw thought" });
 	});
 
+	it("opens reasoning and text on their first delta when a server skips output_item.added", () => {
+		const { message } = decodeAll([
+			{ type: "response.reasoning_text.delta", output_index: 0, item_id: "rs_x", content_index: 0, delta: "hmm" },
+			{ type: "response.output_text.delta", output_index: 1, item_id: "msg_x", content_index: 0, delta: "answer" },
+			completed(),
+		]);
+		expect(message.content).toEqual([
+			{ type: "thinking", thinking: "hmm" },
+			{ type: "text", text: "answer" },
+		]);
+		expect(message.stopReason).toBe("stop");
+	});
+
 	it("builds tool calls with callId|itemId ids and stop becomes toolUse", () => {
 		const { message } = decodeAll([
 			...functionCallEvents(0, "read", ['{"pa', 'th":"a.txt"}'], { callId: "call_A", id: "fc_A" }),

@@ -1,4 +1,5 @@
 // End to end: the real openai SDK against the local wire-test server, in the Responses SSE format.
+import { Type } from "@sinclair/typebox";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { completeSimple } from "../../../src/index.js";
 import { streamOpenAIResponses, streamSimpleOpenAIResponses } from "../../../src/providers/openai-responses/index.js";
@@ -169,6 +170,39 @@ describe("openai-responses over the wire", () => {
 		expect(seen).toEqual([{ status: 200, requestId: "req_42" }]);
 	});
 
+	it("sends images, tools, the session cache key and long retention as the API expects", async () => {
+		server.enqueue({ body: responsesSse([created(), ...messageEvents(0, ["ok"]), completed()]) });
+		const withImage: Context = {
+			messages: [
+				{
+					role: "user",
+					content: [
+						{ type: "text", text: "What is this?" },
+						{ type: "image", data: "iVBORw0KGgo=", mimeType: "image/png" },
+					],
+					timestamp: 1,
+				},
+			],
+			tools: [{ name: "lookup", description: "Look up", parameters: Type.Object({ q: Type.String() }) }],
+		};
+		await streamOpenAIResponses(model, withImage, { ...fast, sessionId: "session-9", cacheRetention: "long" }).result();
+		expect(server.lastRequest?.json).toMatchObject({
+			prompt_cache_key: "session-9",
+			tools: [{ type: "function", name: "lookup", strict: false, parameters: { type: "object" } }],
+			input: [
+				{
+					role: "user",
+					content: [
+						{ type: "input_text", text: "What is this?" },
+						{ type: "input_image", detail: "auto", image_url: "data:image/png;base64,iVBORw0KGgo=" },
+					],
+				},
+			],
+		});
+		// The test server is not api.openai.com: no 24 h retention without the compat flag.
+		expect(server.lastRequest?.json).not.toHaveProperty("prompt_cache_retention");
+	});
+
 	it("sends option headers over model headers", async () => {
 		const withHeaders = responsesModel({ baseUrl: server.url, headers: { "x-team": "model", "x-keep": "yes" } });
 		server.enqueue({ body: responsesSse([created(), ...messageEvents(0, ["ok"]), completed()]) });
@@ -284,6 +318,19 @@ describe("openai-responses errors", () => {
 		server.enqueue({ body: responsesSse([created(), ...messageEvents(0, ["no end"])]) });
 		const result = await streamOpenAIResponses(model, context, fast).result();
 		expect(result.errorMessage).toBe("The provider's stream ended before the response was finished (no stop event)");
+	});
+
+	it("bounds the whole request with timeoutMs, even before headers arrive", async () => {
+		server.enqueue({ stallBeforeHeaders: true });
+		const result = await streamOpenAIResponses(model, context, { ...fast, timeoutMs: 50 }).result();
+		expect(result.stopReason).toBe("error");
+		expect(result.errorMessage).toBe("Request timed out after 50 ms (timeoutMs)");
+	});
+
+	it("reports an error object sent as stream data without a type", async () => {
+		server.enqueue({ body: ['data: {"error":{"message":"Upstream exploded","code":"upstream_error"}}\n\n'] });
+		const result = await streamOpenAIResponses(model, context, fast).result();
+		expect(result.errorMessage).toBe("OpenAI stream error upstream_error: Upstream exploded");
 	});
 
 	it("ends a stalled stream with the idle watchdog", async () => {
