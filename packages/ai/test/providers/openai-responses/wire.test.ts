@@ -3,7 +3,7 @@ import { Type } from "@sinclair/typebox";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { completeSimple } from "../../../src/index.js";
 import { streamOpenAIResponses, streamSimpleOpenAIResponses } from "../../../src/providers/openai-responses/index.js";
-import { splitBytes, WireTestServer } from "../../../src/testing/wire-test-server.js";
+import { WireTestServer } from "../../../src/testing/wire-test-server.js";
 import type { AssistantMessage, Context, Message, Model } from "../../../src/types.js";
 import {
 	collectEvents,
@@ -31,6 +31,21 @@ afterEach(() => server.reset());
 afterAll(() => server.close());
 
 const context: Context = { systemPrompt: "Be brief.", messages: [{ role: "user", content: "Hi", timestamp: 1 }] };
+/** Cuts the UTF-8 bytes one byte into every multi-byte character (so each one spans two writes). */
+function splitInsideMultiByteCharacters(text: string): Uint8Array[] {
+	const bytes = new TextEncoder().encode(text);
+	const pieces: Uint8Array[] = [];
+	let start = 0;
+	for (let offset = 0; offset < bytes.length; offset++) {
+		if (bytes[offset] >= 0xc0) {
+			pieces.push(bytes.subarray(start, offset + 1));
+			start = offset + 1;
+		}
+	}
+	pieces.push(bytes.subarray(start));
+	return pieces;
+}
+
 const fast = { apiKey: API_KEY, maxRetries: 0, idleTimeoutMs: 2000 };
 
 describe("openai-responses over the wire", () => {
@@ -70,7 +85,9 @@ describe("openai-responses over the wire", () => {
 			...functionCallEvents(1, "noop", ["{}"], { callId: "call_b", id: "fc_b" }),
 			completed(),
 		]);
-		server.enqueue({ body: splitBytes(sse, 7) });
+		const pieces = splitInsideMultiByteCharacters(sse);
+		expect(pieces.length).toBeGreaterThan(8);
+		server.enqueue({ body: pieces });
 		const result = await streamOpenAIResponses(model, context, fast).result();
 		expect(result.stopReason).toBe("toolUse");
 		expect(result.content).toEqual([
@@ -335,9 +352,10 @@ describe("openai-responses errors", () => {
 
 	it("ends a stalled stream with the idle watchdog", async () => {
 		server.enqueue({ body: responsesSse([created(), ...messageEvents(0, ["stuck"]).slice(0, 3)]), stall: true });
-		const result = await streamOpenAIResponses(model, context, { ...fast, idleTimeoutMs: 50 }).result();
+		// Long enough for the first bytes to arrive on a busy machine; the stall after them is what ends it.
+		const result = await streamOpenAIResponses(model, context, { ...fast, idleTimeoutMs: 300 }).result();
 		expect(result.stopReason).toBe("error");
-		expect(result.errorMessage).toMatch(/No data received from the provider for 50 ms/);
+		expect(result.errorMessage).toMatch(/No data received from the provider for 300 ms/);
 		expect(result.content[0]).toMatchObject({ text: "stuck" });
 	});
 
