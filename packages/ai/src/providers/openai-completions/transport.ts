@@ -47,6 +47,8 @@ export async function runOpenAICompletionsAttempt(
 			.create(payload as unknown as ChatCompletionCreateParamsStreaming, { signal: attempt.signal })
 			.asResponse();
 	} catch (error) {
+		const { status, headers } = error as { status?: unknown; headers?: Headers };
+		if (typeof status === "number") await attempt.reportResponse({ status, headers: headersToRecord(headers) });
 		throw attachErrorBody(error, errorBody);
 	}
 	await attempt.reportResponse({ status: response.status, headers: headersToRecord(response.headers) });

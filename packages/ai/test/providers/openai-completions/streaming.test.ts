@@ -265,6 +265,30 @@ describe("openai-completions request hooks", () => {
 		expect(requestId).toBe("req_1");
 	});
 
+	it("reports the status and headers of an error response through onResponse", async () => {
+		server.enqueue({
+			status: 429,
+			headers: { "x-ratelimit-remaining-requests": "0" },
+			body: { error: { message: "slow" } },
+		});
+		const seen: { status: number; remaining?: string }[] = [];
+		await streamOpenAICompletions(serverModel(server.url), context, {
+			apiKey,
+			maxRetries: 0,
+			onResponse: (response) => {
+				seen.push({ status: response.status, remaining: response.headers["x-ratelimit-remaining-requests"] });
+			},
+		}).result();
+		expect(seen).toEqual([{ status: 429, remaining: "0" }]);
+	});
+
+	it("bounds the whole request with timeoutMs when the server never answers", async () => {
+		server.enqueue({ stallBeforeHeaders: true });
+		const result = await streamOpenAICompletions(serverModel(server.url), context, { apiKey, timeoutMs: 80 }).result();
+		expect(result.stopReason).toBe("error");
+		expect(result.errorMessage).toBe("Request timed out after 80 ms (timeoutMs)");
+	});
+
 	it("merges headers: model headers, then options.headers win", async () => {
 		server.enqueue({ body: textStream("ok") });
 		const model = serverModel(server.url, { headers: { "x-team": "model", "x-model-only": "1" } });
