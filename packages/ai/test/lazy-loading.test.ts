@@ -9,7 +9,6 @@ import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 
-// Spawning Node with tsx takes a few seconds on a loaded machine.
 const packageRoot = join(dirname(fileURLToPath(import.meta.url)), "..");
 const workDirectory = mkdtempSync(join(tmpdir(), "keel-lazy-loading-"));
 const PROVIDER_SDK = /\/node_modules\/(@anthropic-ai\/sdk|openai|@google\/genai|@aws-sdk\/|@mistralai\/)/;
@@ -48,6 +47,7 @@ function resolvedModules(name: string, script: string): string[] {
 	return readFileSync(log, "utf8").split("\n").filter(Boolean);
 }
 
+// Each test spawns Node with tsx, which takes seconds on a loaded machine: hence the 60 s timeouts.
 describe("lazy loading of provider SDKs", () => {
 	it("importing @keel/ai loads no provider SDK", () => {
 		const entry = pathToFileURL(join(packageRoot, "src/index.ts")).href;

@@ -130,6 +130,86 @@ describe("StreamingJsonParser: partial values", () => {
 	});
 });
 
+/** A small deterministic PRNG (mulberry32), so a failing random case can be replayed. */
+function randomSource(seed: number): () => number {
+	let state = seed;
+	return () => {
+		state = (state + 0x6d2b79f5) | 0;
+		let mixed = Math.imul(state ^ (state >>> 15), 1 | state);
+		mixed = (mixed + Math.imul(mixed ^ (mixed >>> 7), 61 | mixed)) ^ mixed;
+		return ((mixed ^ (mixed >>> 14)) >>> 0) / 4294967296;
+	};
+}
+
+const STRING_PIECES = ["a", "Z", " ", '"', "\\", "/", "\n", "\t", "\u0001", "é", "中", "😀", "__proto__", "\ud800"];
+
+function randomValue(random: () => number, depth: number): unknown {
+	const pick = Math.floor(random() * (depth > 3 ? 4 : 6));
+	if (pick === 0)
+		return Array.from(
+			{ length: Math.floor(random() * 6) },
+			() => STRING_PIECES[Math.floor(random() * STRING_PIECES.length)],
+		).join("");
+	if (pick === 1) return [0, -1, 3.5, 1e21, -2.5e-7, 123456][Math.floor(random() * 6)];
+	if (pick === 2) return [true, false, null][Math.floor(random() * 3)];
+	if (pick === 3) return Math.floor(random() * 1000) - 500;
+	if (pick === 4) return Array.from({ length: Math.floor(random() * 4) }, () => randomValue(random, depth + 1));
+	const object: Record<string, unknown> = {};
+	for (let index = Math.floor(random() * 4); index > 0; index--) {
+		const key = ["path", "", "__proto__", "constructor", "k é", 'a"b'][Math.floor(random() * 6)];
+		Object.defineProperty(object, key, {
+			value: randomValue(random, depth + 1),
+			enumerable: true,
+			writable: true,
+			configurable: true,
+		});
+	}
+	return object;
+}
+
+/** JSON text for `value` in one of three styles: compact, pretty, or with non-ASCII as \u escapes. */
+function randomJsonText(random: () => number, value: unknown): string {
+	const style = Math.floor(random() * 3);
+	if (style === 0) return JSON.stringify(value);
+	if (style === 1) return JSON.stringify(value, null, "\t");
+	return JSON.stringify(value).replace(
+		/[\u0080-\uffff]/g,
+		(character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, "0")}`,
+	);
+}
+
+function randomDeltas(random: () => number, text: string): string[] {
+	const deltas: string[] = [];
+	for (let start = 0; start < text.length; ) {
+		const size = 1 + Math.floor(random() * 8);
+		deltas.push(text.slice(start, start + size));
+		start += size;
+	}
+	return deltas;
+}
+
+describe("StreamingJsonParser: random documents and random splits", () => {
+	it("500 random documents in random deltas equal JSON.parse, and every partial equals a one-push parse of the prefix", () => {
+		const random = randomSource(20261121);
+		for (let documentIndex = 0; documentIndex < 500; documentIndex++) {
+			const text = randomJsonText(random, randomValue(random, 0));
+			const parser = new StreamingJsonParser();
+			let prefix = "";
+			for (const delta of randomDeltas(random, text)) {
+				parser.push(delta);
+				prefix += delta;
+				expect(structuredClone(parser.value), `document ${documentIndex}, prefix ${JSON.stringify(prefix)}`).toEqual(
+					partialValue(prefix),
+				);
+			}
+			expect(parser.finish(), `document ${documentIndex}: ${text}`).toEqual({
+				value: JSON.parse(text),
+				complete: true,
+			});
+		}
+	});
+});
+
 describe("StreamingJsonParser: invalid input", () => {
 	const invalid: [string, RegExp, unknown][] = [
 		["not json", /Unexpected "o" at position 1: expected the rest of "null"/, undefined],
