@@ -1,6 +1,6 @@
 import Anthropic from "@anthropic-ai/sdk";
 import type { Context, Model } from "../../types.js";
-import type { ProviderAttempt } from "../shared/provider-stream.js";
+import { NonRetryableError, type ProviderAttempt } from "../shared/provider-stream.js";
 import { headersToRecord } from "../shared/retry.js";
 import { AnthropicStreamDecoder } from "./decode.js";
 import { type AnthropicAuthMode, anthropicAuthMode, buildAnthropicHeaders, encodeAnthropicRequest } from "./encode.js";
@@ -37,7 +37,7 @@ export async function runAnthropicAttempt(
 ): Promise<void> {
 	const { model, apiKey } = attempt;
 	const authMode = anthropicAuthMode(model, apiKey);
-	const body = await attempt.preparePayload(encodeAnthropicRequest(model, context, options));
+	const body = await attempt.preparePayload(encodeRequestOrFail(model, context, options));
 	const headers = buildAnthropicHeaders(model, context, options, authMode);
 	const client = options.client ?? createAnthropicClient(model, apiKey, authMode);
 	const { data: events, response } = await client.messages
@@ -49,5 +49,19 @@ export async function runAnthropicAttempt(
 	for await (const event of events) {
 		attempt.touch();
 		decoder.decode(event);
+	}
+}
+
+/** Input the encoder rejects fails the call at once: retrying the same input cannot help. */
+function encodeRequestOrFail(
+	model: Model<"anthropic-messages">,
+	context: Context,
+	options: AnthropicOptions,
+): ReturnType<typeof encodeAnthropicRequest> {
+	try {
+		return encodeAnthropicRequest(model, context, options);
+	} catch (error) {
+		if (error instanceof NonRetryableError) throw error;
+		throw new NonRetryableError(error instanceof Error ? error.message : String(error));
 	}
 }

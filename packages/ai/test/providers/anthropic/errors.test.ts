@@ -102,6 +102,17 @@ describe("anthropic HTTP errors", () => {
 		}
 	});
 
+	it("fails at once, without retrying, for a tool schema the API cannot take", async () => {
+		const result = await streamAnthropic(
+			model(),
+			{ ...context, tools: [{ name: "bad", description: "", parameters: { type: "string" } as never }] },
+			{ apiKey: TEST_KEY, maxRetries: 3 },
+		).result();
+		expect(result.errorMessage).toMatch(/^Tool "bad": Anthropic needs an object schema/);
+		expect(result.diagnostics).toBeUndefined();
+		expect(server.requests).toHaveLength(0);
+	});
+
 	it("turns bad input into an error event without sending anything", async () => {
 		const result = await streamAnthropic(model(), context, {
 			apiKey: TEST_KEY,
