@@ -46,6 +46,17 @@ export {
 // --- anthropic-messages option types (owner: anthropic provider; functions are in @keel/ai/anthropic) ---
 export type { AnthropicEffort, AnthropicOptions, AnthropicToolChoice } from "./providers/anthropic/options.js";
 // --- end anthropic-messages ---
+// --- openai-responses / azure-openai-responses option types (owner: responses providers; functions are in
+// @keel/ai/openai-responses and @keel/ai/azure-openai-responses) ---
+export type {
+	AzureOpenAIResponsesOptions,
+	AzureOpenAIResponsesSimpleOptions,
+} from "./providers/azure-openai-responses/options.js";
+export type {
+	OpenAIResponsesOptions,
+	OpenAIResponsesSimpleOptions,
+} from "./providers/openai-responses/options.js";
+// --- end openai-responses / azure-openai-responses ---
 export { registerBuiltInApiProviders, resetApiProviders } from "./providers/register-builtins.js";
 // --- provider building blocks (for custom providers) ---
 export { AssistantMessageBuilder } from "./providers/shared/assistant-message-builder.js";

@@ -4,16 +4,17 @@ import { AzureOpenAI } from "openai";
 import type { Context, Model } from "../../types.js";
 import type { AssistantMessageEventStream } from "../../utils/event-stream.js";
 import { buildOpenAIResponsesHeaders, encodeOpenAIResponsesRequest } from "../openai-responses/encode.js";
-import { type OpenAIResponsesSimpleOptions, toResponsesOptions } from "../openai-responses/index.js";
-import type { OpenAIResponsesOptions } from "../openai-responses/options.js";
+import { toResponsesOptions } from "../openai-responses/index.js";
 import {
 	baseClientOptions,
 	classifyOpenAIResponsesError,
 	runOpenAIResponsesAttempt,
 } from "../openai-responses/transport.js";
 import { createProviderStream } from "../shared/provider-stream.js";
-import { type AzureTargetOptions, resolveAzureTarget } from "./resolve-azure-target.js";
+import type { AzureOpenAIResponsesOptions, AzureOpenAIResponsesSimpleOptions } from "./options.js";
+import { resolveAzureTarget } from "./resolve-azure-target.js";
 
+export type { AzureOpenAIResponsesOptions, AzureOpenAIResponsesSimpleOptions } from "./options.js";
 export {
 	type AzureTarget,
 	type AzureTargetOptions,
@@ -21,11 +22,6 @@ export {
 	parseDeploymentNameMap,
 	resolveAzureTarget,
 } from "./resolve-azure-target.js";
-
-/** Responses options plus where to reach the deployment (each also readable from the environment). */
-export interface AzureOpenAIResponsesOptions extends OpenAIResponsesOptions, AzureTargetOptions {}
-
-export type AzureOpenAIResponsesSimpleOptions = OpenAIResponsesSimpleOptions & AzureTargetOptions;
 
 /** Streams one response from an Azure OpenAI deployment. Never throws; failures end in an error event. */
 export function streamAzureOpenAIResponses(

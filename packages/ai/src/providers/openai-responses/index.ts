@@ -1,21 +1,17 @@
 // The OpenAI Responses API (`client.responses.create`, stream: true). Azure reuses encode,
 // decode and transport from this folder with its own client and URL resolution.
 import OpenAI from "openai";
-import type { Context, Model, SimpleStreamOptions } from "../../types.js";
+import type { Context, Model } from "../../types.js";
 import type { AssistantMessageEventStream } from "../../utils/event-stream.js";
 import { createProviderStream } from "../shared/provider-stream.js";
 import { buildBaseOptions } from "../shared/simple-options.js";
 import { buildOpenAIResponsesHeaders, encodeOpenAIResponsesRequest } from "./encode.js";
-import type { OpenAIResponsesOptions } from "./options.js";
+import type { OpenAIResponsesOptions, OpenAIResponsesSimpleOptions } from "./options.js";
 import { baseClientOptions, classifyOpenAIResponsesError, runOpenAIResponsesAttempt } from "./transport.js";
 
 export { OpenAIResponsesDecoder } from "./decode.js";
 export { buildOpenAIResponsesHeaders, encodeOpenAIResponsesRequest } from "./encode.js";
-export type { OpenAIResponsesOptions } from "./options.js";
-
-/** Options of the unified call, plus the Responses settings that have no unified form. */
-export type OpenAIResponsesSimpleOptions = SimpleStreamOptions &
-	Pick<OpenAIResponsesOptions, "serviceTier" | "reasoningSummary">;
+export type { OpenAIResponsesOptions, OpenAIResponsesSimpleOptions } from "./options.js";
 
 /** Streams one response from the OpenAI Responses API. Never throws; failures end in an error event. */
 export function streamOpenAIResponses(

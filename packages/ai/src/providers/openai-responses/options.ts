@@ -1,4 +1,4 @@
-import type { StreamOptions, ThinkingLevel } from "../../types.js";
+import type { SimpleStreamOptions, StreamOptions, ThinkingLevel } from "../../types.js";
 
 /** Options for the OpenAI Responses API (also accepted by the Azure provider). */
 export interface OpenAIResponsesOptions extends StreamOptions {
@@ -12,3 +12,7 @@ export interface OpenAIResponsesOptions extends StreamOptions {
 	/** Processing tier. The cost is scaled by the tier the response reports (flex ×0.5, priority ×2). */
 	serviceTier?: "auto" | "default" | "flex" | "scale" | "priority";
 }
+
+/** Options of the unified call, plus the Responses settings that have no unified form. */
+export type OpenAIResponsesSimpleOptions = SimpleStreamOptions &
+	Pick<OpenAIResponsesOptions, "serviceTier" | "reasoningSummary">;
