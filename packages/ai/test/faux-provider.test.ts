@@ -184,6 +184,15 @@ describe("registerFauxProvider", () => {
 		expect(message.content).toEqual([fauxText("half an ans")]);
 	});
 
+	it("treats an empty string as no content: an error before any output", async () => {
+		const faux = register();
+		faux.setResponses([fauxAssistantMessage("", { stopReason: "error", errorMessage: "overloaded" })]);
+		const events = await collect(stream(faux.getModel(), context));
+		expect(events.map((event) => event.type)).toEqual(["start", "error"]);
+		const last = events.at(-1);
+		expect(last?.type === "error" && last.error.content).toEqual([]);
+	});
+
 	it("passes length stop through and upgrades stop to toolUse when there are tool calls", async () => {
 		const faux = register();
 		faux.setResponses([fauxAssistantMessage("cut", { stopReason: "length" }), fauxAssistantMessage(fauxToolCall("x"))]);

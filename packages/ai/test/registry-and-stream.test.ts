@@ -35,12 +35,9 @@ function modelFor(api: Api, id = "m"): Model<Api> {
 	};
 }
 
-/** A provider that answers with one fixed text, so tests can tell registrations apart. */
+/** A provider whose every call ends with one error carrying `text`, so tests can tell registrations apart. */
 function fixedProvider(api: string, text: string) {
-	const answer = (model: Model<Api>) => {
-		const result = failedStream(model, text);
-		return result;
-	};
+	const answer = (model: Model<Api>) => failedStream(model, text);
 	return { api, stream: answer, streamSimple: answer };
 }
 

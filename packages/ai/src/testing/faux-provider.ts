@@ -74,12 +74,14 @@ export function fauxToolCall(name: string, args: Record<string, unknown> = {}, i
 		: { type: "toolCall", id, name, arguments: args };
 }
 
-/** A script from blocks (or one block, or a string); `stopReason: "error"` needs no other field. */
+/** A script from blocks (or one block, or a string; "" is no content); `stopReason: "error"` needs no other field. */
 export function fauxAssistantMessage(
 	content: FauxContentBlock[] | FauxContentBlock | string,
 	options: { stopReason?: StopReason; errorMessage?: string } = {},
 ): FauxAssistantScript {
-	const blocks = typeof content === "string" ? [fauxText(content)] : Array.isArray(content) ? content : [content];
+	// An empty string means no content at all (an error before any output), not an empty text block.
+	const fromString = (text: string) => (text === "" ? [] : [fauxText(text)]);
+	const blocks = typeof content === "string" ? fromString(content) : Array.isArray(content) ? content : [content];
 	return { content: blocks, ...options };
 }
 
