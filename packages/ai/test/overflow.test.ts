@@ -30,6 +30,10 @@ function message(
 
 const overflowTexts: [string, string][] = [
 	["Anthropic", "400 prompt is too long: 213462 tokens > 200000 maximum"],
+	[
+		"Anthropic max_tokens",
+		"400 input length and `max_tokens` exceed context limit: 188240 + 21333 > 200000, decrease input length or `max_tokens` and try again",
+	],
 	["Anthropic 413", "413 Request exceeds the maximum size (request_too_large)"],
 	["Bedrock", "Input is too long for requested model."],
 	["OpenAI", "400 Your input exceeds the context window of this model. Please adjust your input and try again."],

@@ -7,6 +7,9 @@ import type { AssistantMessage } from "../types.js";
 const OVERFLOW_PATTERNS: readonly RegExp[] = [
 	// Anthropic: "prompt is too long: 213462 tokens > 200000 maximum"
 	/prompt is too long/i,
+	// Anthropic, when the prompt leaves no room for max_tokens:
+	// "input length and `max_tokens` exceed context limit: 188240 + 21333 > 200000, decrease input length or `max_tokens` and try again"
+	/input length and `?max_tokens`? exceed context limit/i,
 	// Anthropic (413, error type request_too_large): "Request exceeds the maximum size"
 	/request_too_large/i,
 	// Amazon Bedrock: "Input is too long for requested model."
