@@ -11,14 +11,15 @@ export interface ServerSentEvent {
 }
 
 /**
- * Yields the events of an SSE body as they complete. Comment lines (`: keep-alive`, OpenRouter's
+ * Yields the events of an SSE body, as one array per network chunk (one async step per chunk
+ * rather than per event: thousands of small deltas often arrive in one chunk). Comment lines (`: keep-alive`, OpenRouter's
  * `: OPENROUTER PROCESSING`) are skipped; `onBytes` is called for every chunk received, comments
  * included, so an idle watchdog sees a live connection. Lines end with `\n` or `\r\n`.
  */
 export async function* readServerSentEvents(
 	body: ReadableStream<Uint8Array>,
 	onBytes: () => void = () => {},
-): AsyncGenerator<ServerSentEvent> {
+): AsyncGenerator<ServerSentEvent[]> {
 	const decoder = new TextDecoder();
 	const reader = body.getReader();
 	let buffer = "";
@@ -31,6 +32,7 @@ export async function* readServerSentEvents(
 			if (done) break;
 			onBytes();
 			buffer += decoder.decode(value, { stream: true });
+			const batch: ServerSentEvent[] = [];
 			let position = 0;
 			for (;;) {
 				const newline = buffer.indexOf("\n", position);
@@ -40,7 +42,7 @@ export async function* readServerSentEvents(
 				if (line.endsWith("\r")) line = line.slice(0, -1);
 				if (line === "") {
 					if (data.length > 0) {
-						yield { event: eventName, data: data.length === 1 ? data[0] : data.join("\n") };
+						batch.push({ event: eventName, data: data.length === 1 ? data[0] : data.join("\n") });
 					}
 					eventName = undefined;
 					data = [];
@@ -56,6 +58,7 @@ export async function* readServerSentEvents(
 			}
 			// One slice per network chunk, not per line: keeps reading linear in the body size.
 			if (position > 0) buffer = buffer.slice(position);
+			if (batch.length > 0) yield batch;
 		}
 		buffer += decoder.decode();
 		// A last event without its blank line (the server closed right after it) still counts.
@@ -66,7 +69,7 @@ export async function* readServerSentEvents(
 					.trimStart()
 					.replace(/\r?\n?$/, ""),
 			);
-		if (data.length > 0) yield { event: eventName, data: data.join("\n") };
+		if (data.length > 0) yield [{ event: eventName, data: data.join("\n") }];
 		finished = true;
 	} finally {
 		// Stop the download when the consumer stops early (a decoder error, a [DONE] event).

@@ -56,9 +56,11 @@ export async function runOpenAICompletionsAttempt(
 
 	const decoder = new OpenAICompletionsStreamDecoder(attempt.builder, model.provider);
 	try {
-		for await (const event of readServerSentEvents(response.body, attempt.touch)) {
-			if (event.data === "[DONE]") break;
-			decoder.decodeChunk(parseChunk(event.data, model.provider));
+		reading: for await (const events of readServerSentEvents(response.body, attempt.touch)) {
+			for (const event of events) {
+				if (event.data === "[DONE]") break reading;
+				decoder.decodeChunk(parseChunk(event.data, model.provider));
+			}
 		}
 	} catch (error) {
 		// Reading stops with an abort error when the harness aborts; it reports the cause itself.

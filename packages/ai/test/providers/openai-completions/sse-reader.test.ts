@@ -13,7 +13,7 @@ function bodyOf(pieces: (string | Uint8Array)[]): ReadableStream<Uint8Array> {
 
 async function read(pieces: (string | Uint8Array)[]): Promise<ServerSentEvent[]> {
 	const events: ServerSentEvent[] = [];
-	for await (const event of readServerSentEvents(bodyOf(pieces))) events.push(event);
+	for await (const batch of readServerSentEvents(bodyOf(pieces))) events.push(...batch);
 	return events;
 }
 
