@@ -45,6 +45,16 @@ describe("StreamingJsonParser: complete documents", () => {
 		expect(finishWith(text).value).toBe(JSON.parse(text));
 	});
 
+	it("ignores empty and non-string deltas", () => {
+		const parser = new StreamingJsonParser();
+		parser.push('{"a": ');
+		parser.push("");
+		parser.push(undefined as unknown as string);
+		parser.push("1}");
+		expect(parser.source).toBe('{"a": 1}');
+		expect(parser.finish()).toEqual({ value: { a: 1 }, complete: true });
+	});
+
 	it("reports the received text as source", () => {
 		expect(feed(documents.nested, 5).source).toBe(documents.nested);
 	});

@@ -103,6 +103,8 @@ export class StreamingJsonParser {
 	private literalIndex = 0;
 
 	push(delta: string): void {
+		// Decoders pass SDK fields straight through; a missing one must not become the text "undefined".
+		if (typeof delta !== "string" || delta === "") return;
 		this.received += delta;
 		if (this.mode !== FAILED) {
 			this.consume(delta);
