@@ -85,6 +85,12 @@ describe("getModel", () => {
 		expect(getModel("openai", "gpt-5.1").cost.input).toBe(1.25);
 	});
 
+	it("getModels hands out frozen models too", () => {
+		const [first] = getModels("deepseek");
+		expect(Object.isFrozen(first)).toBe(true);
+		expect(Object.isFrozen(first.cost)).toBe(true);
+	});
+
 	it("a copy of a catalogue model can be changed freely", () => {
 		const copy = structuredClone(getModel("openai", "gpt-5.1"));
 		copy.maxTokens = 1000;
@@ -94,6 +100,13 @@ describe("getModel", () => {
 });
 
 describe("findModel and getModelOrThrow", () => {
+	it("does not resolve Object.prototype members as providers or ids", () => {
+		expect(findModel("__proto__", "toString")).toBeUndefined();
+		expect(findModel("constructor", "name")).toBeUndefined();
+		expect(findModel("openai", "hasOwnProperty")).toBeUndefined();
+		expect(() => getModelOrThrow("openai", "__proto__")).toThrow('Unknown model "__proto__"');
+	});
+
 	it("findModel accepts any strings and returns undefined when unknown", () => {
 		expect(findModel("openai", "gpt-5.1")?.api).toBe("openai-responses");
 		expect(findModel("openai", "gpt-0")).toBeUndefined();

@@ -20,9 +20,6 @@ export type CatalogueModel<
 	TModelId extends CatalogueModelId<TProvider>,
 > = Catalogue[TProvider][TModelId] extends { api: infer TApi extends Api } ? Model<TApi> : Model<Api>;
 
-// Built on first use rather than at import, so importing @keel/ai stays cheap.
-let registry: Map<string, Map<string, Model<Api>>> | undefined;
-
 function deepFreeze<T>(value: T): T {
 	if (value && typeof value === "object" && !Object.isFrozen(value)) {
 		Object.freeze(value);
@@ -31,15 +28,18 @@ function deepFreeze<T>(value: T): T {
 	return value;
 }
 
-function getRegistry(): Map<string, Map<string, Model<Api>>> {
-	if (registry) return registry;
-	registry = new Map();
-	for (const [provider, models] of Object.entries(MODELS)) {
-		const byId = new Map<string, Model<Api>>();
-		for (const [id, model] of Object.entries(models)) byId.set(id, deepFreeze(model as Model<Api>));
-		registry.set(provider, byId);
-	}
-	return registry;
+// Plain object lookups on MODELS, with each model frozen when first handed out: nothing is built
+// at import, and a lookup costs one freeze of one model. Object.hasOwn keeps "__proto__" or
+// "constructor" from resolving to Object.prototype members.
+const catalogue = MODELS as unknown as Record<string, Record<string, Model<Api>>>;
+
+function providerModels(provider: string): Record<string, Model<Api>> | undefined {
+	return Object.hasOwn(catalogue, provider) ? catalogue[provider] : undefined;
+}
+
+function lookup(provider: string, modelId: string): Model<Api> | undefined {
+	const models = providerModels(provider);
+	return models && Object.hasOwn(models, modelId) ? deepFreeze(models[modelId]) : undefined;
 }
 
 /**
@@ -51,26 +51,26 @@ export function getModel<TProvider extends CatalogueProvider, TModelId extends C
 	provider: TProvider,
 	modelId: TModelId,
 ): CatalogueModel<TProvider, TModelId> {
-	return getRegistry().get(provider)?.get(modelId) as CatalogueModel<TProvider, TModelId>;
+	return lookup(provider, modelId) as CatalogueModel<TProvider, TModelId>;
 }
 
 /** Looks up any provider and id strings (from a config file, a CLI flag); undefined when unknown. */
 export function findModel(provider: Provider, modelId: string): Model<Api> | undefined {
-	return getRegistry().get(provider)?.get(modelId);
+	return lookup(provider, modelId);
 }
 
 /** Like findModel, but an unknown provider or id throws an error that says what exists. */
 export function getModelOrThrow(provider: Provider, modelId: string): Model<Api> {
-	const models = getRegistry().get(provider);
+	const models = providerModels(provider);
 	if (!models) {
 		throw new Error(
 			`Unknown provider "${provider}". Known providers: ${getProviders().join(", ")}. ` +
 				"For a custom endpoint, use defineModel({ id, baseUrl }).",
 		);
 	}
-	const model = models.get(modelId);
+	const model = lookup(provider, modelId);
 	if (!model) {
-		const ids = [...models.keys()];
+		const ids = Object.keys(models);
 		const shown = ids.slice(0, 20).join(", ") + (ids.length > 20 ? `, … (${ids.length} in all)` : "");
 		throw new Error(`Unknown model "${modelId}" for provider "${provider}". Known ids: ${shown}.`);
 	}
@@ -81,13 +81,16 @@ export function getModelOrThrow(provider: Provider, modelId: string): Model<Api>
 export function getModels<TProvider extends CatalogueProvider>(
 	provider: TProvider,
 ): CatalogueModel<TProvider, CatalogueModelId<TProvider>>[] {
-	const models = getRegistry().get(provider);
-	return (models ? [...models.values()] : []) as CatalogueModel<TProvider, CatalogueModelId<TProvider>>[];
+	const models = providerModels(provider);
+	return (models ? Object.values(models).map(deepFreeze) : []) as CatalogueModel<
+		TProvider,
+		CatalogueModelId<TProvider>
+	>[];
 }
 
 /** The provider ids in the catalogue, sorted. */
 export function getProviders(): CatalogueProvider[] {
-	return [...getRegistry().keys()] as CatalogueProvider[];
+	return Object.keys(catalogue) as CatalogueProvider[];
 }
 
 /** Same model: equal id and provider. False when either side is missing. */
