@@ -1,6 +1,6 @@
 // The proxy server's refusals, its fetch-style adapter, disconnect handling and the header policy.
 import type { IncomingMessage } from "node:http";
-import type { Api, Model } from "@keel/ai";
+import { type Api, getModels, type Model } from "@keel/ai";
 import { type FauxProviderRegistration, fauxAssistantMessage, fauxText, registerFauxProvider } from "@keel/ai/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { streamProxy } from "../src/proxy/client.js";
@@ -124,6 +124,22 @@ describe("proxy server refusals (fetch adapter)", () => {
 		});
 		await (await handler(post({ ...validBody(), options: { maxTokens: 1_000_000 } }))).text();
 		expect(faux.state.requests[0].options?.maxTokens).toBe(1000);
+	});
+
+	it("accepts a predicate: true serves the catalogue's model, false answers 403", async () => {
+		const catalogueModel = getModels("anthropic")[0];
+		const hanging = createHangingStreamFunction();
+		const handler = fetchHandler({
+			models: (reference) => reference.provider === "anthropic",
+			streamFunction: hanging.streamFunction,
+		});
+		const allowed = await handler(post({ ...validBody(), model: { provider: "anthropic", id: catalogueModel.id } }));
+		expect(allowed.status).toBe(200);
+		await allowed.body?.cancel();
+		expect(hanging.received.model).toEqual(catalogueModel);
+		const refused = await handler(post(validBody()));
+		expect(refused.status).toBe(403);
+		expect(await refused.json()).toEqual({ error: 'Model "faux/faux-model" is not allowed by this proxy' });
 	});
 
 	it("answers CORS preflights only for allowed origins", async () => {

@@ -6,6 +6,7 @@ import {
 	type AssistantMessageEventStream,
 	type Context,
 	createEmptyAssistantMessage,
+	findModel,
 	type Model,
 	type SimpleStreamOptions,
 	streamSimple,
@@ -13,16 +14,21 @@ import {
 import { PROXY_STREAM_PATH, type ProxyForwardedOptions, toProxyEvent } from "./protocol.js";
 import { ProxyRequestError, validateProxyRequest } from "./request-validation.js";
 
+/**
+ * Decides which model serves a request. Return the server's Model, `true` to allow the catalogue's
+ * model of that provider and id (@keel/ai `findModel`), or `false`/undefined to refuse with 403.
+ */
 export type ProxyModelResolver<TRequest> = (
 	model: { provider: string; id: string },
 	request: TRequest,
-) => Model<Api> | undefined | Promise<Model<Api> | undefined>;
+) => Model<Api> | boolean | undefined | Promise<Model<Api> | boolean | undefined>;
 
 export interface ProxyServerOptions<TRequest> {
 	/** Checks the bearer token. Return false to refuse with 401. Required: a proxy without it is an open relay. */
 	authenticate: (token: string, request: TRequest) => boolean | Promise<boolean>;
 	/**
-	 * The models this proxy serves, as a list (matched on provider and id) or a resolver. The server
+	 * The models this proxy serves: a list (matched on provider and id), or a resolver that returns a
+	 * Model or allows a catalogue model with `true` (a predicate). The server
 	 * uses its own Model (baseUrl, headers, compat), never anything the client describes.
 	 */
 	models: readonly Model<Api>[] | ProxyModelResolver<TRequest>;
@@ -103,7 +109,11 @@ async function resolveModel<TRequest>(
 	reference: { provider: string; id: string },
 	request: TRequest,
 ): Promise<Model<Api> | undefined> {
-	if (typeof options.models === "function") return options.models(reference, request);
+	if (typeof options.models === "function") {
+		const decision = await options.models(reference, request);
+		if (decision === true) return findModel(reference.provider, reference.id);
+		return decision || undefined;
+	}
 	return options.models.find((model) => model.provider === reference.provider && model.id === reference.id);
 }
 
