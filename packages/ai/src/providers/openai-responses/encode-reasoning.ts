@@ -1,25 +1,16 @@
+import { clampThinkingLevel } from "../../models/thinking-levels.js";
 import type { Api, Model, ThinkingLevel } from "../../types.js";
 
-const LEVELS: readonly ThinkingLevel[] = ["minimal", "low", "medium", "high", "xhigh"];
-
 /**
- * The provider's effort value for a level, through `model.thinkingLevelMap`. A level the map marks
- * unsupported (null) becomes the nearest supported one, searching upward first; xhigh is only sent
- * when the map declares it, otherwise it becomes high. Without a map the level name is the value.
+ * The provider's effort value for a level of a reasoning model. The level is first moved to the
+ * nearest one the model supports (models/thinking-levels: null in `thinkingLevelMap` means
+ * unsupported, xhigh only where declared), then the map's value for it is used, else its name.
  */
-export function mapReasoningEffort(model: Model<Api>, level: ThinkingLevel): string {
-	const map = model.thinkingLevelMap;
-	const direct = map?.[level];
-	if (typeof direct === "string") return direct;
-	if (direct === undefined && level !== "xhigh") return level;
-	const start = LEVELS.indexOf(level);
-	const candidates = [...LEVELS.slice(start + 1), ...LEVELS.slice(0, start).reverse()];
-	for (const candidate of candidates) {
-		const value = map?.[candidate];
-		if (typeof value === "string") return value;
-		if (value === undefined && candidate !== "xhigh") return candidate;
-	}
-	return "high";
+export function mapReasoningEffort(model: Model<Api>, level: ThinkingLevel): string | undefined {
+	const supported = clampThinkingLevel({ reasoning: true, thinkingLevelMap: model.thinkingLevelMap }, level);
+	if (supported === "off") return reasoningEffortForOff(model);
+	const value = model.thinkingLevelMap?.[supported];
+	return typeof value === "string" ? value : supported;
 }
 
 /**

@@ -56,9 +56,11 @@ export function encodeOpenAIResponsesRequest(
 		if (options.reasoningEffort !== undefined || options.reasoningSummary !== undefined) {
 			const level = options.reasoningEffort ?? "medium";
 			const effort = level === "none" ? "none" : mapReasoningEffort(model, level);
-			body.reasoning = { effort: effort as ReasoningEffort, summary: options.reasoningSummary ?? "auto" };
-			// Without store, reasoning survives between turns only as encrypted content we replay.
-			body.include = ["reasoning.encrypted_content"];
+			if (effort !== undefined) {
+				body.reasoning = { effort: effort as ReasoningEffort, summary: options.reasoningSummary ?? "auto" };
+				// Without store, reasoning survives between turns only as encrypted content we replay.
+				body.include = ["reasoning.encrypted_content"];
+			}
 		} else {
 			const off = reasoningEffortForOff(model);
 			if (off !== undefined) body.reasoning = { effort: off as ReasoningEffort };
@@ -84,13 +86,35 @@ export function encodeResponsesTool(tool: Tool): ResponsesTool {
 	};
 }
 
-/** Request headers: model defaults, then the session header where the host wants it, then options (last wins). */
+/**
+ * Request headers: model defaults, then the session header where the host wants it, then (GitHub
+ * Copilot) the per-request headers, then options (last wins).
+ */
 export function buildOpenAIResponsesHeaders(
 	model: Model<Api>,
 	options: OpenAIResponsesOptions = {},
+	context?: Context,
 ): Record<string, string> {
 	const headers: Record<string, string> = { ...model.headers };
 	const compat = model.compat as { sendSessionIdHeader?: boolean } | undefined;
 	if (compat?.sendSessionIdHeader && options.sessionId) headers.session_id = options.sessionId;
+	if (model.provider === "github-copilot" && context) Object.assign(headers, copilotHeaders(context));
 	return { ...headers, ...options.headers };
+}
+
+// Copilot bills a premium request when the user starts a turn, not for the agent's own follow-ups
+// (X-Initiator), and needs to be told when images are present. (Same rule as openai-completions.)
+function copilotHeaders(context: Context): Record<string, string> {
+	const last = context.messages[context.messages.length - 1];
+	const hasImage = context.messages.some(
+		(message) =>
+			(message.role === "user" || message.role === "toolResult") &&
+			typeof message.content !== "string" &&
+			message.content.some((block) => block.type === "image"),
+	);
+	return {
+		"X-Initiator": last?.role === "user" ? "user" : "agent",
+		"Openai-Intent": "conversation-edits",
+		...(hasImage ? { "Copilot-Vision-Request": "true" } : {}),
+	};
 }

@@ -24,7 +24,7 @@ export function streamOpenAIResponses(
 		options,
 		async (attempt) => {
 			const client = new OpenAI({
-				...baseClientOptions(attempt.apiKey, buildOpenAIResponsesHeaders(model, options)),
+				...baseClientOptions(attempt.apiKey, buildOpenAIResponsesHeaders(model, options, context)),
 				baseURL: model.baseUrl,
 			});
 			const body = encodeOpenAIResponsesRequest(model, context, options);

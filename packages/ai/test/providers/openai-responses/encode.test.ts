@@ -153,6 +153,13 @@ describe("encodeOpenAIResponsesRequest: reasoning", () => {
 		expect(mapReasoningEffort(model, "minimal")).toBe("low");
 	});
 
+	it("follows catalogue maps: GPT-5.1 has no minimal (becomes low), off is none", () => {
+		const gpt51 = reasoningModel({ thinkingLevelMap: { off: "none", minimal: null } });
+		expect(encodeOpenAIResponsesRequest(gpt51, context, { reasoningEffort: "minimal" }).reasoning?.effort).toBe("low");
+		expect(encodeOpenAIResponsesRequest(gpt51, context).reasoning).toEqual({ effort: "none" });
+		expect(encodeOpenAIResponsesRequest(gpt51, context, { reasoningEffort: "none" }).reasoning?.effort).toBe("none");
+	});
+
 	it("defaults the effort to medium when only a summary style is given", () => {
 		const body = encodeOpenAIResponsesRequest(reasoningModel(), context, { reasoningSummary: "detailed" });
 		expect(body.reasoning).toEqual({ effort: "medium", summary: "detailed" });
@@ -378,5 +385,33 @@ describe("buildOpenAIResponsesHeaders", () => {
 			session_id: "s",
 		});
 		expect(buildOpenAIResponsesHeaders(responsesModel(), { sessionId: "s" })).toEqual({});
+	});
+
+	it("adds GitHub Copilot's initiator, intent and vision headers, still below option headers", () => {
+		const copilot = responsesModel({ provider: "github-copilot" });
+		const userTurn: Context = { messages: [user([{ type: "text", text: "see" }, image])] };
+		expect(buildOpenAIResponsesHeaders(copilot, {}, userTurn)).toEqual({
+			"X-Initiator": "user",
+			"Openai-Intent": "conversation-edits",
+			"Copilot-Vision-Request": "true",
+		});
+		const agentTurn: Context = {
+			messages: [
+				user("go"),
+				assistant([{ type: "toolCall", id: "c|fc", name: "t", arguments: {} }], { stopReason: "toolUse" }),
+				{
+					role: "toolResult",
+					toolCallId: "c|fc",
+					toolName: "t",
+					content: [{ type: "text", text: "r" }],
+					isError: false,
+					timestamp: 1,
+				},
+			],
+		};
+		expect(buildOpenAIResponsesHeaders(copilot, { headers: { "Openai-Intent": "mine" } }, agentTurn)).toEqual({
+			"X-Initiator": "agent",
+			"Openai-Intent": "mine",
+		});
 	});
 });
