@@ -470,6 +470,29 @@ describe("command line", () => {
 		expect(readFileSync(stale, "utf8")).toBe("// an old catalogue\n");
 	});
 
+	it("KEEL_MODELS_LIVE=1 and the URL variables select the live sources", async () => {
+		serveLiveCatalogues();
+		const output = join(mkdtempSync(join(tmpdir(), "keel-models-")), "models.generated.ts");
+		const urls = liveUrls();
+		const { stdout } = await run(process.execPath, ["--import", "tsx", script, "--out", output], {
+			cwd: repositoryRoot,
+			env: {
+				...process.env,
+				KEEL_MODELS_LIVE: "1",
+				KEEL_MODELS_DEV_URL: urls.modelsDev,
+				KEEL_OPENROUTER_MODELS_URL: urls.openRouter,
+				KEEL_VERCEL_GATEWAY_MODELS_URL: urls.vercelGateway,
+			},
+		});
+		expect(stdout).toContain("Reading the live catalogues");
+		expect(stdout).not.toContain("unavailable");
+		const text = readFileSync(output, "utf8");
+		expect(text).toContain(
+			"// Sources: models.dev api.json, OpenRouter /api/v1/models, Vercel AI Gateway /v1/models (live).",
+		);
+		expect(text).toContain('"claude-live-1": {');
+	});
+
 	it("rejects an unknown flag", async () => {
 		const failure = await run(process.execPath, ["--import", "tsx", script, "--frobnicate"], {
 			cwd: repositoryRoot,
