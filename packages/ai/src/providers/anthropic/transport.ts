@@ -5,6 +5,7 @@ import { headersToRecord } from "../shared/retry.js";
 import { AnthropicStreamDecoder } from "./decode.js";
 import { type AnthropicAuthMode, anthropicAuthMode, buildAnthropicHeaders, encodeAnthropicRequest } from "./encode.js";
 import type { AnthropicOptions } from "./options.js";
+import { readAnthropicEvents } from "./read-events.js";
 
 // Keel's harness owns timeouts (timeoutMs, idle watchdog); the SDK's own must never fire first.
 // One day, well inside setTimeout's 32-bit limit.
@@ -40,15 +41,23 @@ export async function runAnthropicAttempt(
 	const body = await attempt.preparePayload(encodeRequestOrFail(model, context, options));
 	const headers = buildAnthropicHeaders(model, context, options, authMode);
 	const client = options.client ?? createAnthropicClient(model, apiKey, authMode);
-	const { data: events, response } = await client.messages
-		.create(body, { signal: attempt.signal, headers })
-		.withResponse();
+	// `stream: true` with the SDK raising typed errors for non-2xx; the body is read by readAnthropicEvents.
+	const response = await client.messages.create(body, { signal: attempt.signal, headers }).asResponse();
 	attempt.touch();
 	await attempt.reportResponse({ status: response.status, headers: headersToRecord(response.headers) });
 	const decoder = new AnthropicStreamDecoder(attempt.builder);
-	for await (const event of events) {
-		attempt.touch();
-		decoder.decode(event);
+	try {
+		for await (const events of readAnthropicEvents(response, attempt.touch)) {
+			for (const event of events) {
+				decoder.decode(event);
+				// Nothing follows message_stop; stop reading (and downloading) once the message is finished.
+				if (attempt.builder.isSealed) return;
+			}
+		}
+	} catch (error) {
+		// The harness aborted the request (caller, timeoutMs, idle watchdog) and reports why itself.
+		if (attempt.signal.aborted) return;
+		throw error;
 	}
 }
 
