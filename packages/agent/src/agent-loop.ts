@@ -165,10 +165,10 @@ async function runLoop(
 						context: run.context,
 						config,
 						signal,
-						emit: async (event) => {
+						emit: (event) => {
 							if (event.type === "tool_execution_start") run.runningToolCalls.add(event.toolCallId);
 							else if (event.type === "tool_execution_end") run.runningToolCalls.delete(event.toolCallId);
-							await emit(event);
+							return emit(event);
 						},
 						recordToolResult: (message) => recordMessage(run, emit, message),
 					});

@@ -7,6 +7,7 @@ import { errorText } from "./error-text.js";
 import type {
 	AgentContext,
 	AgentEvent,
+	AgentEventSink,
 	AgentLoopConfig,
 	AgentMessage,
 	AgentTool,
@@ -25,7 +26,7 @@ export interface ToolBatch {
 	context: AgentContext;
 	config: AgentLoopConfig;
 	signal?: AbortSignal;
-	emit: (event: AgentEvent) => Promise<void>;
+	emit: AgentEventSink;
 	/** Emits the toolResult message events and adds it to the transcript. */
 	recordToolResult: (message: ToolResultMessage) => Promise<void>;
 }
@@ -36,6 +37,11 @@ export interface ToolBatchOutcome {
 	steeringMessages: AgentMessage[];
 	/** True when every result asked to end the run. */
 	terminate: boolean;
+}
+
+interface BatchProgress extends ToolBatchOutcome {
+	/** How many results asked to end the run; kept beside the messages, which hold only what the model sees. */
+	terminating: number;
 }
 
 interface Finished {
@@ -54,7 +60,7 @@ export async function executeToolCalls(batch: ToolBatch): Promise<ToolBatchOutco
 }
 
 async function executeInSequence(batch: ToolBatch): Promise<ToolBatchOutcome> {
-	const outcome: ToolBatchOutcome = { toolResults: [], steeringMessages: [], terminate: false };
+	const outcome: BatchProgress = { toolResults: [], steeringMessages: [], terminate: false, terminating: 0 };
 	for (const toolCall of batch.toolCalls) {
 		await emitStart(batch, toolCall);
 		let finished: Finished;
@@ -72,7 +78,7 @@ async function executeInSequence(batch: ToolBatch): Promise<ToolBatchOutcome> {
 }
 
 async function executeInParallel(batch: ToolBatch): Promise<ToolBatchOutcome> {
-	const outcome: ToolBatchOutcome = { toolResults: [], steeringMessages: [], terminate: false };
+	const outcome: BatchProgress = { toolResults: [], steeringMessages: [], terminate: false, terminating: 0 };
 	// Preparation runs one call at a time, in call order, so beforeToolCall hooks see a stable order.
 	const prepared: Prepared[] = [];
 	for (const toolCall of batch.toolCalls) {
@@ -164,7 +170,7 @@ async function runPreparedCall(
 	batch: ToolBatch,
 	toolCall: AgentToolCall,
 	prepared: Extract<Prepared, { kind: "run" }>,
-	emit: (event: AgentEvent) => Promise<void>,
+	emit: AgentEventSink,
 ): Promise<Finished> {
 	const executed = await executeWithAbort(batch, toolCall, prepared, emit);
 	if (executed.aborted || !batch.config.afterToolCall) return executed;
@@ -201,31 +207,25 @@ async function executeWithAbort(
 	batch: ToolBatch,
 	toolCall: AgentToolCall,
 	prepared: Extract<Prepared, { kind: "run" }>,
-	emit: (event: AgentEvent) => Promise<void>,
+	emit: AgentEventSink,
 ): Promise<Finished & { aborted?: true }> {
 	let settled = false;
-	const updates: Promise<void>[] = [];
+	// Updates are chained: each waits for the previous one, so listeners see them one at a time.
+	let updates: Promise<void> | undefined;
 	const onUpdate = (partialResult: AgentToolResult): void => {
 		if (settled) return;
-		const update = emit({
+		const event: AgentEvent = {
 			type: "tool_execution_update",
 			toolCallId: toolCall.id,
 			toolName: toolCall.name,
 			args: prepared.args,
 			partialResult,
-		});
-		update.catch(() => {});
-		updates.push(update);
+		};
+		updates = (updates ?? Promise.resolve()).then(() => emit(event));
+		// A failing sink fails the run when the updates are awaited below, not inside the tool.
+		updates.catch(() => {});
 	};
 	const signal = batch.signal;
-	let removeAbortListener = (): void => {};
-	const aborted = new Promise<"aborted">((resolve) => {
-		if (!signal) return;
-		if (signal.aborted) return resolve("aborted");
-		const listener = () => resolve("aborted");
-		signal.addEventListener("abort", listener, { once: true });
-		removeAbortListener = () => signal.removeEventListener("abort", listener);
-	});
 	let execution: Promise<Finished>;
 	try {
 		execution = Promise.resolve(prepared.tool.execute(toolCall.id, prepared.args as never, signal, onUpdate)).then(
@@ -236,11 +236,21 @@ async function executeWithAbort(
 		// A tool that throws synchronously instead of rejecting.
 		execution = Promise.resolve(errorResult(errorText(error)));
 	}
-	const winner = await Promise.race([execution, aborted]);
+	let winner: Finished | "aborted";
+	if (!signal) winner = await execution;
+	else {
+		let listener: (() => void) | undefined;
+		const aborted = new Promise<"aborted">((resolve) => {
+			listener = () => resolve("aborted");
+			if (signal.aborted) listener();
+			else signal.addEventListener("abort", listener, { once: true });
+		});
+		winner = await Promise.race([execution, aborted]);
+		if (listener) signal.removeEventListener("abort", listener);
+	}
 	settled = true;
-	removeAbortListener();
 	// Updates emitted before the result are delivered before tool_execution_end.
-	await Promise.all(updates);
+	if (updates) await updates;
 	if (winner === "aborted") return { ...errorResult(ABORTED_TOOL_TEXT), aborted: true };
 	return winner;
 }
@@ -286,7 +296,7 @@ async function finishCall(
 	batch: ToolBatch,
 	toolCall: AgentToolCall,
 	finished: Finished,
-	outcome: ToolBatchOutcome,
+	outcome: BatchProgress,
 ): Promise<void> {
 	await batch.emit({
 		type: "tool_execution_end",
@@ -302,7 +312,7 @@ async function recordResult(
 	batch: ToolBatch,
 	toolCall: AgentToolCall,
 	finished: Finished,
-	outcome: ToolBatchOutcome,
+	outcome: BatchProgress,
 ): Promise<void> {
 	const message: ToolResultMessage = {
 		role: "toolResult",
@@ -314,16 +324,12 @@ async function recordResult(
 		timestamp: Date.now(),
 	};
 	outcome.toolResults.push(message);
-	terminateFlags.set(message, finished.result.terminate === true && !finished.isError);
+	if (finished.result.terminate === true && !finished.isError) outcome.terminating++;
 	await batch.recordToolResult(message);
 }
 
-// Whether a result asked to terminate is kept beside the message, not in it: the transcript
-// holds only what the model may see.
-const terminateFlags = new WeakMap<ToolResultMessage, boolean>();
-
-function allTerminate(outcome: ToolBatchOutcome): boolean {
-	return outcome.toolResults.length > 0 && outcome.toolResults.every((message) => terminateFlags.get(message));
+function allTerminate(outcome: BatchProgress): boolean {
+	return outcome.toolResults.length > 0 && outcome.terminating === outcome.toolResults.length;
 }
 
 async function pollSteeringDuringBatch(batch: ToolBatch): Promise<AgentMessage[]> {
