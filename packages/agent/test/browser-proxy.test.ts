@@ -6,7 +6,7 @@
 // It needs /usr/bin/chromium (scripts/ensure-browser.mjs installs it). Without a browser that
 // launches, the test is skipped with a message that says why.
 import { existsSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
@@ -40,6 +40,9 @@ let server: ExampleServer | undefined;
 let directory: string | undefined;
 
 beforeAll(async () => {
+	// The bundle is built whether or not a browser exists: bundling is itself under test.
+	directory = await mkdtemp(join(tmpdir(), "keel-browser-test-"));
+	await bundleExample(directory);
 	if (!existsSync(CHROMIUM_PATH)) {
 		skipReason = `${CHROMIUM_PATH} is missing: run "node scripts/ensure-browser.mjs" (as root it installs the Debian chromium package)`;
 		return;
@@ -51,8 +54,6 @@ beforeAll(async () => {
 		return;
 	}
 	faux = registerFauxProvider();
-	directory = await mkdtemp(join(tmpdir(), "keel-browser-test-"));
-	await bundleExample(directory);
 	server = await startExampleServer({
 		directory,
 		proxy: { authenticate: (token) => token === "test-token", models: [faux.getModel()] },
@@ -64,6 +65,16 @@ afterAll(async () => {
 	await server?.close();
 	faux?.unregister();
 	if (directory) await rm(directory, { recursive: true, force: true });
+});
+
+describe("the example bundle", () => {
+	it("bundles @keel/agent-core and @keel/ai for the browser without Node built-ins", async () => {
+		const bundle = await readFile(join(directory!, "app.js"), "utf8");
+		expect(bundle).toContain("add_numbers");
+		// esbuild writes module specifiers with double quotes; an SDK's error text mentions
+		// import('node:buffer') in single quotes, which is not an import.
+		expect(bundle).not.toMatch(/^import[^\n]* from "node:|import\("node:|require\("node:/m);
+	});
 });
 
 describe("the proxy example page in headless Chromium", () => {
