@@ -126,6 +126,16 @@ describe("proxy server refusals (fetch adapter)", () => {
 		expect(faux.state.requests[0].options?.maxTokens).toBe(1000);
 	});
 
+	it("never takes a key from the client, but lets server code set one in prepareOptions", async () => {
+		faux.setResponses(["one", "two"]);
+		const body = { ...validBody(), options: { apiKey: "from-browser" } };
+		await (await fetchHandler()(post(body))).text();
+		expect(faux.state.requests[0].options?.apiKey).toBeUndefined();
+		const withKey = fetchHandler({ prepareOptions: (options) => ({ ...options, apiKey: "per-user-server-key" }) });
+		await (await withKey(post(body))).text();
+		expect(faux.state.requests[1].options?.apiKey).toBe("per-user-server-key");
+	});
+
 	it("accepts a predicate: true serves the catalogue's model, false answers 403", async () => {
 		const catalogueModel = getModels("anthropic")[0];
 		const hanging = createHangingStreamFunction();

@@ -169,9 +169,8 @@ export async function runProxyRequest<TRequest>(
 					options.prepareOptions!(body.options, { model, context: body.context, request: parts.request }),
 				)
 			: { ...body.options };
-		// The server's keys only: whatever the client sent is gone by now, and this sets the key
-		// (or leaves it to the environment lookup of the stream function).
-		delete streamOptions.apiKey;
+		// The server's keys only: validation dropped any key the client sent, so an apiKey here was
+		// set by prepareOptions (server code); getApiKey wins over it, else the environment lookup.
 		const apiKey = options.getApiKey
 			? await callUserCode(options, () => options.getApiKey!(model.provider))
 			: undefined;
