@@ -1,4 +1,5 @@
 import type OpenAI from "openai";
+import { APIError } from "openai";
 import type { ResponseCreateParamsStreaming, ResponseStreamEvent } from "openai/resources/responses/responses";
 import type { Api } from "../../types.js";
 import type { ProviderAttempt } from "../shared/provider-stream.js";
@@ -36,7 +37,16 @@ export async function runOpenAIResponsesAttempt<TApi extends Api>(
 	providerLabel: string,
 ): Promise<void> {
 	const payload = await attempt.preparePayload(body);
-	const response = await client.responses.create(payload, { signal: attempt.signal }).asResponse();
+	const response = await client.responses
+		.create(payload, { signal: attempt.signal })
+		.asResponse()
+		.catch(async (error: unknown) => {
+			// An HTTP error still has status and headers (rate-limit counters, request id) for onResponse.
+			if (error instanceof APIError && typeof error.status === "number") {
+				await attempt.reportResponse({ status: error.status, headers: headersToRecord(error.headers) });
+			}
+			throw error;
+		});
 	await attempt.reportResponse({ status: response.status, headers: headersToRecord(response.headers) });
 	if (!response.body) throw new Error(`${providerLabel} returned an empty response body`);
 	const decoder = new OpenAIResponsesDecoder(attempt.builder, providerLabel, payload.service_tier ?? undefined);

@@ -251,6 +251,25 @@ describe("openai-responses errors", () => {
 		},
 	);
 
+	it("gives onResponse the status and headers of an error response", async () => {
+		server.enqueue({
+			status: 429,
+			headers: { "x-ratelimit-remaining-requests": "0", "x-request-id": "req_err" },
+			body: { error: { message: "Rate limit reached", type: "rate_limit_exceeded" } },
+		});
+		const seen: { status: number; headers: Record<string, string> }[] = [];
+		const result = await streamOpenAIResponses(model, context, {
+			...fast,
+			onResponse: (response) => {
+				seen.push(response);
+			},
+		}).result();
+		expect(result.errorMessage).toBe("429 Rate limit reached (rate_limit_exceeded)");
+		expect(seen).toHaveLength(1);
+		expect(seen[0].status).toBe(429);
+		expect(seen[0].headers).toMatchObject({ "x-ratelimit-remaining-requests": "0", "x-request-id": "req_err" });
+	});
+
 	it("retries a 429 that asks for retry-after-ms, then succeeds", async () => {
 		server.enqueue(
 			{
