@@ -53,8 +53,15 @@ function noModelStream(model: Model): AssistantMessageEventStream {
 
 /** Keeps the messages an LLM understands; application messages stay out of the request. */
 export function defaultConvertToLlm(messages: AgentMessage[]): Message[] {
-	return messages.filter((message): message is Message => {
-		const role = (message as { role?: unknown }).role;
-		return role === "user" || role === "assistant" || role === "toolResult";
-	});
+	// Runs before every LLM call over the whole transcript, so it is kept cheap: the common case
+	// (nothing to drop) is one scan and one array copy, with no callback per message.
+	for (let index = 0; index < messages.length; index++) {
+		if (!isLlmMessage(messages[index])) return messages.filter(isLlmMessage);
+	}
+	return messages.slice() as Message[];
+}
+
+function isLlmMessage(message: AgentMessage): message is Message {
+	const role = (message as { role?: unknown }).role;
+	return role === "user" || role === "assistant" || role === "toolResult";
 }
