@@ -1,7 +1,8 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, expectTypeOf, it } from "vitest";
 import { getApiProvider } from "../src/api-registry.js";
 import { complete, stream, streamSimple } from "../src/stream.js";
 import {
+	type FauxProviderOptions,
 	type FauxProviderRegistration,
 	fauxAssistantMessage,
 	fauxText,
@@ -9,16 +10,16 @@ import {
 	fauxToolCall,
 	registerFauxProvider,
 } from "../src/testing/index.js";
-import type { AssistantMessageEvent, Context } from "../src/types.js";
+import type { AssistantMessageEvent, Context, Model } from "../src/types.js";
 
 const context: Context = {
 	systemPrompt: "You are terse.",
 	messages: [{ role: "user", content: "hello", timestamp: 1 }],
 };
 
-let registrations: FauxProviderRegistration[] = [];
-function register(options?: Parameters<typeof registerFauxProvider>[0]) {
-	const registration = registerFauxProvider(options);
+let registrations: FauxProviderRegistration<string>[] = [];
+function register<TApi extends string = "faux">(options?: FauxProviderOptions<TApi>) {
+	const registration = registerFauxProvider<TApi>(options);
 	registrations.push(registration);
 	return registration;
 }
@@ -269,6 +270,11 @@ describe("registerFauxProvider", () => {
 		const faux = register({ models: [{ id: "a" }, { id: "b" }] });
 		expect(faux.getModel("b").id).toBe("b");
 		expect(() => faux.getModel("c")).toThrow('Unknown faux model "c": this registration has "a", "b"');
+	});
+
+	it("types getModel by the registered api", () => {
+		expectTypeOf(register().getModel()).toEqualTypeOf<Model<"faux">>();
+		expectTypeOf(register({ api: "faux-typed" }).getModel()).toEqualTypeOf<Model<"faux-typed">>();
 	});
 
 	it("needs no API key", async () => {

@@ -89,9 +89,9 @@ export function fauxAssistantMessage(
 
 export type FauxModelDefinition = { id: string } & Partial<Omit<Model<Api>, "id" | "api">>;
 
-export interface FauxProviderOptions {
+export interface FauxProviderOptions<TApi extends string = "faux"> {
 	/** The api id to register. Default "faux". */
-	api?: string;
+	api?: TApi;
 	/** The provider name on models and messages. Default "faux". */
 	provider?: string;
 	/** Models `getModel` knows. Default one model, "faux-model". Cost is zero unless given. */
@@ -110,12 +110,12 @@ export interface FauxProviderState {
 	requests: FauxRequest[];
 }
 
-export interface FauxProviderRegistration {
-	readonly api: string;
+export interface FauxProviderRegistration<TApi extends string = "faux"> {
+	readonly api: TApi;
 	readonly provider: string;
 	readonly state: FauxProviderState;
 	/** A model of this registration: the first one, or the one with this id (throws for an unknown id). */
-	getModel(id?: string): Model<Api>;
+	getModel(id?: string): Model<TApi>;
 	/** Replaces the queue. */
 	setResponses(responses: FauxResponse[]): void;
 	appendResponses(responses: FauxResponse[]): void;
@@ -129,8 +129,11 @@ export const NO_MORE_FAUX_RESPONSES = "No more faux responses queued";
 let registrationCounter = 0;
 
 /** Registers an in-memory provider for `api` (default "faux") and returns its controls. */
-export function registerFauxProvider(options: FauxProviderOptions = {}): FauxProviderRegistration {
-	const api = options.api ?? "faux";
+export function registerFauxProvider<TApi extends string = "faux">(
+	options: FauxProviderOptions<TApi> = {},
+): FauxProviderRegistration<TApi> {
+	// Without options.api, TApi is its default "faux", so the cast states what the default makes true.
+	const api = options.api ?? ("faux" as TApi);
 	const provider = options.provider ?? "faux";
 	const chunkCharacters = options.chunkCharacters ?? 4;
 	if (!Number.isInteger(chunkCharacters) || chunkCharacters < 1) {
@@ -202,7 +205,7 @@ export function registerFauxProvider(options: FauxProviderOptions = {}): FauxPro
 	};
 }
 
-function buildModel(api: string, provider: string, definition: FauxModelDefinition): Model<Api> {
+function buildModel<TApi extends string>(api: TApi, provider: string, definition: FauxModelDefinition): Model<TApi> {
 	return {
 		name: definition.id,
 		provider,
@@ -214,7 +217,7 @@ function buildModel(api: string, provider: string, definition: FauxModelDefiniti
 		...definition,
 		cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, ...definition.cost },
 		api,
-	};
+	} as Model<TApi>; // `compat` is typed per api; a faux model's compat is whatever the test gave.
 }
 
 function snapshot(context: Context): Context {
