@@ -332,6 +332,60 @@ describe("encodeOpenAIResponsesRequest: messages", () => {
 		]);
 	});
 
+	it("continues a Chat Completions or Google conversation: bare call ids, sanitised, no item id", () => {
+		const messages: Message[] = [
+			user("go"),
+			assistant(
+				[
+					{ type: "toolCall", id: "call_abc123", name: "a", arguments: {} },
+					{ type: "toolCall", id: "get weather/1", name: "b", arguments: { q: 1 } },
+				],
+				{ api: "openai-completions", provider: "groq", model: "llama", stopReason: "toolUse" },
+			),
+			{
+				role: "toolResult",
+				toolCallId: "call_abc123",
+				toolName: "a",
+				content: [{ type: "text", text: "A" }],
+				isError: false,
+				timestamp: 1,
+			},
+			{
+				role: "toolResult",
+				toolCallId: "get weather/1",
+				toolName: "b",
+				content: [{ type: "text", text: "B" }],
+				isError: true,
+				timestamp: 1,
+			},
+		];
+		const input = encodeOpenAIResponsesRequest(responsesModel(), { messages }).input;
+		expect((input as unknown[]).slice(1)).toEqual([
+			{ type: "function_call", call_id: "call_abc123", name: "a", arguments: "{}" },
+			{ type: "function_call", call_id: "get_weather_1", name: "b", arguments: '{"q":1}' },
+			{ type: "function_call_output", call_id: "call_abc123", output: "A" },
+			{ type: "function_call_output", call_id: "get_weather_1", output: "B" },
+		]);
+	});
+
+	it("sends another OpenAI model's reasoning as text, not as its encrypted item", () => {
+		const reasoningItem = { type: "reasoning", id: "rs_1", summary: [], encrypted_content: "ENC" };
+		const messages: Message[] = [
+			user("q"),
+			assistant(
+				[
+					{ type: "thinking", thinking: "old thoughts", thinkingSignature: JSON.stringify(reasoningItem) },
+					{ type: "text", text: "answer", textSignature: '{"v":1,"id":"msg_old"}' },
+				],
+				{ model: "gpt-older" },
+			),
+			user("again"),
+		];
+		const input = JSON.stringify(encodeOpenAIResponsesRequest(responsesModel(), { messages }).input);
+		expect(input).not.toContain("ENC");
+		expect(input).toContain("old thoughts");
+	});
+
 	it("drops errored and aborted assistant turns", () => {
 		const messages: Message[] = [
 			user("a"),
