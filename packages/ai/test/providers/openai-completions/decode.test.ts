@@ -83,6 +83,17 @@ describe("OpenAICompletionsStreamDecoder", () => {
 		}
 	});
 
+	it("keeps interleaved reasoning and text as separate blocks, in order", () => {
+		const { message } = decode([
+			chunk({ reasoning_content: "a" }),
+			chunk({ content: "b" }),
+			chunk({ reasoning_content: "c" }),
+			chunk({ content: "d" }, { finish: "stop" }),
+		]);
+		expect(message.content.map((block) => block.type)).toEqual(["thinking", "text", "thinking", "text"]);
+		expect(message.content[2]).toMatchObject({ thinking: "c" });
+	});
+
 	it("ignores empty and null deltas (role-only first chunk, null content)", () => {
 		const { events } = decode([
 			chunk({ role: "assistant", content: "" }),

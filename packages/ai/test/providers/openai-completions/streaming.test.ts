@@ -358,3 +358,62 @@ describe("openai-completions base URL placeholders", () => {
 		}
 	});
 });
+
+describe("openai-completions context overflow", () => {
+	it("gives errors that isContextOverflow recognises: z.ai finish reason, OpenRouter and vLLM 400s", async () => {
+		const { isContextOverflow } = await import("../../../src/utils/overflow.js");
+		server.enqueue(
+			{ body: sse([chunk({ content: "" }), chunk({}, { finish: "model_context_window_exceeded" })]) },
+			{
+				status: 400,
+				body: {
+					error: {
+						message:
+							"This endpoint's maximum context length is 131072 tokens. However, you requested about 200000 tokens",
+						code: 400,
+					},
+				},
+			},
+			{
+				status: 400,
+				body: {
+					object: "error",
+					message: "This model's maximum context length is 4096 tokens. However, you requested 5000 tokens.",
+					code: 400,
+				},
+			},
+		);
+		const zai = await streamOpenAICompletions(serverModel(server.url, { provider: "zai" }), context, {
+			apiKey,
+		}).result();
+		const openrouter = await streamOpenAICompletions(serverModel(server.url, { provider: "openrouter" }), context, {
+			apiKey,
+		}).result();
+		const vllm = await streamOpenAICompletions(serverModel(server.url, { provider: "vllm" }), context).result();
+		expect([zai, openrouter, vllm].map((message) => isContextOverflow(message))).toEqual([true, true, true]);
+	});
+});
+
+describe("openai-completions images", () => {
+	const image = { type: "image" as const, data: "iVBORw0KGgo=", mimeType: "image/png" };
+	const withImage: Context = {
+		messages: [{ role: "user", content: [{ type: "text", text: "What is this?" }, image], timestamp: 1 }],
+	};
+
+	it("sends user images as data URLs to an image model, and a note instead to a text-only one", async () => {
+		server.enqueue({ body: textStream("a cat") }, { body: textStream("no idea") });
+		await streamOpenAICompletions(serverModel(server.url), withImage, { apiKey }).result();
+		await streamOpenAICompletions(serverModel(server.url, { input: ["text"] }), withImage, { apiKey }).result();
+		const [vision, textOnly] = server.requests.map(
+			(request) => (request.json as { messages: { content: unknown }[] }).messages[0].content,
+		);
+		expect(vision).toEqual([
+			{ type: "text", text: "What is this?" },
+			{ type: "image_url", image_url: { url: "data:image/png;base64,iVBORw0KGgo=" } },
+		]);
+		expect(textOnly).toEqual([
+			{ type: "text", text: "What is this?" },
+			{ type: "text", text: "(image omitted: this model does not accept images)" },
+		]);
+	});
+});
