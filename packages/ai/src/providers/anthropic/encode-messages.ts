@@ -85,7 +85,9 @@ function encodeToolResult(message: ToolResultMessage, model: Model<Api>): ToolRe
 	const images = message.content.filter((part): part is ImageContent => part.type === "image");
 	const result: ToolResultBlockParam = { type: "tool_result", tool_use_id: message.toolCallId };
 	if (images.length === 0) {
-		result.content = sanitizeSurrogates(texts.map((part) => part.text).join("\n"));
+		// An empty result is sent without `content` (the field is optional), never as an empty text.
+		const text = sanitizeSurrogates(texts.map((part) => part.text).join("\n"));
+		if (text !== "") result.content = text;
 	} else {
 		const blocks: (TextBlockParam | ImageBlockParam)[] = texts.map((part) => ({
 			type: "text",

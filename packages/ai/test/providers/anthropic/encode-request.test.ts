@@ -202,6 +202,16 @@ describe("encodeAnthropicRequest: messages", () => {
 		]);
 	});
 
+	it("sends an empty tool result without content", () => {
+		const messages: Message[] = [
+			{ role: "user", content: "go", timestamp: 1 },
+			assistant([{ type: "toolCall", id: "toolu_a", name: "touch", arguments: {} }]),
+			toolResult("toolu_a", []),
+		];
+		const body = encodeAnthropicRequest(model, { messages }, { cacheRetention: "none" });
+		expect(body.messages[2].content).toEqual([{ type: "tool_result", tool_use_id: "toolu_a" }]);
+	});
+
 	it("puts the cache breakpoint on the last block of the last user message (a tool result)", () => {
 		const messages: Message[] = [
 			{ role: "user", content: "go", timestamp: 1 },
