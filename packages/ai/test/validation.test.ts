@@ -66,6 +66,11 @@ describe("validateToolArguments: JSON-encoded arrays and objects (pi #5697, #333
 		expect(result).toEqual({ outer: { inner: [1, 2] } });
 	});
 
+	it("parses arguments that arrived as one JSON string (root level)", () => {
+		const rootTool = toolWith(Type.Object({ n: Type.Number() }));
+		expect(validateToolArguments(rootTool, callWith('{"n": "4"}'))).toEqual({ n: 4 });
+	});
+
 	it("does not parse a JSON string of the wrong kind, and reports the type error", () => {
 		expect(() => validateToolArguments(tool, callWith({ paths: '{"a": 1}', options: { depth: 1 } }))).toThrow(
 			"  - paths: must be array",
