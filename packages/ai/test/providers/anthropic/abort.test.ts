@@ -50,6 +50,7 @@ describe("anthropic abort", () => {
 		expect(result.errorMessage).toBe("Request was aborted");
 		expect(result.content).toEqual([{ type: "text", text: "partial" }]);
 		expect(result.usage.input).toBe(12);
+		expect(result.usage.cost.input).toBeCloseTo((12 * 3) / 1_000_000);
 	});
 
 	it("aborted while waiting for headers: ends as aborted, not retried", async () => {

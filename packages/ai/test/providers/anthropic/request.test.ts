@@ -58,6 +58,25 @@ describe("what the anthropic provider sends", () => {
 		expect((body.tools as { name: string }[])[0].name).toBe("read");
 	});
 
+	it("reads ANTHROPIC_OAUTH_TOKEN before ANTHROPIC_API_KEY and sends it as an OAuth token", async () => {
+		const saved = { oauth: process.env.ANTHROPIC_OAUTH_TOKEN, key: process.env.ANTHROPIC_API_KEY };
+		process.env.ANTHROPIC_OAUTH_TOKEN = "sk-ant-oat01-from-env";
+		process.env.ANTHROPIC_API_KEY = TEST_KEY;
+		try {
+			const { headers } = await send(() => streamAnthropic(model(), { messages: context.messages }));
+			expect(headers.authorization).toBe("Bearer sk-ant-oat01-from-env");
+			expect(headers["anthropic-beta"]).toBe("oauth-2025-04-20");
+		} finally {
+			for (const [name, value] of [
+				["ANTHROPIC_OAUTH_TOKEN", saved.oauth],
+				["ANTHROPIC_API_KEY", saved.key],
+			] as const) {
+				if (value === undefined) delete process.env[name];
+				else process.env[name] = value;
+			}
+		}
+	});
+
 	it("adds the interleaved-thinking beta for budget-thinking models only", async () => {
 		const budget = await send(() =>
 			streamAnthropic(model(), context, { apiKey: TEST_KEY, thinkingEnabled: true, maxTokens: 4096 }),
