@@ -55,6 +55,12 @@ describe("StreamingJsonParser: complete documents", () => {
 		expect(parser.finish()).toEqual({ value: { a: 1 }, complete: true });
 	});
 
+	it("a number of 400 digits in 1-character deltas ends with the value JSON.parse gives", () => {
+		const text = `{"big": ${"9".repeat(400)}, "small": -1.5e-3}`;
+		expect(finishWith(text)).toEqual({ value: JSON.parse(text), complete: true });
+		expect(finishWith("9".repeat(400))).toEqual({ value: Number("9".repeat(400)), complete: true });
+	});
+
 	it("reports the received text as source", () => {
 		expect(feed(documents.nested, 5).source).toBe(documents.nested);
 	});

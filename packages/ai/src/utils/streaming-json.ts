@@ -51,6 +51,12 @@ const NUMBER_EXPONENT_MARK = 5;
 const NUMBER_EXPONENT_SIGN = 6;
 const NUMBER_EXPONENT = 7;
 
+/**
+ * Longer numbers show no partial value until they end: re-reading a number on every delta would
+ * make an absurdly long one (thousands of digits) quadratic. A double has 17 significant digits.
+ */
+const MAX_PARTIAL_NUMBER_LENGTH = 40;
+
 const SIMPLE_ESCAPES: Record<string, string> = {
 	'"': '"',
 	"\\": "\\",
@@ -136,6 +142,8 @@ export class StreamingJsonParser {
 				error: `Unexpected end of JSON input at position ${this.offset}: ${this.describeOpenState()}`,
 			};
 		}
+		// A number at the very end has no character after it to end it: end it here.
+		if (this.mode === IN_NUMBER) this.setSlot(Number(this.numberText));
 		if (this.repairNote !== undefined) return { value: this.root, complete: false, error: this.repairNote };
 		return { value: this.root, complete: true };
 	}
@@ -253,7 +261,7 @@ export class StreamingJsonParser {
 	private publishPartialScalar(): void {
 		if (this.mode === IN_STRING || this.mode === IN_STRING_ESCAPE || this.mode === IN_STRING_UNICODE) {
 			if (!this.stringIsKey) this.setSlot(this.stringValue);
-		} else if (this.mode === IN_NUMBER) {
+		} else if (this.mode === IN_NUMBER && this.numberText.length <= MAX_PARTIAL_NUMBER_LENGTH) {
 			// parseFloat reads the longest valid prefix: "1." → 1, "2e-" → 2, "-" → NaN (nothing yet).
 			const partial = Number.parseFloat(this.numberText);
 			if (!Number.isNaN(partial)) this.setSlot(partial);
