@@ -150,6 +150,16 @@ describe("getModels and getProviders", () => {
 		}
 	});
 
+	it("gives every model a parseable base URL (placeholders aside), or an empty one for Azure", () => {
+		for (const provider of getProviders()) {
+			for (const model of getModels(provider) as Model[]) {
+				if (provider === "azure-openai-responses") continue;
+				const url = new URL(model.baseUrl.replace(/\{[A-Za-z_]+\}/g, "placeholder"));
+				expect(url.protocol, `${provider}/${model.id}`).toBe("https:");
+			}
+		}
+	});
+
 	it("returns [] for an unknown provider", () => {
 		// @ts-expect-error unknown provider
 		expect(getModels("no-such-provider")).toEqual([]);

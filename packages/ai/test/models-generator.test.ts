@@ -28,6 +28,7 @@ import type {
 	VercelGatewayModel,
 } from "../catalog/generator/source-types.js";
 import { loadLiveSources, loadOfflineSources } from "../catalog/generator/sources.js";
+import { familyId, thinkingLevelMapFor } from "../catalog/generator/thinking-levels.js";
 import type { CuratedModel, CuratedPatch } from "../catalog/index.js";
 
 const repositoryRoot = fileURLToPath(new URL("../../..", import.meta.url));
@@ -187,6 +188,29 @@ describe("rules for OpenRouter and Vercel gateway rows", () => {
 	});
 });
 
+describe("thinking-level families", () => {
+	it("finds the family behind vendor, region and router prefixes", () => {
+		expect(familyId("openai/gpt-5.2")).toBe("gpt-5.2");
+		expect(familyId("us.anthropic.claude-opus-4-6-v1:0")).toBe("claude-opus-4-6-v1:0");
+		expect(familyId("anthropic.claude-sonnet-4-20250514-v1:0")).toBe("claude-sonnet-4-20250514-v1:0");
+		expect(familyId("accounts/fireworks/models/deepseek-r1-0528")).toBe("deepseek-r1-0528");
+	});
+
+	it("gives maps to reasoning models only, and none to other vendors behind the Messages API", () => {
+		expect(thinkingLevelMapFor("o3", false)).toBeUndefined();
+		expect(thinkingLevelMapFor("o3", true)).toEqual({ off: null, minimal: null });
+		expect(thinkingLevelMapFor("us.anthropic.claude-opus-4-6-v1:0", true)).toEqual({ xhigh: "max" });
+		expect(thinkingLevelMapFor("openai/gpt-5.2", true, "anthropic-messages")).toBeUndefined();
+		expect(thinkingLevelMapFor("gemini-3-pro-preview", true)).toEqual({
+			off: null,
+			minimal: "LOW",
+			low: "LOW",
+			medium: "HIGH",
+			high: "HIGH",
+		});
+	});
+});
+
 describe("buildCatalogue", () => {
 	const snapshot: ModelsDevCatalogue = {
 		openrouter: { id: "openrouter", models: { "acme/rocket-1": modelsDevModel("acme/rocket-1") } },
@@ -328,6 +352,21 @@ describe("reporting changes", () => {
 			"test",
 		);
 		expect(compareGeneratedFiles(before, after)).toEqual({ added: ["xai/c"], removed: ["xai/b"], changed: ["xai/a"] });
+	});
+});
+
+describe("curated catalogue", () => {
+	it("names a public https source for every curated row and patch", async () => {
+		const { CURATED_MODELS, CURATED_PATCHES } = await import("../catalog/index.js");
+		for (const row of [...CURATED_MODELS, ...CURATED_PATCHES]) {
+			expect(row.source, `${row.provider}/${row.id}`).toMatch(/^https:\/\/[a-z0-9.-]+\.[a-z]{2,}\//);
+		}
+	});
+
+	it("has no two curated rows for the same provider and id", async () => {
+		const { CURATED_MODELS } = await import("../catalog/index.js");
+		const keys = CURATED_MODELS.map((row) => `${row.provider}/${row.id}`);
+		expect(keys.filter((key, index) => keys.indexOf(key) !== index)).toEqual([]);
 	});
 });
 

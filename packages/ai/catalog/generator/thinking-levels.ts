@@ -74,13 +74,15 @@ const familyRules: readonly FamilyRule[] = [
 	},
 ];
 
+// Bedrock ids carry a region and a vendor prefix: "us.anthropic.claude-opus-4-6-v1:0".
+const BEDROCK_PREFIX = /^((us|eu|apac|global)\.)?(anthropic|meta|amazon|cohere|deepseek|mistral|openai|qwen)\./;
+
 /** The id without a vendor prefix ("anthropic/claude-opus-4.6" → "claude-opus-4.6"), lower-cased. */
 export function familyId(id: string): string {
-	const lastSegment = id.slice(id.lastIndexOf("/") + 1).toLowerCase();
-	// Bedrock ids: "anthropic.claude-opus-4-6-v1:0".
-	return lastSegment.replace(/^[a-z]+\.(?=[a-z])/, (prefix) =>
-		/^(anthropic|meta|amazon|cohere|deepseek)\./.test(prefix) ? "" : prefix,
-	);
+	return id
+		.slice(id.lastIndexOf("/") + 1)
+		.toLowerCase()
+		.replace(BEDROCK_PREFIX, "");
 }
 
 /** The thinking-level map for a reasoning model, or undefined when the defaults apply. */
