@@ -1,21 +1,188 @@
-// Placeholder demo: streams a message through the core without any API key.
-import { AssistantMessageBuilder, createAssistantMessageEventStream } from "@keel/ai";
+// The Keel demo: an Agent with two tools, streaming its events as they arrive.
+//
+// By default it runs on the faux provider from @keel/ai/testing (scripted, in memory, no key, no
+// network), so `npm run quickstart` works anywhere and prints the same thing every time.
+// With KEEL_DEMO_MODEL=<provider>/<model id> (for example anthropic/claude-haiku-4-5) the same
+// agent runs against that real model, with the key from the environment.
+//
+// It imports the BUILT packages: run `npm run build` first (quickstart does).
+import { Agent } from "@keel/agent-core";
+import * as ai from "@keel/ai";
+import { fauxAssistantMessage, fauxText, fauxThinking, fauxToolCall, registerFauxProvider } from "@keel/ai/testing";
 
-const model = {
-	id: "demo",
-	name: "demo",
-	api: "demo",
-	provider: "demo",
-	baseUrl: "",
-	reasoning: false,
-	input: ["text"],
-	cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
-	contextWindow: 1000,
-	maxTokens: 100,
+const { Type } = ai;
+
+// --- two tools ------------------------------------------------------------------------------
+
+const forecasts = {
+	lisbon: { temperatureC: 22, sky: "sunny" },
+	oslo: { temperatureC: 4, sky: "light snow" },
+	tokyo: { temperatureC: 17, sky: "overcast" },
 };
-const stream = createAssistantMessageEventStream();
-const builder = new AssistantMessageBuilder(model, (event) => stream.push(event));
-const index = builder.startText();
-for (const word of "Hello from Keel.".split(" ")) builder.appendText(index, `${word} `);
-builder.finish("stop");
-for await (const event of stream) console.log(event.type, "delta" in event ? JSON.stringify(event.delta) : "");
+
+const weatherTool = {
+	name: "get_weather",
+	label: "Weather",
+	description: "Current weather for a city (Lisbon, Oslo or Tokyo in this demo).",
+	parameters: Type.Object({ city: Type.String({ description: "City name" }) }),
+	async execute(_toolCallId, { city }) {
+		const forecast = forecasts[city.toLowerCase()];
+		// A throw becomes an error result the model can read and recover from.
+		if (!forecast) throw new Error(`No forecast for "${city}". Known cities: Lisbon, Oslo, Tokyo.`);
+		return {
+			content: [{ type: "text", text: `${city}: ${forecast.temperatureC} °C, ${forecast.sky}` }],
+			details: { city, ...forecast },
+		};
+	},
+};
+
+const calculatorTool = {
+	name: "calculate",
+	label: "Calculator",
+	description: "Applies an arithmetic operation to two numbers.",
+	parameters: Type.Object({
+		operation: Type.Union([
+			Type.Literal("add"),
+			Type.Literal("subtract"),
+			Type.Literal("multiply"),
+			Type.Literal("divide"),
+		]),
+		a: Type.Number(),
+		b: Type.Number(),
+	}),
+	async execute(_toolCallId, { operation, a, b }, _signal, onUpdate) {
+		onUpdate?.({ content: [{ type: "text", text: `computing ${a} ${operation} ${b}…` }], details: {} });
+		if (operation === "divide" && b === 0) throw new Error("Division by zero");
+		const value = { add: a + b, subtract: a - b, multiply: a * b, divide: a / b }[operation];
+		return { content: [{ type: "text", text: String(value) }], details: { value } };
+	},
+};
+
+// --- the model: faux by default, a real one on request ---------------------------------------
+
+const question = "What's the weather in Lisbon, and what is 21 multiplied by 2?";
+const requested = process.env.KEEL_DEMO_MODEL;
+let model;
+let faux;
+
+if (requested) {
+	model = resolveRealModel(requested);
+} else {
+	faux = registerFauxProvider({ chunkCharacters: 6, tokensPerSecond: 600 });
+	model = faux.getModel();
+	faux.setResponses([
+		fauxAssistantMessage([
+			fauxThinking("Two independent lookups: the weather tool for Lisbon and the calculator for 21 × 2."),
+			fauxText("Let me check both at once."),
+			fauxToolCall("get_weather", { city: "Lisbon" }),
+			fauxToolCall("calculate", { operation: "multiply", a: 21, b: 2 }),
+		]),
+		// The second answer reads the tool results from the request, like a real model would.
+		(context) => {
+			const results = context.messages.filter((message) => message.role === "toolResult");
+			const [weather, product] = results.map((message) => message.content.map((block) => block.text).join(""));
+			return fauxAssistantMessage(`In ${weather.replace(":", " it is")}. And 21 × 2 = ${product}.`);
+		},
+	]);
+}
+
+// --- the agent and a readable event printer --------------------------------------------------
+
+const agent = new Agent({
+	initialState: {
+		systemPrompt: "You are a concise assistant. Use the tools when they help.",
+		model,
+		tools: [weatherTool, calculatorTool],
+	},
+});
+
+const write = (text) => process.stdout.write(text);
+const dim = (text) => (process.stdout.isTTY ? `\x1b[2m${text}\x1b[0m` : text);
+let turn = 0;
+
+agent.subscribe((event) => {
+	switch (event.type) {
+		case "turn_start":
+			turn++;
+			write(dim(`\n── turn ${turn} ──\n`));
+			break;
+		case "message_start":
+			if (event.message.role === "user") write(`you › ${textOf(event.message)}\n`);
+			break;
+		case "message_update": {
+			const update = event.assistantMessageEvent;
+			if (update.type === "thinking_start") write(dim("thinking › "));
+			else if (update.type === "thinking_delta") write(dim(update.delta));
+			else if (update.type === "thinking_end") write("\n");
+			else if (update.type === "text_start") write("agent › ");
+			else if (update.type === "text_delta") write(update.delta);
+			else if (update.type === "text_end") write("\n");
+			break;
+		}
+		case "message_end":
+			if (event.message.role === "assistant" && event.message.errorMessage) {
+				write(`agent ✗ ${event.message.stopReason}: ${event.message.errorMessage}\n`);
+			}
+			break;
+		case "tool_execution_start":
+			write(`tool  › ${event.toolName} ${JSON.stringify(event.args)}\n`);
+			break;
+		case "tool_execution_update":
+			write(dim(`        ${textOf(event.partialResult)}\n`));
+			break;
+		case "tool_execution_end":
+			write(`tool  ${event.isError ? "✗" : "✓"} ${event.toolName} → ${textOf(event.result)}\n`);
+			break;
+		case "agent_end": {
+			const usage = event.messages
+				.filter((message) => message.role === "assistant")
+				.reduce((total, message) => total + message.usage.totalTokens, 0);
+			write(dim(`\n── done: ${turn} turns, ${event.messages.length} new messages, ${usage} tokens ──\n`));
+			break;
+		}
+	}
+});
+
+const started = performance.now();
+await agent.prompt(question);
+write(dim(`(${model.provider}/${model.id}, ${Math.round(performance.now() - started)} ms)\n`));
+
+if (!requested) printRealProviderHint();
+faux?.unregister();
+if (agent.state.errorMessage) process.exitCode = 1;
+
+// --- helpers ---------------------------------------------------------------------------------
+
+function textOf(message) {
+	if (typeof message.content === "string") return message.content;
+	return message.content
+		.filter((block) => block.type === "text")
+		.map((block) => block.text)
+		.join("");
+}
+
+function resolveRealModel(spec) {
+	const slash = spec.indexOf("/");
+	if (slash <= 0) fail(`KEEL_DEMO_MODEL must look like <provider>/<model id>, got "${spec}"`);
+	const provider = spec.slice(0, slash);
+	const id = spec.slice(slash + 1);
+	if (typeof ai.getModel !== "function") fail("This build of @keel/ai has no model catalogue (getModel) yet.");
+	const found = ai.getModel(provider, id);
+	if (!found) fail(`Unknown model "${id}" for provider "${provider}" in the catalogue.`);
+	return found;
+}
+
+function printRealProviderHint() {
+	const candidates = [
+		["ANTHROPIC_API_KEY", "anthropic/claude-haiku-4-5"],
+		["OPENAI_API_KEY", "openai/gpt-4.1-mini"],
+	].filter(([variable]) => process.env[variable]);
+	if (candidates.length === 0) return;
+	write("\nA provider key is set. To run the same agent against a real model:\n");
+	for (const [variable, spec] of candidates) write(`  KEEL_DEMO_MODEL=${spec} npm run demo   # uses ${variable}\n`);
+}
+
+function fail(message) {
+	console.error(`demo: ${message}`);
+	process.exit(1);
+}
