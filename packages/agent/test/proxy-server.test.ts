@@ -216,6 +216,24 @@ describe("proxy server streaming", () => {
 		expect(hanging.received.options?.signal?.aborted).toBe(true);
 	});
 
+	it("uses request.body when a body parser already consumed the Node stream", async () => {
+		faux.setResponses(["parsed upstream"]);
+		const handler = createProxyHandler({ authenticate: () => true, models: [model] });
+		server = await startServer((request, response) => {
+			// What express.json() does: read the stream, then leave the parsed object on request.body.
+			let text = "";
+			request.on("data", (chunk) => {
+				text += chunk;
+			});
+			request.on("end", () => {
+				Object.assign(request, { body: JSON.parse(text) });
+				void handler(request, response);
+			});
+		});
+		const result = await streamProxy(model, { messages: [] }, { proxyUrl: server.url, authToken: "any" }).result();
+		expect(result.content).toEqual([{ type: "text", text: "parsed upstream" }]);
+	});
+
 	it("sends heartbeat comments while the upstream is quiet", async () => {
 		const hanging = createHangingStreamFunction();
 		const response = await fetchHandler({ streamFunction: hanging.streamFunction, heartbeatMs: 10 })(post(validBody()));

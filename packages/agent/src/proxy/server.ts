@@ -116,6 +116,17 @@ function writeNodeChunk(response: ServerResponse, chunk: string): Promise<void> 
 }
 
 function readNodeBody(request: IncomingMessage, limit: number): Promise<string> {
+	// A body parser mounted earlier (Express's express.json(), for example) has consumed the stream
+	// and left `request.body`; waiting for "end" would wait forever.
+	const parsed = (request as IncomingMessage & { body?: unknown }).body;
+	if (parsed !== undefined) {
+		const text =
+			typeof parsed === "string" ? parsed : Buffer.isBuffer(parsed) ? parsed.toString("utf8") : JSON.stringify(parsed);
+		return Buffer.byteLength(text) > limit ? Promise.reject(tooLarge(limit)) : Promise.resolve(text);
+	}
+	if (request.readableEnded) {
+		return Promise.reject(new ProxyRequestError(400, "The request body was already read by another handler"));
+	}
 	return new Promise((resolve, reject) => {
 		const chunks: Buffer[] = [];
 		let size = 0;
