@@ -46,6 +46,11 @@ export {
 // --- anthropic-messages option types (owner: anthropic provider; functions are in @keel/ai/anthropic) ---
 export type { AnthropicEffort, AnthropicOptions, AnthropicToolChoice } from "./providers/anthropic/options.js";
 // --- end anthropic-messages ---
+// --- openai-completions option types (owner: openai-completions provider; functions are in
+// @keel/ai/openai-completions) ---
+export type { OpenAICompletionsOptions } from "./providers/openai-completions/options.js";
+export type { ChatToolChoice as OpenAICompletionsToolChoice } from "./providers/openai-completions/wire-types.js";
+// --- end openai-completions ---
 // --- openai-responses / azure-openai-responses option types (owner: responses providers; functions are in
 // @keel/ai/openai-responses and @keel/ai/azure-openai-responses) ---
 export type {
