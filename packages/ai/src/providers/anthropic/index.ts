@@ -9,7 +9,8 @@ import { effortForThinkingLevel, usesAdaptiveThinking } from "./thinking.js";
 import { runAnthropicAttempt } from "./transport.js";
 
 export { AnthropicStreamDecoder, decodeAnthropicStreamEvents } from "./decode.js";
-export { buildAnthropicHeaders, encodeAnthropicRequest } from "./encode.js";
+export { encodeAnthropicRequest } from "./encode.js";
+export { buildAnthropicHeaders } from "./encode-headers.js";
 export type { AnthropicEffort, AnthropicOptions, AnthropicToolChoice } from "./options.js";
 export { mapAnthropicStopReason } from "./stop-reason.js";
 

@@ -1,5 +1,10 @@
 import type { Api, Model, ThinkingLevel } from "../../types.js";
-import type { AnthropicEffort } from "./options.js";
+import type { AnthropicEffort, AnthropicOptions } from "./options.js";
+
+/** Thinking is only sent to reasoning models, and only when asked for. */
+export function isThinkingEnabled(model: Model<Api>, options: AnthropicOptions): boolean {
+	return model.reasoning && options.thinkingEnabled === true;
+}
 
 const EFFORT_VALUES: ReadonlySet<string> = new Set(["low", "medium", "high", "xhigh", "max"]);
 

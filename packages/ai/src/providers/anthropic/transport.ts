@@ -3,7 +3,8 @@ import type { Context, Model } from "../../types.js";
 import { NonRetryableError, type ProviderAttempt } from "../shared/provider-stream.js";
 import { headersToRecord } from "../shared/retry.js";
 import { AnthropicStreamDecoder } from "./decode.js";
-import { type AnthropicAuthMode, anthropicAuthMode, buildAnthropicHeaders, encodeAnthropicRequest } from "./encode.js";
+import { encodeAnthropicRequest } from "./encode.js";
+import { type AnthropicAuthMode, anthropicAuthMode, buildAnthropicHeaders } from "./encode-headers.js";
 import type { AnthropicOptions } from "./options.js";
 import { readAnthropicEvents } from "./read-events.js";
 
