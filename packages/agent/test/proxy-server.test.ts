@@ -1,6 +1,12 @@
 // The proxy server's refusals, its fetch-style adapter, disconnect handling and the header policy.
 import type { IncomingMessage } from "node:http";
-import { type Api, getModels, type Model } from "@keel/ai";
+import {
+	type Api,
+	createAssistantMessageEventStream,
+	createEmptyAssistantMessage,
+	getModels,
+	type Model,
+} from "@keel/ai";
 import { type FauxProviderRegistration, fauxAssistantMessage, fauxText, registerFauxProvider } from "@keel/ai/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { streamProxy } from "../src/proxy/client.js";
@@ -232,6 +238,44 @@ describe("proxy server streaming", () => {
 		});
 		const result = await streamProxy(model, { messages: [] }, { proxyUrl: server.url, authToken: "any" }).result();
 		expect(result.content).toEqual([{ type: "text", text: "parsed upstream" }]);
+	});
+
+	it("ends with one error event when the stream function breaks its contract", async () => {
+		const errors: unknown[] = [];
+		const handler = fetchHandler({
+			onError: (error) => errors.push(error),
+			streamFunction: () => {
+				const stream = createAssistantMessageEventStream();
+				// A text_start without its partial message: toProxyEvent cannot read it.
+				stream.push({ type: "start" } as never);
+				stream.push({ type: "text_start", contentIndex: 0 } as never);
+				return stream;
+			},
+		});
+		const text = await (await handler(post(validBody()))).text();
+		const events = text
+			.split("\n")
+			.filter((line) => line.startsWith("data: "))
+			.map((line) => JSON.parse(line.slice(6)) as { type: string; errorMessage?: string });
+		expect(events.map((event) => event.type)).toEqual(["start", "error"]);
+		expect(events[1].errorMessage).toBe("The proxy failed while streaming the response");
+		expect(errors).toHaveLength(1);
+	});
+
+	it("ends with an error event when the upstream stream ends without a terminal event", async () => {
+		const handler = fetchHandler({
+			streamFunction: () => {
+				const stream = createAssistantMessageEventStream();
+				stream.end(createEmptyAssistantMessage("faux", "faux", "faux-model"));
+				return stream;
+			},
+		});
+		const result = await streamProxy(
+			model,
+			{ messages: [] },
+			{ proxyUrl: "http://proxy.test", authToken: "good", fetch: (input, init) => handler(new Request(input, init)) },
+		).result();
+		expect(result.errorMessage).toBe("The upstream stream ended without a done or error event");
 	});
 
 	it("sends heartbeat comments while the upstream is quiet", async () => {

@@ -236,18 +236,19 @@ export async function pumpEvents(
 			await write(formatEvent(toProxyEvent({ type: "error", reason: "error", error: message })));
 			return;
 		}
-		for await (const event of upstream) {
-			await write(formatEvent(toProxyEvent(event)));
-			if (event.type === "done" || event.type === "error") return;
+		let errorMessage = "The upstream stream ended without a done or error event";
+		try {
+			for await (const event of upstream) {
+				await write(formatEvent(toProxyEvent(event)));
+				if (event.type === "done" || event.type === "error") return;
+			}
+		} catch (error) {
+			// A stream function that breaks its contract (a malformed event, a throwing iterator).
+			onError?.(error);
+			errorMessage = "The proxy failed while streaming the response";
 		}
-		const final = await upstream.result().catch(() => undefined);
-		const message = final ?? createEmptyAssistantMessage("unknown", "unknown", "unknown");
-		const ended = {
-			...message,
-			stopReason: "error" as const,
-			errorMessage: "The upstream stream ended without a done or error event",
-		};
-		await write(formatEvent(toProxyEvent({ type: "error", reason: "error", error: ended })));
+		const usage = createEmptyAssistantMessage("unknown", "unknown", "unknown").usage;
+		await write(formatEvent({ type: "error", reason: "error", errorMessage, message: { usage } }));
 	} finally {
 		if (heartbeat !== undefined) clearInterval(heartbeat);
 	}
