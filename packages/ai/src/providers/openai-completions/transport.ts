@@ -4,7 +4,11 @@ import type { Context, Model } from "../../types.js";
 import { NonRetryableError, type ProviderAttempt } from "../shared/provider-stream.js";
 import { headersToRecord } from "../shared/retry.js";
 import type { ResolvedOpenAICompletionsCompat } from "./compat.js";
-import { type ChatCompletionChunkWire, OpenAICompletionsStreamDecoder } from "./decode.js";
+import {
+	type ChatCompletionChunkWire,
+	type ChatCompletionDeltaWire,
+	OpenAICompletionsStreamDecoder,
+} from "./decode.js";
 import { buildOpenAICompletionsHeaders } from "./encode.js";
 import { attachErrorBody } from "./errors.js";
 import type { OpenAICompletionsOptions } from "./options.js";
@@ -55,6 +59,14 @@ export async function runOpenAICompletionsAttempt(
 	if (!response.body) throw new Error(`The ${model.provider} response to a streaming request has no body`);
 
 	const decoder = new OpenAICompletionsStreamDecoder(attempt.builder, model.provider);
+	if (response.headers.get("content-type")?.includes("application/json")) {
+		// Some proxies ignore `stream: true` and answer with one whole chat.completion object.
+		attempt.touch();
+		const completion = parseChunk(await response.text(), model.provider);
+		decoder.decodeChunk(completionAsChunk(completion));
+		decoder.end();
+		return;
+	}
 	try {
 		reading: for await (const events of readServerSentEvents(response.body, attempt.touch)) {
 			for (const event of events) {
@@ -85,6 +97,20 @@ function parseChunk(data: string, provider: string): ChatCompletionChunkWire {
 	const streamError = (parsed as { error?: unknown } | null)?.error;
 	if (streamError) throw streamErrorFrom(streamError);
 	return parsed as ChatCompletionChunkWire;
+}
+
+/** A non-streamed `chat.completion` as one chunk: each choice's `message` becomes its `delta`. */
+function completionAsChunk(completion: ChatCompletionChunkWire): ChatCompletionChunkWire {
+	type WholeChoice = NonNullable<ChatCompletionChunkWire["choices"]>[number] & { message?: ChatCompletionDeltaWire };
+	const choices = (completion.choices ?? []) as WholeChoice[];
+	return {
+		...completion,
+		choices: choices.map(({ message, ...choice }) => {
+			const delta = message ?? choice.delta ?? {};
+			const toolCalls = delta.tool_calls?.map((call, index) => ({ index, ...call }));
+			return { ...choice, delta: toolCalls ? { ...delta, tool_calls: toolCalls } : delta };
+		}),
+	};
 }
 
 /** An error event inside the stream, shaped like the SDK's errors so classification reads it. */

@@ -181,3 +181,38 @@ function restore(name: string, value: string | undefined): void {
 	if (value === undefined) delete process.env[name];
 	else process.env[name] = value;
 }
+
+describe("servers that ignore stream: true", () => {
+	it("reads a whole chat.completion JSON answer as one message", async () => {
+		server.enqueue({
+			headers: { "content-type": "application/json" },
+			body: {
+				id: "chatcmpl-whole",
+				object: "chat.completion",
+				created: 1,
+				model: "qwen3:8b",
+				choices: [
+					{
+						index: 0,
+						message: {
+							role: "assistant",
+							content: "Whole answer",
+							reasoning_content: "thought",
+							tool_calls: [{ id: "call_1", type: "function", function: { name: "read", arguments: '{"path":"x"}' } }],
+						},
+						finish_reason: "tool_calls",
+					},
+				],
+				usage: { prompt_tokens: 5, completion_tokens: 3, total_tokens: 8 },
+			},
+		});
+		const result = await streamOpenAICompletions(localModel(server.url), context).result();
+		expect(result.stopReason).toBe("toolUse");
+		expect(result.content).toEqual([
+			{ type: "thinking", thinking: "thought", thinkingSignature: "reasoning_content" },
+			{ type: "text", text: "Whole answer" },
+			{ type: "toolCall", id: "call_1", name: "read", arguments: { path: "x" } },
+		]);
+		expect(result.usage.totalTokens).toBe(8);
+	});
+});
