@@ -138,6 +138,7 @@ export class OpenAICompletionsStreamDecoder {
 	/** Ends the message from the last finish reason seen. */
 	end(): void {
 		for (const [id, signature] of this.encryptedReasoning) this.attachEncryptedReasoning(id, signature);
+		this.nameUnnamedToolCalls();
 		const reason = this.finishReason;
 		if (reason === undefined) {
 			this.builder.fail(
@@ -157,7 +158,8 @@ export class OpenAICompletionsStreamDecoder {
 		if (typeof delta.content === "string" && delta.content !== "") this.appendText(delta.content);
 		// A refusal is the model's answer in another field; kept as text so it is not lost.
 		if (typeof delta.refusal === "string" && delta.refusal !== "") this.appendText(delta.refusal);
-		if (delta.tool_calls) for (const call of delta.tool_calls) this.decodeToolCallDelta(call);
+		// Without an `index` (older Ollama), a call's position in the delta stands in for it.
+		delta.tool_calls?.forEach((call, position) => this.decodeToolCallDelta(call, position));
 		if (delta.reasoning_details) this.collectEncryptedReasoning(delta.reasoning_details);
 	}
 
@@ -189,9 +191,9 @@ export class OpenAICompletionsStreamDecoder {
 	 * Tool calls are keyed by their stream `index`. Some vendors send every call at index 0 (or no
 	 * index); a different non-empty id at a known index then starts a new call.
 	 */
-	private decodeToolCallDelta(call: ChatCompletionToolCallDeltaWire): void {
+	private decodeToolCallDelta(call: ChatCompletionToolCallDeltaWire, position: number): void {
 		this.closeCurrent();
-		const streamIndex = typeof call.index === "number" ? call.index : 0;
+		const streamIndex = typeof call.index === "number" ? call.index : position;
 		let blockIndex = this.toolCalls.get(streamIndex);
 		const id = call.id ?? "";
 		if (blockIndex !== undefined && id !== "" && this.builder.toolCall(blockIndex).id !== id) {
@@ -216,6 +218,17 @@ export class OpenAICompletionsStreamDecoder {
 				this.encryptedReasoning.set(detail.id, JSON.stringify(detail));
 			}
 		}
+	}
+
+	/**
+	 * Some servers (llama.cpp builds, small proxies) send tool calls without an id; the result
+	 * must still be paired with its call on the next request, so each gets one.
+	 */
+	private nameUnnamedToolCalls(): void {
+		const prefix = this.builder.message.responseId ?? "call";
+		this.builder.message.content.forEach((block, index) => {
+			if (block.type === "toolCall" && !block.id) block.id = `${prefix}_${index}`;
+		});
 	}
 
 	private attachEncryptedReasoning(id: string, signature: string): void {

@@ -115,6 +115,19 @@ describe("OpenAICompletionsStreamDecoder", () => {
 		]);
 	});
 
+	it("separates calls without index by their position, and gives id-less calls an id", () => {
+		const { message } = decode([
+			chunk({
+				tool_calls: [{ function: { name: "one", arguments: "{}" } }, { function: { name: "two", arguments: "{}" } }],
+			}),
+			chunk({}, { finish: "tool_calls" }),
+		]);
+		expect(message.content).toEqual([
+			{ type: "toolCall", id: "chatcmpl-test_0", name: "one", arguments: {} },
+			{ type: "toolCall", id: "chatcmpl-test_1", name: "two", arguments: {} },
+		]);
+	});
+
 	it("turns a plain stop with tool calls into toolUse", () => {
 		const { message } = decode([
 			chunk({ tool_calls: [{ index: 0, id: "a", function: { name: "one", arguments: "{}" } }] }),
