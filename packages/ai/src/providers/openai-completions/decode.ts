@@ -159,7 +159,10 @@ export class OpenAICompletionsStreamDecoder {
 		// A refusal is the model's answer in another field; kept as text so it is not lost.
 		if (typeof delta.refusal === "string" && delta.refusal !== "") this.appendText(delta.refusal);
 		// Without an `index` (older Ollama), a call's position in the delta stands in for it.
-		delta.tool_calls?.forEach((call, position) => this.decodeToolCallDelta(call, position));
+		const toolCalls = delta.tool_calls ?? [];
+		for (let position = 0; position < toolCalls.length; position++) {
+			this.decodeToolCallDelta(toolCalls[position], position);
+		}
 		if (delta.reasoning_details) this.collectEncryptedReasoning(delta.reasoning_details);
 	}
 
