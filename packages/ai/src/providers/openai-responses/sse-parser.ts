@@ -25,27 +25,40 @@ export class SseParser {
 	push(text: string): void {
 		let start = 0;
 		// A "\r\n" split across pushes: the "\r" ended the line already, skip the "\n".
-		if (this.lastWasCarriageReturn && text.startsWith("\n")) start = 1;
-		this.lastWasCarriageReturn = false;
+		if (this.lastWasCarriageReturn) {
+			this.lastWasCarriageReturn = false;
+			if (text.charCodeAt(0) === 10) start = 1;
+		}
+		if (text.indexOf("\r", start) === -1) this.pushLinesEndingInNewline(text, start);
+		else this.pushLinesWithCarriageReturns(text, start);
+	}
+
+	/** The common case: only "\n" line ends in this text. */
+	private pushLinesEndingInNewline(text: string, from: number): void {
+		let start = from;
+		for (;;) {
+			const end = text.indexOf("\n", start);
+			if (end === -1) break;
+			this.completeLine(text.slice(start, end));
+			start = end + 1;
+		}
+		if (start < text.length) this.pendingLine.push(text.slice(start));
+	}
+
+	/** "\r\n" and lone "\r" line ends (allowed by the SSE format, rarely used). */
+	private pushLinesWithCarriageReturns(text: string, from: number): void {
+		let start = from;
 		const length = text.length;
-		// The next "\r" is found once and reused until passed, so text without any costs one scan.
-		let carriageReturn = text.indexOf("\r", start);
+		// Each search result is reused until passed, so the work stays linear in the text length.
+		let newline = -2;
+		let carriageReturn = -2;
 		while (start < length) {
+			if (newline !== -1 && newline < start) newline = text.indexOf("\n", start);
 			if (carriageReturn !== -1 && carriageReturn < start) carriageReturn = text.indexOf("\r", start);
-			const newline = text.indexOf("\n", start);
 			const end = carriageReturn === -1 ? newline : newline === -1 ? carriageReturn : Math.min(newline, carriageReturn);
-			if (end === -1) {
-				this.pendingLine.push(text.slice(start));
-				return;
-			}
-			let line = text.slice(start, end);
-			if (this.pendingLine.length > 0) {
-				this.pendingLine.push(line);
-				line = this.pendingLine.join("");
-				this.pendingLine = [];
-			}
-			this.processLine(line);
-			if (text.charCodeAt(end) === 13) {
+			if (end === -1) break;
+			this.completeLine(text.slice(start, end));
+			if (end === carriageReturn) {
 				if (end + 1 === length) {
 					this.lastWasCarriageReturn = true;
 					return;
@@ -55,6 +68,18 @@ export class SseParser {
 				start = end + 1;
 			}
 		}
+		if (start < length) this.pendingLine.push(text.slice(start));
+	}
+
+	private completeLine(piece: string): void {
+		if (this.pendingLine.length === 0) {
+			this.processLine(piece);
+			return;
+		}
+		this.pendingLine.push(piece);
+		const line = this.pendingLine.join("");
+		this.pendingLine = [];
+		this.processLine(line);
 	}
 
 	/** Ends the input: an event not followed by a blank line is still delivered (lenient). */
