@@ -113,6 +113,7 @@ export class OpenAICompletionsStreamDecoder {
 	/** OpenRouter encrypted reasoning by tool-call id; attached when the call ends. */
 	private readonly encryptedReasoning = new Map<string, string>();
 	private finishReason: string | undefined;
+	private chunksSeen = 0;
 
 	constructor(
 		private readonly builder: AssistantMessageBuilder,
@@ -124,6 +125,7 @@ export class OpenAICompletionsStreamDecoder {
 		if (!chunk || typeof chunk !== "object" || Array.isArray(chunk)) {
 			throw new Error(`Malformed Chat Completions stream chunk: ${JSON.stringify(chunk)?.slice(0, 200)}`);
 		}
+		this.chunksSeen++;
 		this.builder.setResponseIdentity({ responseId: chunk.id, responseModel: chunk.model });
 		if (chunk.service_tier) this.builder.setServiceTier(chunk.service_tier);
 		if (chunk.usage) this.builder.updateUsage(mapOpenAICompletionsUsage(chunk.usage));
@@ -140,6 +142,13 @@ export class OpenAICompletionsStreamDecoder {
 		for (const [id, signature] of this.encryptedReasoning) this.attachEncryptedReasoning(id, signature);
 		this.nameUnnamedToolCalls();
 		const reason = this.finishReason;
+		if (this.chunksSeen === 0) {
+			this.builder.fail(
+				"error",
+				`The ${this.vendor} response held no stream events (expected "data:" lines of chat.completion.chunk JSON)`,
+			);
+			return;
+		}
 		if (reason === undefined) {
 			this.builder.fail(
 				"error",

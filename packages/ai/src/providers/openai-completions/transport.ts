@@ -77,7 +77,7 @@ export async function runOpenAICompletionsAttempt(
 	} catch (error) {
 		// Reading stops with an abort error when the harness aborts; it reports the cause itself.
 		if (attempt.signal.aborted) return;
-		throw error;
+		throw describeCutConnection(error, model.provider);
 	}
 	if (attempt.signal.aborted) return;
 	decoder.end();
@@ -111,6 +111,21 @@ function completionAsChunk(completion: ChatCompletionChunkWire): ChatCompletionC
 			return { ...choice, delta: toolCalls ? { ...delta, tool_calls: toolCalls } : delta };
 		}),
 	};
+}
+
+/**
+ * undici reports a connection closed mid-body as a bare "terminated"; say what that means. The
+ * wording keeps the original text, so retry classification still sees a connection failure.
+ */
+function describeCutConnection(error: unknown, provider: string): unknown {
+	if (!(error instanceof TypeError) || !/terminated|other side closed|ECONNRESET|socket/i.test(error.message)) {
+		return error;
+	}
+	const cause =
+		error.cause instanceof Error && !error.message.includes(error.cause.message) ? ` (${error.cause.message})` : "";
+	return new Error(`The connection to ${provider} closed before the response was finished: ${error.message}${cause}`, {
+		cause: error,
+	});
 }
 
 /** An error event inside the stream, shaped like the SDK's errors so classification reads it. */

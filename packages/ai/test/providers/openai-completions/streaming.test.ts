@@ -184,7 +184,9 @@ describe("openai-completions streaming", () => {
 		server.enqueue({ body: sse([chunk({ content: "half an ans" })], false), cut: true });
 		const result = await streamOpenAICompletions(serverModel(server.url), context, { apiKey }).result();
 		expect(result.stopReason).toBe("error");
-		expect(result.errorMessage).toBeTruthy();
+		expect(result.errorMessage).toMatch(
+			/^The connection to openai closed before the response was finished: terminated/,
+		);
 		expect(result.content).toEqual([{ type: "text", text: "half an ans" }]);
 	});
 
@@ -197,6 +199,21 @@ describe("openai-completions streaming", () => {
 		expect(result.stopReason).toBe("error");
 		expect(result.errorMessage).toMatch(/No data received from the provider for 50 ms/);
 		expect(result.content).toEqual([{ type: "text", text: "waiting" }]);
+	});
+
+	it("retries a connection cut before any content", async () => {
+		server.enqueue({ body: "", cut: true }, { body: textStream("second try") });
+		const result = await streamOpenAICompletions(serverModel(server.url), context, { apiKey, maxRetries: 1 }).result();
+		expect(result.content).toEqual([{ type: "text", text: "second try" }]);
+		expect(result.diagnostics?.[0]?.type).toBe("retry");
+	});
+
+	it("says so when a 200 answer holds no SSE events", async () => {
+		server.enqueue({ body: "<html>proxy login</html>" });
+		const result = await streamOpenAICompletions(serverModel(server.url), context, { apiKey }).result();
+		expect(result.errorMessage).toBe(
+			'The openai response held no stream events (expected "data:" lines of chat.completion.chunk JSON)',
+		);
 	});
 
 	it("fails a stream that ends without a finish_reason", async () => {
