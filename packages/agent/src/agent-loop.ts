@@ -134,7 +134,7 @@ async function runLoop(
 			await emit({ type: "message_end", message: prompt });
 		}
 		// Polled before the first turn, so messages queued while the agent was idle go in at once.
-		let pending = await pollMessages("getSteeringMessages", config.getSteeringMessages);
+		let pending = await pollMessages("getSteeringMessages", config.getSteeringMessages, signal);
 		let firstTurn = true;
 		while (true) {
 			let hadToolCalls = true;
@@ -178,14 +178,15 @@ async function runLoop(
 				}
 				await endTurn(run, emit, assistantMessage, toolResults);
 
-				if (terminate || (await shouldStop(config, run, assistantMessage, toolResults))) {
+				if (terminate || (await shouldStop(config, run, assistantMessage, toolResults, signal))) {
 					await emit({ type: "agent_end", messages: run.newMessages });
 					return run.newMessages;
 				}
-				if (pending.length === 0) pending = await pollMessages("getSteeringMessages", config.getSteeringMessages);
+				if (pending.length === 0)
+					pending = await pollMessages("getSteeringMessages", config.getSteeringMessages, signal);
 			}
 			// The agent would stop here: follow-ups, if any, start the turns again.
-			pending = await pollMessages("getFollowUpMessages", config.getFollowUpMessages);
+			pending = await pollMessages("getFollowUpMessages", config.getFollowUpMessages, signal);
 			if (pending.length === 0) break;
 		}
 		await emit({ type: "agent_end", messages: run.newMessages });
@@ -218,10 +219,13 @@ async function shouldStop(
 	run: RunState,
 	message: AssistantMessage,
 	toolResults: ToolResultMessage[],
+	signal: AbortSignal | undefined,
 ): Promise<boolean> {
 	if (!config.shouldStopAfterTurn) return false;
-	const stop = await step("shouldStopAfterTurn", () =>
-		config.shouldStopAfterTurn?.({ message, toolResults, context: run.context, newMessages: run.newMessages }),
+	const stop = await step(
+		"shouldStopAfterTurn",
+		() => config.shouldStopAfterTurn?.({ message, toolResults, context: run.context, newMessages: run.newMessages }),
+		signal,
 	);
 	return stop === true;
 }
@@ -245,16 +249,16 @@ async function streamAssistantResponse(
 
 	let messages = run.context.messages;
 	const transformContext = config.transformContext;
-	if (transformContext) messages = await step("transformContext", () => transformContext(messages, signal));
-	const llmMessages = await step("convertToLlm", () => config.convertToLlm(messages));
+	if (transformContext) messages = await step("transformContext", () => transformContext(messages, signal), signal);
+	const llmMessages = await step("convertToLlm", () => config.convertToLlm(messages), signal);
 	const llmContext: Context = { systemPrompt: run.context.systemPrompt, messages: llmMessages };
 	if (run.context.tools) llmContext.tools = run.context.tools;
 	const getApiKey = config.getApiKey;
-	const resolvedKey = getApiKey ? await step("getApiKey", () => getApiKey(config.model.provider)) : undefined;
+	const resolvedKey = getApiKey ? await step("getApiKey", () => getApiKey(config.model.provider), signal) : undefined;
 	// Every config field reaches the stream function as an option (sessionId, onPayload, transport, …).
 	const options: SimpleStreamOptions = { ...config, apiKey: resolvedKey ?? config.apiKey, signal };
 	const call = streamFn ?? streamSimple;
-	const stream = await step("streamFn", () => call(config.model, llmContext, options));
+	const stream = await step("streamFn", () => call(config.model, llmContext, options), signal);
 	if (!stream || typeof (stream as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] !== "function") {
 		throw new Error("streamFn must return an AssistantMessageEventStream");
 	}

@@ -4,8 +4,9 @@ import type { AgentMessage } from "./types.js";
 /**
  * Runs a user callback and names it in the error, so the error message says what failed.
  * A synchronous callback stays synchronous: no promise is created on the per-turn path.
+ * With a signal, an abort stops the wait for a callback that ignores it.
  */
-export function step<T>(name: string, callback: () => T | Promise<T>): T | Promise<T> {
+export function step<T>(name: string, callback: () => T | Promise<T>, signal?: AbortSignal): T | Promise<T> {
 	let result: T | Promise<T>;
 	try {
 		result = callback();
@@ -13,11 +14,35 @@ export function step<T>(name: string, callback: () => T | Promise<T>): T | Promi
 		throw namedError(name, error);
 	}
 	if (isPromiseLike(result)) {
-		return Promise.resolve(result).catch((error: unknown) => {
+		const named = Promise.resolve(result).catch((error: unknown) => {
 			throw namedError(name, error);
 		});
+		return signal ? untilAborted(named, signal, name) : named;
 	}
 	return result;
+}
+
+/** Settles like `promise`, or rejects as soon as `signal` aborts (the promise is then left to run). */
+export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal, waitingFor: string): Promise<T> {
+	const abortError = () => new Error(`Aborted while waiting for ${waitingFor}`);
+	if (signal.aborted) {
+		promise.catch(() => {});
+		return Promise.reject(abortError());
+	}
+	return new Promise<T>((resolve, reject) => {
+		const onAbort = () => reject(abortError());
+		signal.addEventListener("abort", onAbort, { once: true });
+		promise.then(
+			(value) => {
+				signal.removeEventListener("abort", onAbort);
+				resolve(value);
+			},
+			(error: unknown) => {
+				signal.removeEventListener("abort", onAbort);
+				reject(error);
+			},
+		);
+	});
 }
 
 function namedError(name: string, error: unknown): Error {
@@ -32,9 +57,10 @@ function isPromiseLike<T>(value: T | Promise<T>): value is Promise<T> {
 export async function pollMessages(
 	name: string,
 	source: (() => AgentMessage[] | Promise<AgentMessage[]>) | undefined,
+	signal?: AbortSignal,
 ): Promise<AgentMessage[]> {
 	if (!source) return [];
-	const messages = await step(name, source);
+	const messages = await step(name, source, signal);
 	if (messages === undefined || messages === null) return [];
 	if (!Array.isArray(messages)) throw new Error(`${name} must return an array of messages, got ${typeof messages}`);
 	return messages;

@@ -2,7 +2,7 @@
 // parallel. Every call gets exactly one tool_execution_start, one tool_execution_end and one
 // toolResult message, in the order of the calls, whatever throws, blocks, or is aborted.
 import type { AssistantMessage, ToolResultMessage } from "@keel/ai";
-import { pollMessages } from "./callback-step.js";
+import { pollMessages, step } from "./callback-step.js";
 import { errorText } from "./error-text.js";
 import type {
 	AgentContext,
@@ -152,14 +152,18 @@ async function prepareToolCall(batch: ToolBatch, toolCall: AgentToolCall): Promi
 		return { kind: "done", ...errorResult(errorText(error)) };
 	}
 	if (batch.config.beforeToolCall) {
+		const beforeToolCall = batch.config.beforeToolCall;
 		try {
-			const decision = await batch.config.beforeToolCall(
-				{ assistantMessage: batch.assistantMessage, toolCall, args, context: batch.context },
-				batch.signal,
+			const decision = await waitForHook(batch, "beforeToolCall", () =>
+				beforeToolCall(
+					{ assistantMessage: batch.assistantMessage, toolCall, args, context: batch.context },
+					batch.signal,
+				),
 			);
 			if (decision?.block) return { kind: "done", ...errorResult(decision.reason || "Tool execution was blocked") };
 		} catch (error) {
-			return { kind: "done", ...errorResult(`beforeToolCall failed: ${errorText(error)}`) };
+			if (batch.signal?.aborted) return { kind: "done", ...errorResult(ABORTED_TOOL_TEXT) };
+			return { kind: "done", ...errorResult(errorText(error)) };
 		}
 	}
 	return { kind: "run", tool, args };
@@ -174,17 +178,20 @@ async function runPreparedCall(
 ): Promise<Finished> {
 	const executed = await executeWithAbort(batch, toolCall, prepared, emit);
 	if (executed.aborted || !batch.config.afterToolCall) return executed;
+	const afterToolCall = batch.config.afterToolCall;
 	try {
-		const override = await batch.config.afterToolCall(
-			{
-				assistantMessage: batch.assistantMessage,
-				toolCall,
-				args: prepared.args,
-				context: batch.context,
-				result: executed.result,
-				isError: executed.isError,
-			},
-			batch.signal,
+		const override = await waitForHook(batch, "afterToolCall", () =>
+			afterToolCall(
+				{
+					assistantMessage: batch.assistantMessage,
+					toolCall,
+					args: prepared.args,
+					context: batch.context,
+					result: executed.result,
+					isError: executed.isError,
+				},
+				batch.signal,
+			),
 		);
 		if (!override) return executed;
 		const result: AgentToolResult = {
@@ -195,7 +202,8 @@ async function runPreparedCall(
 		if (terminate !== undefined) result.terminate = terminate;
 		return { result, isError: override.isError ?? executed.isError };
 	} catch (error) {
-		return errorResult(`afterToolCall failed: ${errorText(error)}`);
+		if (batch.signal?.aborted) return errorResult(ABORTED_TOOL_TEXT);
+		return errorResult(errorText(error));
 	}
 }
 
@@ -334,5 +342,10 @@ function allTerminate(outcome: BatchProgress): boolean {
 
 async function pollSteeringDuringBatch(batch: ToolBatch): Promise<AgentMessage[]> {
 	if ((batch.config.steeringCheck ?? "after-each-tool") !== "after-each-tool") return [];
-	return pollMessages("getSteeringMessages", batch.config.getSteeringMessages);
+	return pollMessages("getSteeringMessages", batch.config.getSteeringMessages, batch.signal);
+}
+
+/** Runs a hook: its throw is named ("beforeToolCall failed: …"), and an abort stops the wait. */
+function waitForHook<T>(batch: ToolBatch, name: string, hook: () => T | Promise<T>): T | Promise<T> {
+	return step(name, hook, batch.signal);
 }

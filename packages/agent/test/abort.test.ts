@@ -171,4 +171,49 @@ describe("abort", () => {
 		expect(streamFn.calls).toHaveLength(0);
 		expect((messages.at(-1) as AssistantMessage).stopReason).toBe("aborted");
 	});
+
+	it("stops waiting for a hanging transformContext and ends the run as aborted", async () => {
+		const controller = new AbortController();
+		const streamFn = scriptedStreamFn([{ blocks: [text("never")] }]);
+		const messages = await runAgentLoop(
+			[user("go")],
+			{ systemPrompt: "", messages: [], tools: [] },
+			{
+				model: testModel,
+				convertToLlm: defaultConvertToLlm,
+				transformContext: () => {
+					queueMicrotask(() => controller.abort());
+					return new Promise(() => {});
+				},
+			},
+			() => {},
+			controller.signal,
+			streamFn,
+		);
+		const last = messages.at(-1) as AssistantMessage;
+		expect([last.stopReason, last.errorMessage]).toEqual(["aborted", "Aborted while waiting for transformContext"]);
+		expect(streamFn.calls).toHaveLength(0);
+	});
+
+	it("gives a call whose beforeToolCall hangs an aborted result", async () => {
+		const controller = new AbortController();
+		const messages = await runAgentLoop(
+			[user("go")],
+			{ systemPrompt: "", messages: [], tools: [echoTool()] },
+			{
+				model: testModel,
+				convertToLlm: defaultConvertToLlm,
+				beforeToolCall: () => {
+					queueMicrotask(() => controller.abort());
+					return new Promise(() => {});
+				},
+			},
+			() => {},
+			controller.signal,
+			scriptedStreamFn([{ blocks: [call("echo", { value: "x" }, "c1")] }]),
+		);
+		const result = messages.find((message): message is ToolResultMessage => (message as Message).role === "toolResult");
+		expect([textOf(result as ToolResultMessage), result?.isError]).toEqual([ABORTED_TOOL_TEXT, true]);
+		expect((messages.at(-1) as AssistantMessage).stopReason).toBe("aborted");
+	});
 });
