@@ -39,6 +39,14 @@ describe("SseParser", () => {
 		]);
 	});
 
+	it("mixes newline-only lines with a carriage return later in the same piece", () => {
+		expect(parse(["data: 1\n\ndata: 2\n\ndata: 3\r\r"])).toEqual([
+			{ event: undefined, data: "1" },
+			{ event: undefined, data: "2" },
+			{ event: undefined, data: "3" },
+		]);
+	});
+
 	it("joins multi-line data with newlines and skips comments and unknown fields", () => {
 		expect(parse([": keep-alive\nid: 7\nretry: 10\ndata: line one\ndata:line two\n\n"])).toEqual([
 			{ event: undefined, data: "line one\nline two" },
