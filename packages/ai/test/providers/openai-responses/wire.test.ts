@@ -228,6 +228,38 @@ describe("openai-responses over the wire", () => {
 	});
 });
 
+describe("openai-responses stop reasons over the wire", () => {
+	const terminal = (type: string, status: string, incomplete?: string) => ({
+		type,
+		response: responseObject(status, { incomplete, usage: { input_tokens: 5, output_tokens: 3 } }),
+	});
+	it.each([
+		["response.completed", "completed", undefined, "stop", undefined],
+		["response.incomplete", "incomplete", "max_output_tokens", "length", "max_output_tokens"],
+		["response.incomplete", "incomplete", "content_filter", "error", "content_filter"],
+		["response.failed", "failed", undefined, "error", "failed"],
+		["response.completed", "cancelled", undefined, "error", "cancelled"],
+		["response.completed", "in_progress", undefined, "stop", undefined],
+		["response.completed", "queued", undefined, "stop", undefined],
+		["response.completed", "awaiting_review", undefined, "error", "awaiting_review"],
+	])("%s with status %s (%s) ends as %s, keeping text and usage", async (type, status, incomplete, stopReason, raw) => {
+		server.enqueue({
+			body: responsesSse([created(), ...messageEvents(0, ["kept"]), terminal(type, status, incomplete)]),
+		});
+		const result = await streamOpenAIResponses(model, context, fast).result();
+		expect(result.stopReason).toBe(stopReason);
+		expect(result.rawStopReason).toBe(raw);
+		expect(result.content[0]).toMatchObject({ text: "kept" });
+		expect(result.usage).toMatchObject({ input: 5, output: 3 });
+		expect(result.usage.cost.total).toBeGreaterThan(0);
+	});
+
+	it("completed with a function call ends as toolUse", async () => {
+		server.enqueue({ body: responsesSse([created(), ...functionCallEvents(0, "f", ["{}"]), completed()]) });
+		expect((await streamOpenAIResponses(model, context, fast).result()).stopReason).toBe("toolUse");
+	});
+});
+
 describe("openai-responses errors", () => {
 	it.each([
 		[400, "Invalid 'input[0]': unknown parameter.", "invalid_request_error"],
