@@ -384,15 +384,52 @@ export class Agent {
 		return messages.splice(0, 1);
 	}
 
-	/** Reduces the event into the state, then awaits each listener in turn. */
-	private async dispatch(event: AgentEvent, signal: AbortSignal): Promise<void> {
+	/**
+	 * Reduces the event into the state, then calls each listener in turn, awaiting those that return
+	 * a promise. Synchronous listeners cost no promise, which keeps the per-event path cheap.
+	 */
+	private dispatch(event: AgentEvent, signal: AbortSignal): void | Promise<void> {
 		this.reduce(event);
-		for (const listener of this.listeners) {
-			try {
-				await listener(event, signal);
-			} catch (error) {
-				this.onListenerError(error, event);
+		if (this.listeners.size === 0) return;
+		const listeners = [...this.listeners];
+		for (let index = 0; index < listeners.length; index++) {
+			const pending = this.callListener(listeners[index], event, signal);
+			if (pending) return this.dispatchAfter(pending, listeners, index + 1, event, signal);
+		}
+	}
+
+	private async dispatchAfter(
+		pending: Promise<void>,
+		listeners: AgentListener[],
+		from: number,
+		event: AgentEvent,
+		signal: AbortSignal,
+	): Promise<void> {
+		await pending;
+		for (let index = from; index < listeners.length; index++) {
+			const next = this.callListener(listeners[index], event, signal);
+			if (next) await next;
+		}
+	}
+
+	/** Calls one listener; a throw or rejection goes to onListenerError, never into the run. */
+	private callListener(listener: AgentListener, event: AgentEvent, signal: AbortSignal): Promise<void> | undefined {
+		try {
+			const result = listener(event, signal);
+			if (result && typeof (result as Promise<void>).then === "function") {
+				return Promise.resolve(result).then(undefined, (error: unknown) => this.reportListenerError(error, event));
 			}
+		} catch (error) {
+			this.reportListenerError(error, event);
+		}
+		return undefined;
+	}
+
+	private reportListenerError(error: unknown, event: AgentEvent): void {
+		try {
+			this.onListenerError(error, event);
+		} catch {
+			// The error reporter failed too; the run must go on regardless.
 		}
 	}
 

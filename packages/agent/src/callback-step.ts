@@ -54,13 +54,17 @@ function isPromiseLike<T>(value: T | Promise<T>): value is Promise<T> {
 }
 
 /** Polls a steering or follow-up source; anything but an array (or nothing) is a clear error. */
-export async function pollMessages(
+export function pollMessages(
 	name: string,
 	source: (() => AgentMessage[] | Promise<AgentMessage[]>) | undefined,
 	signal?: AbortSignal,
-): Promise<AgentMessage[]> {
+): AgentMessage[] | Promise<AgentMessage[]> {
 	if (!source) return [];
-	const messages = await step(name, source, signal);
+	const messages = step(name, source, signal);
+	return isPromiseLike(messages) ? messages.then((value) => checkMessages(name, value)) : checkMessages(name, messages);
+}
+
+function checkMessages(name: string, messages: AgentMessage[] | undefined | null): AgentMessage[] {
 	if (messages === undefined || messages === null) return [];
 	if (!Array.isArray(messages)) throw new Error(`${name} must return an array of messages, got ${typeof messages}`);
 	return messages;

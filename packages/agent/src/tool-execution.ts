@@ -97,12 +97,16 @@ async function executeInParallel(batch: ToolBatch): Promise<ToolBatchOutcome> {
 		}
 	}
 
-	// Concurrent calls share one event sink, so their emissions are chained to keep it serial.
+	// Concurrent calls share one event sink, so their emissions are chained to keep it serial
+	// (a batch of one call has nothing to interleave with and emits directly).
 	let chain: Promise<void> = Promise.resolve();
-	const emitInOrder = (event: AgentEvent): Promise<void> => {
-		chain = chain.then(() => batch.emit(event));
-		return chain;
-	};
+	const emitInOrder: AgentEventSink =
+		batch.toolCalls.length === 1
+			? batch.emit
+			: (event) => {
+					chain = chain.then(() => batch.emit(event));
+					return chain;
+				};
 	const finished = await Promise.all(
 		batch.toolCalls.map(async (toolCall, index): Promise<Finished> => {
 			const entry = prepared[index];
