@@ -35,7 +35,7 @@ export function streamAzureOpenAIResponses(
 		async (attempt) => {
 			const target = resolveAzureTarget(model, options);
 			const client = new AzureOpenAI({
-				...baseClientOptions(attempt.apiKey, buildOpenAIResponsesHeaders(model, options, context)),
+				...baseClientOptions(model, attempt.apiKey, buildOpenAIResponsesHeaders(model, options, context)),
 				baseURL: target.baseUrl,
 				apiVersion: target.apiVersion,
 			});

@@ -1,6 +1,7 @@
 // The OpenAI Responses API (`client.responses.create`, stream: true). Azure reuses encode,
 // decode and transport from this folder with its own client and URL resolution.
 import OpenAI from "openai";
+import { findEnvKeys } from "../../env-api-keys.js";
 import type { Context, Model } from "../../types.js";
 import type { AssistantMessageEventStream } from "../../utils/event-stream.js";
 import { createProviderStream } from "../shared/provider-stream.js";
@@ -24,13 +25,18 @@ export function streamOpenAIResponses(
 		options,
 		async (attempt) => {
 			const client = new OpenAI({
-				...baseClientOptions(attempt.apiKey, buildOpenAIResponsesHeaders(model, options, context)),
+				...baseClientOptions(model, attempt.apiKey, buildOpenAIResponsesHeaders(model, options, context)),
 				baseURL: model.baseUrl,
 			});
 			const body = encodeOpenAIResponsesRequest(model, context, options);
 			await runOpenAIResponsesAttempt(attempt, client, body, "OpenAI");
 		},
-		{ classifyError: classifyOpenAIResponsesError },
+		{
+			classifyError: classifyOpenAIResponsesError,
+			// Providers with a known key variable (openai, github-copilot) need a key; a custom or local
+			// server (defineModel, LM Studio's /v1/responses) is called without one.
+			requiresApiKey: findEnvKeys(model.provider).length > 0,
+		},
 	);
 }
 

@@ -33,6 +33,7 @@ const okBody = () => responsesSse([created(), ...messageEvents(0, ["Hello from A
 
 describe("azure-openai-responses over the wire", () => {
 	it("sends the deployment as model, the api-version query and the api-key header to azureBaseUrl", async () => {
+		vi.stubEnv("OPENAI_ORG_ID", "org-for-openai-only");
 		server.enqueue({ body: okBody() });
 		const result = await streamAzureOpenAIResponses(azureModel(), context, {
 			apiKey: API_KEY,
@@ -47,6 +48,7 @@ describe("azure-openai-responses over the wire", () => {
 		expect(request?.url).toBe("/openai/v1/responses?api-version=2025-04-01-preview");
 		expect(request?.headers["api-key"]).toBe(API_KEY);
 		expect(request?.headers.authorization).toBeUndefined();
+		expect(request?.headers["openai-organization"]).toBeUndefined();
 		expect(request?.json).toMatchObject({ model: "my-deployment", stream: true, store: false });
 	});
 

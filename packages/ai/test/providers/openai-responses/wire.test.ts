@@ -1,7 +1,7 @@
 // End to end: the real openai SDK against the local wire-test server, in the Responses SSE format.
 import { Type } from "@sinclair/typebox";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { completeSimple } from "../../../src/index.js";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { completeSimple, defineModel } from "../../../src/index.js";
 import { streamOpenAIResponses, streamSimpleOpenAIResponses } from "../../../src/providers/openai-responses/index.js";
 import { WireTestServer } from "../../../src/testing/wire-test-server.js";
 import type { AssistantMessage, Context, Message, Model } from "../../../src/types.js";
@@ -27,7 +27,10 @@ beforeAll(async () => {
 	server = await WireTestServer.start();
 	model = responsesModel({ baseUrl: server.url });
 });
-afterEach(() => server.reset());
+afterEach(() => {
+	server.reset();
+	vi.unstubAllEnvs();
+});
 afterAll(() => server.close());
 
 const context: Context = { systemPrompt: "Be brief.", messages: [{ role: "user", content: "Hi", timestamp: 1 }] };
@@ -410,11 +413,39 @@ describe("openai-responses errors", () => {
 		expect(result.content[0]).toMatchObject({ text: "stuck" });
 	});
 
-	it("ends with a clear error when no key is set", async () => {
-		const keyless = responsesModel({ baseUrl: server.url, provider: "custom-responses-host" });
-		const result = await streamOpenAIResponses(keyless, context, { maxRetries: 0 }).result();
-		expect(result.errorMessage).toBe('No API key for provider "custom-responses-host": pass options.apiKey');
+	it("ends with a clear error when no key is set for OpenAI", async () => {
+		vi.stubEnv("OPENAI_API_KEY", "");
+		const result = await streamOpenAIResponses(model, context, { maxRetries: 0 }).result();
+		expect(result.errorMessage).toBe('No API key for provider "openai": set OPENAI_API_KEY or pass options.apiKey');
 		expect(server.requests).toHaveLength(0);
+	});
+
+	it("calls a local server defined with defineModel without any key or OpenAI organisation header", async () => {
+		vi.stubEnv("OPENAI_ORG_ID", "org-should-stay-home");
+		const local = defineModel({ id: "openai/gpt-oss-20b", api: "openai-responses", baseUrl: `${server.url}/v1/` });
+		server.enqueue({
+			body: responsesSse([
+				created(),
+				{
+					type: "response.reasoning_text.delta",
+					output_index: 0,
+					item_id: "rs_l",
+					content_index: 0,
+					delta: "local thought",
+				},
+				...messageEvents(1, ["local answer"]),
+				completed(),
+			]),
+		});
+		const result = await completeSimple(local, context, { maxRetries: 0 });
+		expect(result.content).toMatchObject([
+			{ type: "thinking", thinking: "local thought" },
+			{ type: "text", text: "local answer" },
+		]);
+		expect(server.lastRequest?.url).toBe("/v1/responses");
+		expect(server.lastRequest?.headers.authorization).toBeUndefined();
+		expect(server.lastRequest?.headers["openai-organization"]).toBeUndefined();
+		expect(server.lastRequest?.json).toMatchObject({ model: "openai/gpt-oss-20b" });
 	});
 });
 
