@@ -94,14 +94,20 @@ export default async function (): Promise<void> {
 		instance.subscribe(() => {});
 		await instance.prompt("go");
 	};
-	for (const task of [runStreamOnly, runLoop, runAgent]) await warmUp(task);
+	// The loop validates each call's arguments with @keel/ai; timed alone to show its share.
+	const toolCall = { type: "toolCall" as const, id: "call", name: "noop", arguments: { value: "x" } };
+	const runValidation = async () => {
+		for (let turn = 0; turn < TURNS; turn++) ai.validateToolArguments(noop, toolCall);
+	};
+	for (const task of [runStreamOnly, runLoop, runAgent, runValidation]) await warmUp(task);
 	// The cases are interleaved so that load from other processes hits them alike; the best run is
 	// the closest estimate of the code's own cost on a busy machine, the median is shown beside it.
-	const samples = { stream: [] as number[], loop: [] as number[], agent: [] as number[] };
+	const samples = { stream: [] as number[], loop: [] as number[], agent: [] as number[], validation: [] as number[] };
 	for (let round = 0; round < REPEAT; round++) {
 		samples.stream.push(await timeMs(runStreamOnly));
 		samples.loop.push(await timeMs(runLoop));
 		samples.agent.push(await timeMs(runAgent));
+		samples.validation.push(await timeMs(runValidation));
 	}
 	const perTurnUs = (ms: number) => (ms * 1000) / TURNS;
 	const row = (name: string, values: number[], baseline?: number[], target = "") => {
@@ -114,6 +120,7 @@ export default async function (): Promise<void> {
 		row("stream function alone", samples.stream),
 		row("runAgentLoop (stream + validated tool + loop)", samples.loop),
 		overhead,
+		row("  of which argument validation (@keel/ai)", samples.validation),
 		row("Agent.prompt, one listener", samples.agent),
 		row("Agent overhead (Agent − stream)", samples.agent, samples.stream),
 	]);
