@@ -53,7 +53,8 @@ export class OpenAIResponsesDecoder {
 			case "response.created":
 			case "response.in_progress":
 			case "response.queued":
-				this.builder.setResponseIdentity({ responseId: event.response.id, responseModel: event.response.model });
+				// Optional chaining: some compatible servers send these events without the response object.
+				this.builder.setResponseIdentity({ responseId: event.response?.id, responseModel: event.response?.model });
 				return;
 			case "response.output_item.added":
 				this.openItem(event.output_index, event.item);
@@ -93,6 +94,9 @@ export class OpenAIResponsesDecoder {
 			case "response.completed":
 			case "response.incomplete":
 			case "response.failed":
+				if (!event.response || typeof event.response !== "object") {
+					throw new Error(`Malformed ${this.providerLabel} stream: ${event.type} without a response object`);
+				}
 				this.endResponse(event.response);
 				return;
 			case "error":

@@ -240,6 +240,13 @@ describe("decodeOpenAIResponses", () => {
 		).toThrow("Malformed OpenAI stream: response.function_call_arguments.delta for output 0, which is a message");
 	});
 
+	it("accepts response.created without a response object, but not a terminal event without one", () => {
+		expect(() => decodeAll([{ type: "response.created" }, ...messageEvents(0, ["x"]), completed()])).not.toThrow();
+		expect(() => decodeAll([{ type: "response.completed" }])).toThrow(
+			"Malformed OpenAI stream: response.completed without a response object",
+		);
+	});
+
 	it("ignores unknown and hosted-tool events", () => {
 		const { message } = decodeAll([
 			{ type: "response.web_search_call.in_progress", output_index: 0, item_id: "ws" },
