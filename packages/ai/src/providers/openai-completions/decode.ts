@@ -56,6 +56,8 @@ export interface ChatCompletionChunkWire {
 	choices?: ChatCompletionChoiceWire[] | null;
 	usage?: ChatCompletionUsageWire | null;
 	service_tier?: string | null;
+	/** Groq's own block, which carried usage before Groq supported `stream_options`. */
+	x_groq?: { usage?: ChatCompletionUsageWire | null } | null;
 }
 
 export type MappedStopReason =
@@ -128,10 +130,11 @@ export class OpenAICompletionsStreamDecoder {
 		this.chunksSeen++;
 		this.builder.setResponseIdentity({ responseId: chunk.id, responseModel: chunk.model });
 		if (chunk.service_tier) this.builder.setServiceTier(chunk.service_tier);
-		if (chunk.usage) this.builder.updateUsage(mapOpenAICompletionsUsage(chunk.usage));
+		const usage = chunk.usage ?? chunk.x_groq?.usage;
+		if (usage) this.builder.updateUsage(mapOpenAICompletionsUsage(usage));
 		const choice = chunk.choices?.[0];
 		if (!choice) return;
-		if (!chunk.usage && choice.usage) this.builder.updateUsage(mapOpenAICompletionsUsage(choice.usage));
+		if (!usage && choice.usage) this.builder.updateUsage(mapOpenAICompletionsUsage(choice.usage));
 		const delta = choice.delta;
 		if (delta) this.decodeDelta(delta);
 		if (choice.finish_reason) this.finishReason = choice.finish_reason;

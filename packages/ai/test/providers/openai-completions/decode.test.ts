@@ -153,6 +153,15 @@ describe("OpenAICompletionsStreamDecoder", () => {
 		expect(message.usage).toMatchObject({ input: 9, output: 3, totalTokens: 12 });
 	});
 
+	it("reads Groq's x_groq.usage", () => {
+		const groq = {
+			...chunk({}, { finish: "stop" }),
+			x_groq: { id: "req_1", usage: { prompt_tokens: 6, completion_tokens: 2 } },
+		};
+		const { message } = decode([chunk({ content: "hi" }), groq]);
+		expect(message.usage).toMatchObject({ input: 6, output: 2, totalTokens: 8 });
+	});
+
 	it("keeps the usage that arrives after the finish chunk, and records the response model", () => {
 		const { message } = decode([
 			chunk({ content: "hi" }, { model: "gpt-4.1-mini-2025-04-14" }),
