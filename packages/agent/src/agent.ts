@@ -73,11 +73,30 @@ class LiveAgentState implements AgentState {
 	set tools(tools: AgentTool[]) {
 		this.toolList = [...tools];
 	}
+	/** True once the current array was handed out by the getter: it must then never change. */
+	private messagesHandedOut = false;
+
 	get messages(): AgentMessage[] {
+		this.messagesHandedOut = true;
 		return this.messageList;
 	}
 	set messages(messages: AgentMessage[]) {
 		this.messageList = [...messages];
+		this.messagesHandedOut = false;
+	}
+
+	/**
+	 * Appends in place while nobody holds the array, and copies once it was handed out: an array read
+	 * from `messages` is a snapshot that never changes (identity-comparing UIs see every change), and
+	 * a run that nobody reads from mid-way costs no copy per message.
+	 */
+	append(message: AgentMessage): void {
+		if (this.messagesHandedOut) {
+			this.messageList = [...this.messageList, message];
+			this.messagesHandedOut = false;
+		} else {
+			this.messageList.push(message);
+		}
 	}
 }
 
@@ -162,9 +181,9 @@ export class Agent {
 	replaceMessages(messages: AgentMessage[]): void {
 		this.liveState.messages = messages;
 	}
-	/** Builds a new array, so UIs that compare identities see the change. */
+	/** An array read from `state.messages` earlier is never changed: UIs that compare identities see the change. */
 	appendMessage(message: AgentMessage): void {
-		this.liveState.messages = [...this.liveState.messages, message];
+		this.liveState.append(message);
 	}
 	clearMessages(): void {
 		this.liveState.messages = [];

@@ -126,6 +126,25 @@ describe("Agent: prompt and state", () => {
 	});
 });
 
+describe("Agent: messages are snapshots", () => {
+	it("never changes an array read from state.messages; a new read sees the new messages", async () => {
+		faux.setResponses(["one", "two"]);
+		const agent = createAgent();
+		const seen: AgentMessage[][] = [];
+		agent.subscribe((event) => {
+			if (event.type === "message_end") seen.push(agent.state.messages);
+		});
+		await agent.prompt("a");
+		await agent.prompt("b");
+		expect(seen.map((messages) => messages.length)).toEqual([1, 2, 3, 4]);
+		expect(new Set(seen).size).toBe(4);
+		const before = agent.state.messages;
+		agent.appendMessage(user("c"));
+		expect(before).toHaveLength(4);
+		expect(agent.state.messages).toHaveLength(5);
+	});
+});
+
 describe("Agent: options reach the stream function", () => {
 	it("forwards every run option, and maps thinking level off to no reasoning", async () => {
 		faux.setResponses(["a", "b"]);
