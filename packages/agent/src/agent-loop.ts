@@ -178,7 +178,11 @@ async function runLoop(
 				}
 				await endTurn(run, emit, assistantMessage, toolResults);
 
-				if (terminate || (await shouldStop(config, run, assistantMessage, toolResults, signal))) {
+				// Steering messages already taken from the queue are never dropped: while they wait, the
+				// run goes on so the model answers them, even if a tool or the hook asked to stop.
+				const stopRequested =
+					pending.length === 0 && (terminate || (await shouldStop(config, run, assistantMessage, toolResults, signal)));
+				if (stopRequested) {
 					await emit({ type: "agent_end", messages: run.newMessages });
 					return run.newMessages;
 				}

@@ -376,4 +376,26 @@ describe("ending a run from tools and hooks", () => {
 		expect(streamFn.calls).toHaveLength(1);
 		expect(seen).toEqual({ toolResults: 1, newMessages: 3 });
 	});
+
+	it("does not stop while steering messages taken during the batch are waiting", async () => {
+		const queue: AgentMessage[] = [];
+		const stopper: AgentTool = {
+			...echoTool("stop"),
+			async execute() {
+				queue.push(user("wait, one more thing"));
+				return { content: [{ type: "text", text: "stopping" }], details: {}, terminate: true };
+			},
+		};
+		const streamFn = scriptedStreamFn([{ blocks: [call("stop", { value: "1" }, "c1")] }, { blocks: [text("sure")] }]);
+		const messages = await runAgentLoop(
+			[user("go")],
+			{ systemPrompt: "", messages: [], tools: [stopper] },
+			{ model: testModel, convertToLlm: defaultConvertToLlm, getSteeringMessages: () => queue.splice(0) },
+			() => {},
+			undefined,
+			streamFn,
+		);
+		expect(streamFn.calls).toHaveLength(2);
+		expect(messages.map(textOf).slice(-2)).toEqual(["wait, one more thing", "sure"]);
+	});
 });
