@@ -1,5 +1,6 @@
 // End to end: the SDK's AzureOpenAI client against the local wire-test server.
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { completeSimple } from "../../../src/index.js";
 import {
 	streamAzureOpenAIResponses,
 	streamSimpleAzureOpenAIResponses,
@@ -73,6 +74,19 @@ describe("azure-openai-responses over the wire", () => {
 		}).result();
 		expect(server.lastRequest?.url).toBe("/openai/v1/responses?api-version=v1");
 		expect(server.lastRequest?.json).toMatchObject({ model: "gpt-test" });
+	});
+
+	it("runs through the registry (completeSimple) with Azure options", async () => {
+		server.enqueue({ body: okBody() });
+		const result = await completeSimple(azureModel(), context, {
+			apiKey: API_KEY,
+			maxRetries: 0,
+			azureBaseUrl: server.url,
+			azureDeploymentName: "registry-dep",
+		} as Parameters<typeof completeSimple>[2]);
+		expect(result.content[0]).toMatchObject({ text: "Hello from Azure" });
+		expect(server.lastRequest?.url).toBe("/responses?api-version=v1");
+		expect(server.lastRequest?.json).toMatchObject({ model: "registry-dep" });
 	});
 
 	it("ends with a clear error and sends nothing when no endpoint is configured", async () => {
