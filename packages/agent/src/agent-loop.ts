@@ -45,8 +45,9 @@ export function agentLoop(
 }
 
 /**
- * Continues a run from the existing context (after an error, or with a tool result or user message
- * last). Throws synchronously when there is nothing to continue from.
+ * Continues a run from the existing context, whose last message must be a user or toolResult message
+ * (for example after an abort during tools, or after removing a failed assistant message). Throws
+ * synchronously when there is nothing to continue from.
  */
 export function agentLoopContinue(
 	context: AgentContext,

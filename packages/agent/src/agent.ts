@@ -269,8 +269,9 @@ export class Agent {
 	}
 
 	/**
-	 * Continues from the transcript: after an error, or with a user or tool result message last.
-	 * With an assistant message last, it runs the queued steering or follow-up messages.
+	 * Continues from the transcript when its last message is a user or toolResult message (after an
+	 * abort during tools, or after removing a failed assistant message). With an assistant message
+	 * last, it runs the queued steering or follow-up messages instead.
 	 */
 	continue(): Promise<void> {
 		if (this.running) return Promise.reject(new Error(ALREADY_PROCESSING_CONTINUE_TEXT));
