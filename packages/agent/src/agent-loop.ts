@@ -46,7 +46,7 @@ export function agentLoop(
 
 /**
  * Continues a run from the existing context, whose last message must be a user or toolResult message
- * (for example after an abort during tools, or after removing a failed assistant message). Throws
+ * (for example a transcript loaded from storage, or one whose failed assistant message was removed). Throws
  * synchronously when there is nothing to continue from.
  */
 export function agentLoopContinue(

@@ -269,8 +269,8 @@ export class Agent {
 	}
 
 	/**
-	 * Continues from the transcript when its last message is a user or toolResult message (after an
-	 * abort during tools, or after removing a failed assistant message). With an assistant message
+	 * Continues from the transcript when its last message is a user or toolResult message (one loaded
+	 * from storage, or one whose failed assistant message was removed). With an assistant message
 	 * last, it runs the queued steering or follow-up messages instead.
 	 */
 	continue(): Promise<void> {
