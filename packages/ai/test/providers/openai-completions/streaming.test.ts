@@ -1,6 +1,9 @@
 // End to end: the real openai SDK against the wire-test server, streams in Chat Completions' SSE format.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { streamOpenAICompletions } from "../../../src/providers/openai-completions/index.js";
+import {
+	streamOpenAICompletions,
+	streamSimpleOpenAICompletions,
+} from "../../../src/providers/openai-completions/index.js";
 import { splitBytes, WireTestServer } from "../../../src/testing/wire-test-server.js";
 import type { Context } from "../../../src/types.js";
 import { chunk, collect, serverModel, sse, textStream, usageChunk, userMessage } from "./fixtures.js";
@@ -304,6 +307,16 @@ describe("openai-completions request hooks", () => {
 		const result = await streamOpenAICompletions(serverModel(server.url), context, { apiKey, timeoutMs: 80 }).result();
 		expect(result.stopReason).toBe("error");
 		expect(result.errorMessage).toBe("Request timed out after 80 ms (timeoutMs)");
+	});
+
+	it("streamSimple passes toolChoice through and defaults maxTokens to the model's limit (at most 32000)", async () => {
+		server.enqueue({ body: textStream("ok") });
+		const withTool: Context = {
+			messages: [userMessage("Hi")],
+			tools: [{ name: "noop", description: "Does nothing", parameters: { type: "object", properties: {} } as never }],
+		};
+		await streamSimpleOpenAICompletions(serverModel(server.url), withTool, { apiKey, toolChoice: "required" }).result();
+		expect(server.lastRequest?.json).toMatchObject({ tool_choice: "required", max_completion_tokens: 16_384 });
 	});
 
 	it("merges headers: model headers, then options.headers win", async () => {
