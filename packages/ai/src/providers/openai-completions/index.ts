@@ -91,6 +91,16 @@ function findInputProblem(model: Model<"openai-completions">, context: Context):
 	if (!context || !Array.isArray(context.messages)) {
 		return "context.messages must be an array of messages";
 	}
+	for (const [index, message] of context.messages.entries()) {
+		const role = (message as { role?: unknown } | null)?.role;
+		if (role !== "user" && role !== "assistant" && role !== "toolResult") {
+			return `context.messages[${index}] has role ${JSON.stringify(role)}: expected "user", "assistant" or "toolResult"`;
+		}
+		const content = (message as { content?: unknown }).content;
+		if (!Array.isArray(content) && !(role === "user" && typeof content === "string")) {
+			return `context.messages[${index}] (${role}) has no content: expected ${role === "user" ? "a string or " : ""}an array of blocks`;
+		}
+	}
 	return undefined;
 }
 

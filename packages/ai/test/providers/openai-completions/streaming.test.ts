@@ -335,6 +335,18 @@ describe("openai-completions request hooks", () => {
 		);
 	});
 
+	it("fails with a clear error, before any request, for a malformed message", async () => {
+		const bad = { messages: [userMessage("ok"), { role: "assistant" }] } as unknown as Context;
+		const result = await streamOpenAICompletions(serverModel(server.url), bad, { apiKey }).result();
+		expect(result.errorMessage).toBe("context.messages[1] (assistant) has no content: expected an array of blocks");
+		const system = { messages: [{ role: "system", content: "x" }] } as unknown as Context;
+		const second = await streamOpenAICompletions(serverModel(server.url), system, { apiKey }).result();
+		expect(second.errorMessage).toBe(
+			'context.messages[0] has role "system": expected "user", "assistant" or "toolResult"',
+		);
+		expect(server.requests).toHaveLength(0);
+	});
+
 	it("fails with the key variable named when an OpenAI model has no key", async () => {
 		const previous = process.env.OPENAI_API_KEY;
 		delete process.env.OPENAI_API_KEY;
