@@ -2,6 +2,7 @@ import type {
 	ResponseFunctionCallOutputItemList,
 	ResponseInputContent,
 	ResponseInputItem,
+	ResponseReasoningItem,
 } from "openai/resources/responses/responses";
 import type {
 	Api,
@@ -81,24 +82,37 @@ function encodeAssistantMessage(
 	// items are not replayed to it), so those ids are left out and only call_id pairs the result.
 	const dropFunctionItemIds =
 		message.provider === model.provider && message.api === model.api && message.model !== model.id;
+	// With store:false a reasoning item can only be replayed with its encrypted content; one without
+	// it (reasoning asked off, a proxy that strips it) would be looked up by id and fail. It is left
+	// out, and so are the item ids of this turn, which the API would otherwise pair with it.
+	const reasoningItems = message.content.map((block) =>
+		block.type === "thinking" ? parseReasoningItem(block.thinkingSignature) : undefined,
+	);
+	const dropAllItemIds = reasoningItems.some((item) => item !== undefined && !item.encrypted_content);
 	message.content.forEach((block, blockIndex) => {
 		if (block.type === "thinking") {
-			const reasoning = parseReasoningItem(block.thinkingSignature);
-			if (reasoning) items.push(reasoning);
+			const reasoning = reasoningItems[blockIndex];
+			if (reasoning?.encrypted_content) items.push(reasoning);
 		} else if (block.type === "text") {
 			if (block.text === "") return;
 			const signature = parseTextSignature(block.textSignature);
+			const text = sanitizeSurrogates(block.text);
+			const phase = signature?.phase ? { phase: signature.phase } : {};
+			if (dropAllItemIds) {
+				items.push({ type: "message", role: "assistant", content: text, ...phase });
+				return;
+			}
 			items.push({
 				type: "message",
 				role: "assistant",
 				id: outputMessageId(signature?.id, assistantIndex, blockIndex),
 				status: "completed",
-				content: [{ type: "output_text", text: sanitizeSurrogates(block.text), annotations: [] }],
-				...(signature?.phase ? { phase: signature.phase } : {}),
+				content: [{ type: "output_text", text, annotations: [] }],
+				...phase,
 			});
 		} else {
 			const { callId, itemId } = parseResponsesToolCallId(block.id);
-			const keepItemId = !!itemId && !(dropFunctionItemIds && itemId.startsWith("fc_"));
+			const keepItemId = !!itemId && !dropAllItemIds && !(dropFunctionItemIds && itemId.startsWith("fc_"));
 			items.push({
 				type: "function_call",
 				call_id: callId,
@@ -112,11 +126,11 @@ function encodeAssistantMessage(
 }
 
 /** The stored reasoning item (the signature is its JSON); undefined for anything else. */
-function parseReasoningItem(signature: string | undefined): ResponseInputItem | undefined {
+function parseReasoningItem(signature: string | undefined): ResponseReasoningItem | undefined {
 	if (!signature?.startsWith("{")) return undefined;
 	try {
 		const parsed = JSON.parse(signature) as { type?: unknown };
-		return parsed.type === "reasoning" ? (parsed as ResponseInputItem) : undefined;
+		return parsed.type === "reasoning" ? (parsed as ResponseReasoningItem) : undefined;
 	} catch {
 		return undefined;
 	}

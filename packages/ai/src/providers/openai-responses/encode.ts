@@ -53,13 +53,14 @@ export function encodeOpenAIResponsesRequest(
 	if (context.tools && context.tools.length > 0) body.tools = context.tools.map(encodeResponsesTool);
 
 	if (model.reasoning) {
+		// Without store, reasoning survives between turns only as the encrypted content we replay;
+		// it is asked for even with reasoning off, since low-effort turns still produce reasoning items.
+		body.include = ["reasoning.encrypted_content"];
 		if (options.reasoningEffort !== undefined || options.reasoningSummary !== undefined) {
 			const level = options.reasoningEffort ?? "medium";
 			const effort = level === "none" ? "none" : mapReasoningEffort(model, level);
 			if (effort !== undefined) {
 				body.reasoning = { effort: effort as ReasoningEffort, summary: options.reasoningSummary ?? "auto" };
-				// Without store, reasoning survives between turns only as encrypted content we replay.
-				body.include = ["reasoning.encrypted_content"];
 			}
 		} else {
 			const off = reasoningEffortForOff(model);

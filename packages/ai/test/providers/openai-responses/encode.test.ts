@@ -169,7 +169,8 @@ describe("encodeOpenAIResponsesRequest: reasoning", () => {
 		const withOff = reasoningModel({ thinkingLevelMap: { off: "none" } });
 		const body = encodeOpenAIResponsesRequest(withOff, context);
 		expect(body.reasoning).toEqual({ effort: "none" });
-		expect(body).not.toHaveProperty("include");
+		// Encrypted reasoning is still asked for: low-effort turns can produce reasoning items too.
+		expect(body.include).toEqual(["reasoning.encrypted_content"]);
 		const withoutOff = encodeOpenAIResponsesRequest(reasoningModel({ name: "GPT-5" }), context);
 		expect(withoutOff).not.toHaveProperty("reasoning");
 		expect(JSON.stringify(withoutOff.input)).not.toContain("Juice");
@@ -179,6 +180,7 @@ describe("encodeOpenAIResponsesRequest: reasoning", () => {
 		expect(encodeOpenAIResponsesRequest(responsesModel(), context, { reasoningEffort: "high" })).not.toHaveProperty(
 			"reasoning",
 		);
+		expect(encodeOpenAIResponsesRequest(responsesModel(), context)).not.toHaveProperty("include");
 	});
 });
 
@@ -246,6 +248,33 @@ describe("encodeOpenAIResponsesRequest: messages", () => {
 			},
 			{ type: "function_call", call_id: "call_1", id: "fc_1", name: "read", arguments: '{"path":"a"}' },
 			{ type: "function_call_output", call_id: "call_1", output: "file" },
+		]);
+	});
+
+	it("leaves out a reasoning item without encrypted content, and the item ids of that turn", () => {
+		const unencrypted = { type: "reasoning", id: "rs_2", summary: [] };
+		const messages: Message[] = [
+			assistant(
+				[
+					{ type: "thinking", thinking: "", thinkingSignature: JSON.stringify(unencrypted) },
+					{ type: "text", text: "Checking.", textSignature: '{"v":1,"id":"msg_2","phase":"commentary"}' },
+					{ type: "toolCall", id: "call_2|fc_2", name: "read", arguments: {} },
+				],
+				{ stopReason: "toolUse" },
+			),
+			{
+				role: "toolResult",
+				toolCallId: "call_2|fc_2",
+				toolName: "read",
+				content: [{ type: "text", text: "ok" }],
+				isError: false,
+				timestamp: 1,
+			},
+		];
+		expect(encodeOpenAIResponsesRequest(reasoningModel({ id: "gpt-test" }), { messages }).input).toEqual([
+			{ type: "message", role: "assistant", content: "Checking.", phase: "commentary" },
+			{ type: "function_call", call_id: "call_2", name: "read", arguments: "{}" },
+			{ type: "function_call_output", call_id: "call_2", output: "ok" },
 		]);
 	});
 
