@@ -73,6 +73,13 @@ class LiveAgentState implements AgentState {
 	set tools(tools: AgentTool[]) {
 		this.toolList = [...tools];
 	}
+	get streamMessage(): AgentMessage | null {
+		return this.streamingMessage;
+	}
+	get error(): string | undefined {
+		return this.errorMessage;
+	}
+
 	/** True once the current array was handed out by the getter: it must then never change. */
 	private messagesHandedOut = false;
 

@@ -95,6 +95,8 @@ describe("Agent: prompt and state", () => {
 		agent.subscribe((event) => void events.push(event));
 		await agent.prompt("hi");
 		expect(agent.state.errorMessage).toBe("overloaded");
+		// pi 0.58's names still read the same fields.
+		expect([agent.state.error, agent.state.streamMessage]).toEqual(["overloaded", null]);
 		expect(describeEvents(events).slice(-4)).toEqual([
 			"message_start:assistant(error)",
 			"message_end:assistant(error)",
