@@ -138,7 +138,7 @@ function checkTranscript(messages: AgentMessage[]): void {
 describe("randomised runs", () => {
 	it("always end with a valid transcript, a well-formed event tree and an idle agent", async () => {
 		let runs = 0;
-		const seen = { aborted: 0, skipped: 0, failedCallbacks: 0, toolErrors: 0, followUps: 0 };
+		const seen = { aborted: 0, skipped: 0, failedCallbacks: 0, toolErrors: 0, followUps: 0, blocked: 0 };
 		for (let seed = 1; seed <= 60; seed++) {
 			const random = createRandom(seed);
 			let agent!: Agent;
@@ -157,6 +157,23 @@ describe("randomised runs", () => {
 					if (random.chance(0.02)) throw new Error("convert failed");
 					return messages as Message[];
 				},
+				getApiKey: async () => {
+					if (random.chance(0.02)) throw new Error("key store failed");
+					return "key";
+				},
+				beforeToolCall: async () => {
+					if (random.chance(0.05)) throw new Error("policy failed");
+					return random.chance(0.05) ? { block: true, reason: "blocked" } : undefined;
+				},
+				afterToolCall: () => {
+					if (random.chance(0.05)) throw new Error("audit failed");
+					return undefined;
+				},
+				onListenerError: () => {},
+			});
+			// A listener that sometimes throws must not change anything.
+			agent.subscribe(() => {
+				if (random.chance(0.02)) throw new Error("listener failed");
 			});
 			for (let prompt = 0; prompt < 5; prompt++) {
 				const events: AgentEvent[] = [];
@@ -189,6 +206,7 @@ describe("randomised runs", () => {
 					if (message.role === "toolResult" && message.isError) seen.toolErrors++;
 					if (message.role === "toolResult" && JSON.stringify(message.content).includes("Skipped")) seen.skipped++;
 					if (message.role === "user" && message.content === "follow-up") seen.followUps++;
+					if (message.role === "toolResult" && JSON.stringify(message.content).includes("blocked")) seen.blocked++;
 				}
 				agent.clearAllQueues();
 			}
