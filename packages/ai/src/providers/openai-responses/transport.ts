@@ -58,6 +58,11 @@ export async function runOpenAIResponsesAttempt<TApi extends Api>(
 		});
 	await attempt.reportResponse({ status: response.status, headers: headersToRecord(response.headers) });
 	if (!response.body) throw new Error(`${providerLabel} returned an empty response body`);
+	const contentType = response.headers.get("content-type") ?? "";
+	if (contentType.includes("application/json")) {
+		// Some proxies answer 200 with a JSON error instead of an event stream.
+		throw jsonBodyError(await response.text(), providerLabel);
+	}
 	const decoder = new OpenAIResponsesDecoder(attempt.builder, providerLabel, payload.service_tier ?? undefined);
 	const parser = new SseParser((message) => decoder.decode(parseStreamEvent(message, providerLabel)));
 	const reader = response.body.getReader();
@@ -101,6 +106,25 @@ function parseStreamEvent(message: SseMessage, providerLabel: string): ResponseS
 		);
 	}
 	return data as ResponseStreamEvent;
+}
+
+/** The error for a JSON body where an event stream was expected: the body's own message when it has one. */
+function jsonBodyError(text: string, providerLabel: string): Error {
+	try {
+		const parsed = JSON.parse(text) as { error?: { message?: unknown; code?: unknown } | string };
+		const error = parsed.error;
+		if (typeof error === "string") return new ResponsesStreamError(`${providerLabel} error: ${error}`, undefined);
+		if (error && typeof error === "object") {
+			const code = typeof error.code === "string" ? error.code : undefined;
+			return new ResponsesStreamError(
+				`${providerLabel} error${code ? ` ${code}` : ""}: ${String(error.message ?? "unknown error")}`,
+				code,
+			);
+		}
+	} catch {
+		// Not JSON after all: report the start of the body below.
+	}
+	return new Error(`${providerLabel} answered with JSON instead of an event stream: ${text.slice(0, 200)}`);
 }
 
 const IGNORED_EVENT = { type: "keel.ignored" } as unknown as ResponseStreamEvent;

@@ -223,6 +223,34 @@ describe("openai-responses over the wire", () => {
 		expect(server.lastRequest?.json).not.toHaveProperty("prompt_cache_retention");
 	});
 
+	it("sends a tool result's image as input_image in the function_call_output", async () => {
+		server.enqueue({ body: responsesSse([created(), ...functionCallEvents(0, "screenshot", ["{}"]), completed()]) });
+		const call = await streamOpenAIResponses(model, context, fast).result();
+		const history: Message[] = [
+			{ role: "user", content: "Take a screenshot", timestamp: 1 },
+			call,
+			{
+				role: "toolResult",
+				toolCallId: "call_0|fc_0",
+				toolName: "screenshot",
+				content: [{ type: "image", data: "R0lGODlh", mimeType: "image/gif" }],
+				isError: false,
+				timestamp: 2,
+			},
+		];
+		server.enqueue({ body: responsesSse([created(), ...messageEvents(0, ["a cat"]), completed()]) });
+		await streamOpenAIResponses(model, { messages: history }, fast).result();
+		const input = (server.lastRequest?.json as { input: unknown[] } | undefined)?.input ?? [];
+		expect(input.at(-1)).toEqual({
+			type: "function_call_output",
+			call_id: "call_0",
+			output: [
+				{ type: "input_text", text: "(see attached image)" },
+				{ type: "input_image", detail: "auto", image_url: "data:image/gif;base64,R0lGODlh" },
+			],
+		});
+	});
+
 	it("sends option headers over model headers", async () => {
 		const withHeaders = responsesModel({ baseUrl: server.url, headers: { "x-team": "model", "x-keep": "yes" } });
 		server.enqueue({ body: responsesSse([created(), ...messageEvents(0, ["ok"]), completed()]) });
@@ -331,6 +359,15 @@ describe("openai-responses errors", () => {
 		expect(result.content[0]).toMatchObject({ text: "second try" });
 		expect(server.requests).toHaveLength(2);
 	}, 10_000);
+
+	it("reports a 200 answer with a JSON error body instead of an event stream", async () => {
+		server.enqueue({ body: { error: { message: "Model is warming up", code: "model_not_ready" } } });
+		const result = await streamOpenAIResponses(model, context, fast).result();
+		expect(result.errorMessage).toBe("OpenAI error model_not_ready: Model is warming up");
+		server.enqueue({ headers: { "content-type": "application/json" }, body: ['{"status":"ok"}'] });
+		const other = await streamOpenAIResponses(model, context, fast).result();
+		expect(other.errorMessage).toBe('OpenAI answered with JSON instead of an event stream: {"status":"ok"}');
+	});
 
 	it("ends with an error keeping content and usage when response.failed arrives", async () => {
 		server.enqueue({
