@@ -115,6 +115,8 @@ interface RunState {
 	streaming?: AssistantMessage;
 	/** Tool calls with a tool_execution_start but no tool_execution_end yet. */
 	runningToolCalls: Set<string>;
+	/** Steering or follow-up messages taken from their source and not yet in the transcript. */
+	pending: AgentMessage[];
 }
 
 async function runLoop(
@@ -125,7 +127,13 @@ async function runLoop(
 	signal: AbortSignal | undefined,
 	streamFn: StreamFn | undefined,
 ): Promise<AgentMessage[]> {
-	const run: RunState = { context, newMessages: [...prompts], turnOpen: false, runningToolCalls: new Set() };
+	const run: RunState = {
+		context,
+		newMessages: [...prompts],
+		turnOpen: false,
+		runningToolCalls: new Set(),
+		pending: [],
+	};
 	try {
 		await emit({ type: "agent_start" });
 		await emit({ type: "turn_start" });
@@ -135,18 +143,20 @@ async function runLoop(
 			await emit({ type: "message_end", message: prompt });
 		}
 		// Polled before the first turn, so messages queued while the agent was idle go in at once.
-		let pending = await pollMessages("getSteeringMessages", config.getSteeringMessages, signal);
+		run.pending = await pollMessages("getSteeringMessages", config.getSteeringMessages, signal);
 		let firstTurn = true;
 		while (true) {
 			let hadToolCalls = true;
-			while (hadToolCalls || pending.length > 0) {
+			while (hadToolCalls || run.pending.length > 0) {
 				if (!firstTurn) {
 					await emit({ type: "turn_start" });
 					run.turnOpen = true;
 				}
 				firstTurn = false;
-				for (const message of pending) await recordMessage(run, emit, message);
-				pending = [];
+				// One at a time: each message leaves `pending` as it enters the transcript.
+				for (let message = run.pending.shift(); message; message = run.pending.shift()) {
+					await recordMessage(run, emit, message);
+				}
 
 				const assistantMessage = await streamAssistantResponse(run, config, emit, signal, streamFn);
 				if (assistantMessage.stopReason === "error" || assistantMessage.stopReason === "aborted") {
@@ -174,7 +184,7 @@ async function runLoop(
 						recordToolResult: (message) => recordMessage(run, emit, message),
 					});
 					toolResults = outcome.toolResults;
-					pending = outcome.steeringMessages;
+					run.pending = outcome.steeringMessages;
 					terminate = outcome.terminate;
 				}
 				await endTurn(run, emit, assistantMessage, toolResults);
@@ -182,17 +192,19 @@ async function runLoop(
 				// Steering messages already taken from the queue are never dropped: while they wait, the
 				// run goes on so the model answers them, even if a tool or the hook asked to stop.
 				const stopRequested =
-					pending.length === 0 && (terminate || (await shouldStop(config, run, assistantMessage, toolResults, signal)));
+					run.pending.length === 0 &&
+					(terminate || (await shouldStop(config, run, assistantMessage, toolResults, signal)));
 				if (stopRequested) {
 					await emit({ type: "agent_end", messages: run.newMessages });
 					return run.newMessages;
 				}
-				if (pending.length === 0)
-					pending = await pollMessages("getSteeringMessages", config.getSteeringMessages, signal);
+				if (run.pending.length === 0) {
+					run.pending = await pollMessages("getSteeringMessages", config.getSteeringMessages, signal);
+				}
 			}
 			// The agent would stop here: follow-ups, if any, start the turns again.
-			pending = await pollMessages("getFollowUpMessages", config.getFollowUpMessages, signal);
-			if (pending.length === 0) break;
+			run.pending = await pollMessages("getFollowUpMessages", config.getFollowUpMessages, signal);
+			if (run.pending.length === 0) break;
 		}
 		await emit({ type: "agent_end", messages: run.newMessages });
 		return run.newMessages;
@@ -386,6 +398,10 @@ async function failRun(
 	const text = errorText(error);
 	await addMissingToolResults(run, safeEmit, text);
 	if (!run.turnOpen) await safeEmit({ type: "turn_start" });
+	// Messages already taken from the queues are not lost: they go in before the error message.
+	for (let message = run.pending.shift(); message; message = run.pending.shift()) {
+		await recordMessage(run, safeEmit, message);
+	}
 	let message: AssistantMessage;
 	if (run.streaming) {
 		message = withError(run.streaming, reason, text);

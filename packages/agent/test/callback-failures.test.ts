@@ -162,4 +162,34 @@ describe("a throwing callback ends the run cleanly", () => {
 		);
 		expect((messages.at(-1) as AssistantMessage).errorMessage).toBe("sink down");
 	});
+
+	it("keeps steering messages taken before the failure, ahead of the error message", async () => {
+		const queue: AgentMessage[] = [];
+		let turnStarts = 0;
+		const typing = {
+			...echoTool(),
+			async execute() {
+				queue.push(user("typed during the tool"));
+				return { content: [{ type: "text" as const, text: "ok" }], details: {} };
+			},
+		};
+		const messages = await runAgentLoop(
+			[user("hi")],
+			{ systemPrompt: "", messages: [], tools: [typing] },
+			{ model: testModel, convertToLlm: defaultConvertToLlm, getSteeringMessages: () => queue.splice(0) },
+			(event) => {
+				if (event.type === "turn_start" && ++turnStarts === 2) throw new Error("sink failed");
+			},
+			undefined,
+			scriptedStreamFn([{ blocks: [call("echo", { value: "1" }, "c1")] }, { blocks: [text("never")] }]),
+		);
+		expect(messages.map((message) => `${(message as Message).role}:${textOf(message)}`)).toEqual([
+			"user:hi",
+			"assistant:",
+			"toolResult:ok",
+			"user:typed during the tool",
+			"assistant:",
+		]);
+		expect((messages.at(-1) as AssistantMessage).errorMessage).toBe("sink failed");
+	});
 });
