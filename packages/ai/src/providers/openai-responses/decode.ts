@@ -60,6 +60,7 @@ export class OpenAIResponsesDecoder {
 				this.openItem(event.output_index, event.item);
 				return;
 			case "response.reasoning_summary_part.added": {
+				this.reasoningBlock(event.output_index, event.item_id, event.type);
 				const item = this.expect(event.output_index, "reasoning", event.type);
 				// Parts are joined with a blank line, as the finished reasoning item presents them.
 				if (item.summaryParts > 0) this.builder.appendThinking(item.blockIndex, "\n\n");
