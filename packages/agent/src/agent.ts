@@ -272,6 +272,13 @@ export class Agent {
 		} else {
 			prompts = [input];
 		}
+		const invalid = prompts.findIndex((message) => typeof (message as { role?: unknown } | null)?.role !== "string");
+		if (invalid !== -1 || prompts.length === 0) {
+			const got = prompts.length === 0 ? "an empty array" : describeValue(prompts[invalid]);
+			return Promise.reject(
+				new TypeError(`prompt() takes a string, a message with a role, or a non-empty array of messages; got ${got}`),
+			);
+		}
 		return this.run(prompts);
 	}
 
@@ -486,5 +493,15 @@ export class Agent {
 				break;
 			}
 		}
+	}
+}
+
+function describeValue(value: unknown): string {
+	if (value === null || value === undefined) return String(value);
+	if (typeof value !== "object") return `${typeof value} ${JSON.stringify(value)}`;
+	try {
+		return JSON.stringify(value).slice(0, 100);
+	} catch {
+		return "an object";
 	}
 }

@@ -70,6 +70,19 @@ describe("Agent: prompt and state", () => {
 		expect(agent.state.messages.slice(2).map(textOf)).toEqual(["a", "b", "two"]);
 	});
 
+	it("rejects a prompt that is not text, a message or messages, before starting a run", async () => {
+		const agent = createAgent();
+		await expect(agent.prompt(42 as unknown as string)).rejects.toThrow(
+			"prompt() takes a string, a message with a role, or a non-empty array of messages; got number 42",
+		);
+		await expect(agent.prompt([])).rejects.toThrow("got an empty array");
+		await expect(agent.prompt({ content: "no role" } as unknown as AgentMessage)).rejects.toThrow(
+			'got {"content":"no role"}',
+		);
+		expect(agent.state.isStreaming).toBe(false);
+		expect(faux.state.callCount).toBe(0);
+	});
+
 	it("rejects prompt() and continue() while running, with pi's texts", async () => {
 		const slow = controlledTool("slow");
 		faux.setResponses([fauxAssistantMessage(fauxToolCall("slow", {}, "s1")), "done"]);
