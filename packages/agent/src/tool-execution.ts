@@ -141,6 +141,10 @@ async function prepareToolCall(batch: ToolBatch, toolCall: AgentToolCall): Promi
 		// The same text as @keel/ai's validateToolCall, so the model sees one wording.
 		return { kind: "done", ...errorResult(`Tool "${toolCall.name}" not found. Available tools: ${names}`) };
 	}
+	if (typeof tool.execute !== "function") {
+		// A plain @keel/ai Tool (schema only) was given to the agent: say so rather than crash.
+		return { kind: "done", ...errorResult(`Tool "${tool.name}" cannot run: it has no execute function`) };
+	}
 	let raw: unknown = toolCall.arguments;
 	if (tool.prepareArguments) {
 		try {

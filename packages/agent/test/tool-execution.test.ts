@@ -73,6 +73,12 @@ describe("tool preparation errors become error results", () => {
 		expect(textOf(toolResults[0])).toContain('Validation failed for tool "echo"');
 	});
 
+	it("explains a tool without an execute function", async () => {
+		const schemaOnly = { ...echoTool(), execute: undefined } as unknown as AgentTool;
+		const { toolResults } = await runWithTools([schemaOnly], [call("echo", { value: "x" }, "c1")]);
+		expect(textOf(toolResults[0])).toBe('Tool "echo" cannot run: it has no execute function');
+	});
+
 	it("runs prepareArguments before validation", async () => {
 		const tool: AgentTool = {
 			...echoTool(),
