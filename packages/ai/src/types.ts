@@ -242,7 +242,10 @@ export interface StreamOptions {
 	onResponse?: (response: ResponseInfo, model: Model<Api>) => void | Promise<void>;
 	/** Merged last: they override provider and model defaults. */
 	headers?: Record<string, string>;
-	/** Bound on the whole request, in ms. Default 10 minutes; 0 disables it. */
+	/**
+	 * Bound on the whole call (request, retries and streaming), in ms. Default: none, because long
+	 * answers can legitimately stream for many minutes; the idle watchdog below catches hangs.
+	 */
 	timeoutMs?: number;
 	/** Ends a stream that sends no bytes for this long, in ms. Default 2 minutes; 0 disables it. */
 	idleTimeoutMs?: number;
