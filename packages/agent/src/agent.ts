@@ -329,15 +329,22 @@ export class Agent {
 		state.isStreaming = true;
 		state.streamingMessage = null;
 		state.errorMessage = undefined;
-		const running = this.runLoop(prompts, controller).finally(() => {
+		// `running` is set before the loop starts: its first events reach listeners synchronously, and
+		// a listener calling prompt() or waitForIdle() there must already see a running agent.
+		let settle!: () => void;
+		const running = new Promise<void>((resolve) => {
+			settle = resolve;
+		});
+		this.running = running;
+		void this.runLoop(prompts, controller).finally(() => {
 			state.isStreaming = false;
 			state.streamingMessage = null;
 			state.pendingToolCalls = new Set();
 			if (this.abortController === controller) this.abortController = undefined;
 			this.running = undefined;
 			this.skipNextSteeringPoll = false;
+			settle();
 		});
-		this.running = running;
 		return running;
 	}
 

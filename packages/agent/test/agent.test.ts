@@ -251,6 +251,24 @@ describe("Agent: listeners", () => {
 		expect(agent.state.isStreaming).toBe(false);
 	});
 
+	it("is already running when the first listener is called", async () => {
+		faux.setResponses(["ok"]);
+		const agent = createAgent();
+		let nested: Promise<void> | undefined;
+		let idleResolvedEarly = false;
+		agent.subscribe((event) => {
+			if (event.type !== "agent_start") return;
+			nested = agent.prompt("again");
+			void agent.waitForIdle().then(() => {
+				idleResolvedEarly = agent.state.isStreaming;
+			});
+		});
+		await agent.prompt("hi");
+		await expect(nested).rejects.toThrow("Agent is already processing a prompt.");
+		expect(idleResolvedEarly).toBe(false);
+		expect(agent.state.messages.map(textOf)).toEqual(["hi", "ok"]);
+	});
+
 	it("unsubscribes, and isolates a listener that throws", async () => {
 		faux.setResponses(["a", "b"]);
 		const errors: string[] = [];
