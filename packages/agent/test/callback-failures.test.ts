@@ -1,4 +1,9 @@
-import type { AssistantMessage, Message } from "@keel/ai";
+import {
+	type AssistantMessage,
+	AssistantMessageBuilder,
+	createAssistantMessageEventStream,
+	type Message,
+} from "@keel/ai";
 import { describe, expect, it } from "vitest";
 import {
 	type AgentEvent,
@@ -191,5 +196,31 @@ describe("a throwing callback ends the run cleanly", () => {
 			"assistant:",
 		]);
 		expect((messages.at(-1) as AssistantMessage).errorMessage).toBe("sink failed");
+	});
+
+	it("ends with an error message when the stream ends without done or error", async () => {
+		const unterminated: StreamFn = (model) => {
+			const stream = createAssistantMessageEventStream();
+			const builder = new AssistantMessageBuilder(model, (event) => stream.push(event));
+			const index = builder.startText();
+			builder.appendText(index, "cut off");
+			stream.end();
+			return stream;
+		};
+		const messages = await runAgentLoop(
+			[user("hi")],
+			{ systemPrompt: "", messages: [], tools: [] },
+			{ model: testModel, convertToLlm: defaultConvertToLlm },
+			() => {},
+			undefined,
+			unterminated,
+		);
+		const last = messages.at(-1) as AssistantMessage;
+		expect([last.stopReason, last.errorMessage, textOf(last)]).toEqual([
+			"error",
+			"The stream ended without a done or error event",
+			"cut off",
+		]);
+		expect(messages.filter((message) => (message as Message).role === "assistant")).toHaveLength(1);
 	});
 });
