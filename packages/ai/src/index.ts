@@ -76,6 +76,8 @@ export {
 	clampReasoning,
 	DEFAULT_THINKING_BUDGETS,
 } from "./providers/shared/simple-options.js";
+// --- server-sent events (owner: providers; the agent proxy client reads its stream with it) ---
+export { readServerSentEvents, type ServerSentEvent, ServerSentEventParser } from "./providers/shared/sse.js";
 export { complete, completeSimple, stream, streamSimple } from "./stream.js";
 // --- types ---
 export type * from "./types.js";

@@ -4,6 +4,7 @@ import {
 	type Context,
 	createAssistantMessageEventStream,
 	type Model,
+	readServerSentEvents,
 	type SimpleStreamOptions,
 	type StopReason,
 } from "@keel/ai";
@@ -14,7 +15,6 @@ import {
 	type ProxyStreamRequest,
 	pickForwardedOptions,
 } from "./protocol.js";
-import { readSseData } from "./sse-reader.js";
 
 export interface ProxyStreamOptions extends SimpleStreamOptions {
 	/**
@@ -130,20 +130,23 @@ async function runProxyRequest(
 		if (!response.ok) return fail("error", await describeHttpError(response));
 		if (!response.body) return fail("error", "Proxy error: the response has no body");
 
-		for await (const data of readSseData(response.body, () => {
+		// Every chunk, heartbeat comments included, counts as activity for the idle watchdog.
+		for await (const batch of readServerSentEvents(response.body, () => {
 			lastActivity = Date.now();
 		})) {
-			let proxyEvent: ProxyAssistantMessageEvent;
-			try {
-				proxyEvent = JSON.parse(data) as ProxyAssistantMessageEvent;
-			} catch {
-				throw new Error(`Proxy stream error: an event is not valid JSON: ${data.slice(0, 200)}`);
-			}
-			const event = rebuilder.apply(proxyEvent);
-			stream.push(event);
-			if (event.type === "done" || event.type === "error") {
-				stream.end();
-				return;
+			for (const { data } of batch) {
+				let proxyEvent: ProxyAssistantMessageEvent;
+				try {
+					proxyEvent = JSON.parse(data) as ProxyAssistantMessageEvent;
+				} catch {
+					throw new Error(`Proxy stream error: an event is not valid JSON: ${data.slice(0, 200)}`);
+				}
+				const event = rebuilder.apply(proxyEvent);
+				stream.push(event);
+				if (event.type === "done" || event.type === "error") {
+					stream.end();
+					return;
+				}
 			}
 		}
 		// The server closed the connection without a terminal event (crash, restart, a proxy in

@@ -1,13 +1,11 @@
 import type Anthropic from "@anthropic-ai/sdk";
-import { readServerSentEvents } from "../openai-completions/sse-reader.js";
 import { NonRetryableError } from "../shared/provider-stream.js";
+import { readServerSentEvents } from "../shared/sse.js";
 
 type StreamEvent = Anthropic.Messages.RawMessageStreamEvent;
 
-// Why not the SDK's `Stream`: on 20k text deltas it costs about 1.6× reading the same body with a
-// plain split-and-parse (one async step per event, bytes copied per line). The SDK still builds and
-// sends the request and raises its typed errors for non-2xx responses; only the 200 body is read here.
-// The SSE reader is the one openai-completions uses (a generic, dependency-free reader).
+// The SDK builds and sends the request and raises its typed errors for non-2xx responses; only the
+// 200 body is read here, with the shared SSE reader (see shared/sse.ts for why not the SDK's Stream).
 
 /** An `event: error` inside a 200 stream, shaped like the SDK's APIError (no status, the JSON body). */
 function streamErrorEvent(data: string, headers: Headers): Error {

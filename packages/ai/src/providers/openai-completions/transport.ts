@@ -3,6 +3,7 @@ import type { ChatCompletionCreateParamsStreaming } from "openai/resources/chat/
 import type { Context, Model } from "../../types.js";
 import { NonRetryableError, type ProviderAttempt } from "../shared/provider-stream.js";
 import { headersToRecord } from "../shared/retry.js";
+import { readServerSentEvents } from "../shared/sse.js";
 import type { ResolvedOpenAICompletionsCompat } from "./compat.js";
 import {
 	type ChatCompletionChunkWire,
@@ -12,7 +13,6 @@ import {
 import { buildOpenAICompletionsHeaders } from "./encode.js";
 import { attachErrorBody } from "./errors.js";
 import type { OpenAICompletionsOptions } from "./options.js";
-import { readServerSentEvents } from "./sse-reader.js";
 import type { ChatCompletionsRequest } from "./wire-types.js";
 
 // The longest delay setTimeout accepts; the SDK's own timeout is effectively off because

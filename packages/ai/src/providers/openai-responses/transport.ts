@@ -4,8 +4,8 @@ import type { ResponseCreateParamsStreaming, ResponseStreamEvent } from "openai/
 import type { Api, Model } from "../../types.js";
 import type { ProviderAttempt } from "../shared/provider-stream.js";
 import { classifyError, type ErrorClassification, headersToRecord } from "../shared/retry.js";
+import { readServerSentEvents, type ServerSentEvent } from "../shared/sse.js";
 import { OpenAIResponsesDecoder, ResponsesStreamError } from "./decode.js";
-import { type SseMessage, SseParser } from "./sse-parser.js";
 
 /**
  * The SDK's own timeout is set far beyond any real call: `timeoutMs` and the idle watchdog of
@@ -36,7 +36,7 @@ export function baseClientOptions(model: Model<Api>, apiKey: string | undefined,
 
 /**
  * One attempt: the SDK builds, authenticates and sends the request (stream: true) and turns an HTTP
- * error into its typed error; the raw body is then read here through the linear SSE parser and
+ * error into its typed error; the raw body is then read here through the shared SSE reader and
  * every event goes to the decoder. The client is the caller's (OpenAI or AzureOpenAI).
  */
 export async function runOpenAIResponsesAttempt<TApi extends Api>(
@@ -64,28 +64,17 @@ export async function runOpenAIResponsesAttempt<TApi extends Api>(
 		throw jsonBodyError(await response.text(), providerLabel);
 	}
 	const decoder = new OpenAIResponsesDecoder(attempt.builder, providerLabel, payload.service_tier ?? undefined);
-	const parser = new SseParser((message) => decoder.decode(parseStreamEvent(message, providerLabel)));
-	const reader = response.body.getReader();
-	const text = new TextDecoder();
-	try {
-		while (!decoder.isEnded) {
-			const chunk = await reader.read();
-			attempt.touch();
-			if (chunk.done) {
-				parser.push(text.decode());
-				parser.end();
-				break;
-			}
-			parser.push(text.decode(chunk.value, { stream: true }));
+	// Leaving the loop early (terminal event, decoder error) cancels the download.
+	reading: for await (const events of readServerSentEvents(response.body, attempt.touch)) {
+		for (const event of events) {
+			decoder.decode(parseStreamEvent(event, providerLabel));
+			if (decoder.isEnded) break reading;
 		}
-	} finally {
-		// Finished early (terminal event) or failed: release the connection.
-		reader.cancel().catch(() => {});
 	}
 }
 
 /** One SSE message as a stream event. `[DONE]` and empty data are ignored; bad JSON is a clear error. */
-function parseStreamEvent(message: SseMessage, providerLabel: string): ResponseStreamEvent {
+function parseStreamEvent(message: ServerSentEvent, providerLabel: string): ResponseStreamEvent {
 	let data: unknown;
 	try {
 		data = JSON.parse(message.data);
