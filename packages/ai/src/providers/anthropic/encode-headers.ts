@@ -1,4 +1,5 @@
 import type { Context, Model } from "../../types.js";
+import { buildGitHubCopilotHeaders } from "../shared/github-copilot-headers.js";
 import type { AnthropicOptions } from "./options.js";
 import { isThinkingEnabled, usesAdaptiveThinking } from "./thinking.js";
 
@@ -42,8 +43,9 @@ export function anthropicBetas(
 }
 
 /**
- * Request headers, merged in this order: Keel's defaults, then `model.headers`, then
- * `options.headers` (the caller always wins). The key itself is set by the SDK client.
+ * Request headers, merged in this order: Keel's defaults, then `model.headers`, then (GitHub
+ * Copilot) the per-request headers, then `options.headers` (the caller always wins). The key itself
+ * is set by the SDK client.
  */
 export function buildAnthropicHeaders(
 	model: Model<"anthropic-messages">,
@@ -58,7 +60,8 @@ export function buildAnthropicHeaders(
 	};
 	const betas = anthropicBetas(model, context, options, authMode);
 	if (betas.length > 0) defaults["anthropic-beta"] = betas.join(",");
-	return mergeHeaders(defaults, model.headers, options.headers);
+	const copilot = authMode === "copilot" ? buildGitHubCopilotHeaders(context) : undefined;
+	return mergeHeaders(defaults, model.headers, copilot, options.headers);
 }
 
 /** Merges header records case-insensitively; later records win. Keys come out lower-cased. */

@@ -1,4 +1,5 @@
 import type { Context, Model, ThinkingLevel } from "../../types.js";
+import { buildGitHubCopilotHeaders } from "../shared/github-copilot-headers.js";
 import { resolveCacheRetention } from "../shared/simple-options.js";
 import { type ResolvedOpenAICompletionsCompat, resolveOpenAICompletionsCompat } from "./compat.js";
 import { encodeOpenAICompletionsMessages } from "./encode-messages.js";
@@ -159,21 +160,6 @@ export function buildOpenAICompletionsHeaders(
 	) {
 		headers["x-session-affinity"] = options.sessionId;
 	}
-	if (model.provider === "github-copilot") Object.assign(headers, copilotHeaders(context));
+	if (model.provider === "github-copilot") Object.assign(headers, buildGitHubCopilotHeaders(context));
 	return { ...headers, ...options.headers };
-}
-
-function copilotHeaders(context: Context): Record<string, string> {
-	const last = context.messages[context.messages.length - 1];
-	const hasImage = context.messages.some(
-		(message) =>
-			(message.role === "user" || message.role === "toolResult") &&
-			typeof message.content !== "string" &&
-			message.content.some((block) => block.type === "image"),
-	);
-	return {
-		"X-Initiator": last?.role === "user" ? "user" : "agent",
-		"Openai-Intent": "conversation-edits",
-		...(hasImage ? { "Copilot-Vision-Request": "true" } : {}),
-	};
 }

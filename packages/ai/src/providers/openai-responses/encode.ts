@@ -6,6 +6,7 @@ import type {
 import type { ReasoningEffort } from "openai/resources/shared";
 import type { Api, Context, Model, Tool } from "../../types.js";
 import { sanitizeSurrogates } from "../../utils/sanitize-unicode.js";
+import { buildGitHubCopilotHeaders } from "../shared/github-copilot-headers.js";
 import { resolveCacheRetention } from "../shared/simple-options.js";
 import { normalizeOpenAIResponsesToolCallId } from "../shared/tool-call-ids.js";
 import { transformMessages } from "../shared/transform-messages.js";
@@ -99,23 +100,6 @@ export function buildOpenAIResponsesHeaders(
 	const headers: Record<string, string> = { ...model.headers };
 	const compat = model.compat as { sendSessionIdHeader?: boolean } | undefined;
 	if (compat?.sendSessionIdHeader && options.sessionId) headers.session_id = options.sessionId;
-	if (model.provider === "github-copilot" && context) Object.assign(headers, copilotHeaders(context));
+	if (model.provider === "github-copilot" && context) Object.assign(headers, buildGitHubCopilotHeaders(context));
 	return { ...headers, ...options.headers };
-}
-
-// Copilot bills a premium request when the user starts a turn, not for the agent's own follow-ups
-// (X-Initiator), and needs to be told when images are present. (Same rule as openai-completions.)
-function copilotHeaders(context: Context): Record<string, string> {
-	const last = context.messages[context.messages.length - 1];
-	const hasImage = context.messages.some(
-		(message) =>
-			(message.role === "user" || message.role === "toolResult") &&
-			typeof message.content !== "string" &&
-			message.content.some((block) => block.type === "image"),
-	);
-	return {
-		"X-Initiator": last?.role === "user" ? "user" : "agent",
-		"Openai-Intent": "conversation-edits",
-		...(hasImage ? { "Copilot-Vision-Request": "true" } : {}),
-	};
 }

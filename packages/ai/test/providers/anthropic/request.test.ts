@@ -122,6 +122,19 @@ describe("what the anthropic provider sends", () => {
 		expect(headers["anthropic-beta"]).toBe("from-model");
 	});
 
+	it("sends GitHub Copilot's initiator and intent headers, without the fine-grained beta, below option headers", async () => {
+		const copilot = model({ provider: "github-copilot" });
+		const { headers } = await send(() =>
+			streamAnthropic(copilot, context, { apiKey: TEST_KEY, headers: { "Openai-Intent": "mine" } }),
+		);
+		expect(headers["x-initiator"]).toBe("user");
+		expect(headers["openai-intent"]).toBe("mine");
+		expect(headers["copilot-vision-request"]).toBeUndefined();
+		expect(headers["anthropic-beta"]).toBeUndefined();
+		const plain = await send(() => streamAnthropic(model(), context, { apiKey: TEST_KEY }));
+		expect(plain.headers["x-initiator"]).toBeUndefined();
+	});
+
 	it("lets onPayload replace the body and reports the response through onResponse", async () => {
 		const seen: unknown[] = [];
 		let response: ResponseInfo | undefined;
