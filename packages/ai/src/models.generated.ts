@@ -1217,7 +1217,6 @@ export const MODELS = {
 			cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
 			contextWindow: 90000,
 			maxTokens: 8192,
-			headers: { "Copilot-Integration-Id": "vscode-chat", "Editor-Plugin-Version": "copilot-chat/0.26.7", "Editor-Version": "vscode/1.99.3", "User-Agent": "GitHubCopilotChat/0.26.7" },
 			compat: { supportsDeveloperRole: false, supportsReasoningEffort: false, supportsStore: false },
 		} satisfies Model<"openai-completions">,
 		"claude-3.7-sonnet": {
@@ -1231,7 +1230,6 @@ export const MODELS = {
 			cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
 			contextWindow: 200000,
 			maxTokens: 16384,
-			headers: { "Copilot-Integration-Id": "vscode-chat", "Editor-Plugin-Version": "copilot-chat/0.26.7", "Editor-Version": "vscode/1.99.3", "User-Agent": "GitHubCopilotChat/0.26.7" },
 			compat: { supportsDeveloperRole: false, supportsReasoningEffort: false, supportsStore: false },
 		} satisfies Model<"openai-completions">,
 		"claude-3.7-sonnet-thought": {
@@ -1245,7 +1243,6 @@ export const MODELS = {
 			cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
 			contextWindow: 200000,
 			maxTokens: 16384,
-			headers: { "Copilot-Integration-Id": "vscode-chat", "Editor-Plugin-Version": "copilot-chat/0.26.7", "Editor-Version": "vscode/1.99.3", "User-Agent": "GitHubCopilotChat/0.26.7" },
 			compat: { supportsDeveloperRole: false, supportsReasoningEffort: false, supportsStore: false },
 		} satisfies Model<"openai-completions">,
 		"claude-haiku-4.5": {
@@ -1259,7 +1256,6 @@ export const MODELS = {
 			cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
 			contextWindow: 128000,
 			maxTokens: 16000,
-			headers: { "Copilot-Integration-Id": "vscode-chat", "Editor-Plugin-Version": "copilot-chat/0.26.7", "Editor-Version": "vscode/1.99.3", "User-Agent": "GitHubCopilotChat/0.26.7" },
 		} satisfies Model<"anthropic-messages">,
 		"claude-opus-4.5": {
 			id: "claude-opus-4.5",
@@ -1272,7 +1268,6 @@ export const MODELS = {
 			cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
 			contextWindow: 128000,
 			maxTokens: 16000,
-			headers: { "Copilot-Integration-Id": "vscode-chat", "Editor-Plugin-Version": "copilot-chat/0.26.7", "Editor-Version": "vscode/1.99.3", "User-Agent": "GitHubCopilotChat/0.26.7" },
 		} satisfies Model<"anthropic-messages">,
 		"claude-sonnet-4": {
 			id: "claude-sonnet-4",
@@ -1285,7 +1280,6 @@ export const MODELS = {
 			cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
 			contextWindow: 128000,
 			maxTokens: 16000,
-			headers: { "Copilot-Integration-Id": "vscode-chat", "Editor-Plugin-Version": "copilot-chat/0.26.7", "Editor-Version": "vscode/1.99.3", "User-Agent": "GitHubCopilotChat/0.26.7" },
 		} satisfies Model<"anthropic-messages">,
 		"claude-sonnet-4.5": {
 			id: "claude-sonnet-4.5",
@@ -1298,7 +1292,6 @@ export const MODELS = {
 			cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
 			contextWindow: 128000,
 			maxTokens: 16000,
-			headers: { "Copilot-Integration-Id": "vscode-chat", "Editor-Plugin-Version": "copilot-chat/0.26.7", "Editor-Version": "vscode/1.99.3", "User-Agent": "GitHubCopilotChat/0.26.7" },
 		} satisfies Model<"anthropic-messages">,
 		"gemini-2.0-flash-001": {
 			id: "gemini-2.0-flash-001",
@@ -1311,7 +1304,6 @@ export const MODELS = {
 			cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
 			contextWindow: 1000000,
 			maxTokens: 8192,
-			headers: { "Copilot-Integration-Id": "vscode-chat", "Editor-Plugin-Version": "copilot-chat/0.26.7", "Editor-Version": "vscode/1.99.3", "User-Agent": "GitHubCopilotChat/0.26.7" },
 			compat: { supportsDeveloperRole: false, supportsReasoningEffort: false, supportsStore: false },
 		} satisfies Model<"openai-completions">,
 		"gemini-2.5-pro": {
@@ -1325,7 +1317,6 @@ export const MODELS = {
 			cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
 			contextWindow: 128000,
 			maxTokens: 64000,
-			headers: { "Copilot-Integration-Id": "vscode-chat", "Editor-Plugin-Version": "copilot-chat/0.26.7", "Editor-Version": "vscode/1.99.3", "User-Agent": "GitHubCopilotChat/0.26.7" },
 			compat: { supportsDeveloperRole: false, supportsReasoningEffort: false, supportsStore: false },
 		} satisfies Model<"openai-completions">,
 		"gemini-3-pro-preview": {
@@ -1339,7 +1330,6 @@ export const MODELS = {
 			cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
 			contextWindow: 128000,
 			maxTokens: 16000,
-			headers: { "Copilot-Integration-Id": "vscode-chat", "Editor-Plugin-Version": "copilot-chat/0.26.7", "Editor-Version": "vscode/1.99.3", "User-Agent": "GitHubCopilotChat/0.26.7" },
 			compat: { supportsDeveloperRole: false, supportsReasoningEffort: false, supportsStore: false },
 			thinkingLevelMap: { off: null, minimal: "LOW", low: "LOW", medium: "HIGH", high: "HIGH" },
 		} satisfies Model<"openai-completions">,
@@ -1354,7 +1344,6 @@ export const MODELS = {
 			cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
 			contextWindow: 128000,
 			maxTokens: 16384,
-			headers: { "Copilot-Integration-Id": "vscode-chat", "Editor-Plugin-Version": "copilot-chat/0.26.7", "Editor-Version": "vscode/1.99.3", "User-Agent": "GitHubCopilotChat/0.26.7" },
 			compat: { supportsDeveloperRole: false, supportsReasoningEffort: false, supportsStore: false },
 		} satisfies Model<"openai-completions">,
 		"gpt-4o": {
@@ -1368,7 +1357,6 @@ export const MODELS = {
 			cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
 			contextWindow: 128000,
 			maxTokens: 16384,
-			headers: { "Copilot-Integration-Id": "vscode-chat", "Editor-Plugin-Version": "copilot-chat/0.26.7", "Editor-Version": "vscode/1.99.3", "User-Agent": "GitHubCopilotChat/0.26.7" },
 			compat: { supportsDeveloperRole: false, supportsReasoningEffort: false, supportsStore: false },
 		} satisfies Model<"openai-completions">,
 		"gpt-5": {
@@ -1382,7 +1370,6 @@ export const MODELS = {
 			cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
 			contextWindow: 128000,
 			maxTokens: 64000,
-			headers: { "Copilot-Integration-Id": "vscode-chat", "Editor-Plugin-Version": "copilot-chat/0.26.7", "Editor-Version": "vscode/1.99.3", "User-Agent": "GitHubCopilotChat/0.26.7" },
 			thinkingLevelMap: { off: "minimal" },
 		} satisfies Model<"openai-responses">,
 		"gpt-5-mini": {
@@ -1396,7 +1383,6 @@ export const MODELS = {
 			cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
 			contextWindow: 128000,
 			maxTokens: 64000,
-			headers: { "Copilot-Integration-Id": "vscode-chat", "Editor-Plugin-Version": "copilot-chat/0.26.7", "Editor-Version": "vscode/1.99.3", "User-Agent": "GitHubCopilotChat/0.26.7" },
 			thinkingLevelMap: { off: "minimal" },
 		} satisfies Model<"openai-responses">,
 		"gpt-5.1": {
@@ -1410,7 +1396,6 @@ export const MODELS = {
 			cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
 			contextWindow: 128000,
 			maxTokens: 16000,
-			headers: { "Copilot-Integration-Id": "vscode-chat", "Editor-Plugin-Version": "copilot-chat/0.26.7", "Editor-Version": "vscode/1.99.3", "User-Agent": "GitHubCopilotChat/0.26.7" },
 			thinkingLevelMap: { off: "none", minimal: null },
 		} satisfies Model<"openai-responses">,
 		"gpt-5.1-codex": {
@@ -1424,7 +1409,6 @@ export const MODELS = {
 			cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
 			contextWindow: 128000,
 			maxTokens: 16000,
-			headers: { "Copilot-Integration-Id": "vscode-chat", "Editor-Plugin-Version": "copilot-chat/0.26.7", "Editor-Version": "vscode/1.99.3", "User-Agent": "GitHubCopilotChat/0.26.7" },
 			thinkingLevelMap: { off: null, minimal: null },
 		} satisfies Model<"openai-responses">,
 		"grok-code-fast-1": {
@@ -1438,7 +1422,6 @@ export const MODELS = {
 			cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
 			contextWindow: 256000,
 			maxTokens: 10000,
-			headers: { "Copilot-Integration-Id": "vscode-chat", "Editor-Plugin-Version": "copilot-chat/0.26.7", "Editor-Version": "vscode/1.99.3", "User-Agent": "GitHubCopilotChat/0.26.7" },
 			compat: { supportsDeveloperRole: false, supportsReasoningEffort: false, supportsStore: false },
 		} satisfies Model<"openai-completions">,
 		"o3": {
@@ -1452,7 +1435,6 @@ export const MODELS = {
 			cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
 			contextWindow: 128000,
 			maxTokens: 16384,
-			headers: { "Copilot-Integration-Id": "vscode-chat", "Editor-Plugin-Version": "copilot-chat/0.26.7", "Editor-Version": "vscode/1.99.3", "User-Agent": "GitHubCopilotChat/0.26.7" },
 			compat: { supportsDeveloperRole: false, supportsReasoningEffort: false, supportsStore: false },
 			thinkingLevelMap: { off: null, minimal: null },
 		} satisfies Model<"openai-completions">,

@@ -259,7 +259,8 @@ describe("catalogue rules", () => {
 			supportsDeveloperRole: false,
 			supportsReasoningEffort: false,
 		});
-		expect(chat.headers?.["Copilot-Integration-Id"]).toBe("vscode-chat");
+		// No borrowed editor identity (User-Agent, Editor-Version, Copilot-Integration-Id) on any Copilot row.
+		expect(getModels("github-copilot").filter((model) => model.headers !== undefined)).toEqual([]);
 	});
 
 	it("clones every OpenAI Responses model for Azure, with an empty base URL", () => {

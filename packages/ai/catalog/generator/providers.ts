@@ -136,13 +136,9 @@ export const MODELS_DEV_PROVIDER_RULES: Readonly<Record<string, ProviderRule>> =
 		defaultMaxTokens: 8192,
 		// Applies to the models served over Chat Completions only (compat is per openai-completions).
 		compat: COPILOT_COMPLETIONS_COMPAT,
-		// Copilot rejects requests that do not identify an editor integration.
-		headers: {
-			"Copilot-Integration-Id": "vscode-chat",
-			"Editor-Plugin-Version": "copilot-chat/0.26.7",
-			"Editor-Version": "vscode/1.99.3",
-			"User-Agent": "GitHubCopilotChat/0.26.7",
-		},
+		// No editor-identity headers (Copilot-Integration-Id, Editor-Version, a Copilot Chat
+		// User-Agent): sending another product's identity is impersonation, which Keel does not do.
+		// A caller with its own integration id passes it in options.headers or model.headers.
 	},
 };
 
