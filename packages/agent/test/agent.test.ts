@@ -259,6 +259,8 @@ describe("Agent: listeners", () => {
 		agent.subscribe((event) => {
 			if (event.type !== "agent_start") return;
 			nested = agent.prompt("again");
+			// Observed at once so the rejection is not reported as unhandled before the test awaits it.
+			nested.catch(() => {});
 			void agent.waitForIdle().then(() => {
 				idleResolvedEarly = agent.state.isStreaming;
 			});
