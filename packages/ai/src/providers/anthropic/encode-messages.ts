@@ -5,11 +5,16 @@ import type {
 	ImageContent,
 	Message,
 	Model,
-	TextContent,
 	ToolResultMessage,
 	UserMessage,
 } from "../../types.js";
 import { sanitizeSurrogates } from "../../utils/sanitize-unicode.js";
+import {
+	IMAGE_OMITTED_NOTE,
+	IMAGE_ONLY_TOOL_RESULT_TEXT,
+	modelAcceptsImages,
+	splitToolResultContent,
+} from "../shared/encode-content.js";
 
 type MessageParam = Anthropic.Messages.MessageParam;
 type ContentBlockParam = Anthropic.Messages.ContentBlockParam;
@@ -18,9 +23,6 @@ type ImageBlockParam = Anthropic.Messages.ImageBlockParam;
 type ToolResultBlockParam = Anthropic.Messages.ToolResultBlockParam;
 export type CacheControl = Anthropic.Messages.CacheControlEphemeral;
 
-/** Put in place of an image the model cannot read, so the loss is visible to the model and the reader. */
-export const IMAGE_OMITTED_NOTE = "(image omitted: this model does not accept images)";
-
 const IMAGE_MEDIA_TYPES = new Set(["image/jpeg", "image/png", "image/gif", "image/webp"]);
 
 function isBlank(text: string): boolean {
@@ -28,7 +30,7 @@ function isBlank(text: string): boolean {
 }
 
 function encodeImage(image: ImageContent, model: Model<Api>): ImageBlockParam | TextBlockParam {
-	if (!model.input.includes("image")) return { type: "text", text: IMAGE_OMITTED_NOTE };
+	if (!modelAcceptsImages(model)) return { type: "text", text: IMAGE_OMITTED_NOTE };
 	if (!IMAGE_MEDIA_TYPES.has(image.mimeType)) {
 		throw new Error(
 			`Anthropic accepts image/jpeg, image/png, image/gif and image/webp images, got "${image.mimeType}"; convert the image first`,
@@ -81,19 +83,17 @@ function encodeAssistantContent(message: AssistantMessage): ContentBlockParam[] 
 }
 
 function encodeToolResult(message: ToolResultMessage, model: Model<Api>): ToolResultBlockParam {
-	const texts = message.content.filter((part): part is TextContent => part.type === "text");
-	const images = message.content.filter((part): part is ImageContent => part.type === "image");
+	const { texts, text, images } = splitToolResultContent(message);
 	const result: ToolResultBlockParam = { type: "tool_result", tool_use_id: message.toolCallId };
 	if (images.length === 0) {
 		// An empty result is sent without `content` (the field is optional), never as an empty text.
-		const text = sanitizeSurrogates(texts.map((part) => part.text).join("\n"));
-		if (text !== "") result.content = text;
+		if (text !== "") result.content = sanitizeSurrogates(text);
 	} else {
 		const blocks: (TextBlockParam | ImageBlockParam)[] = texts.map((part) => ({
 			type: "text",
 			text: sanitizeSurrogates(part.text),
 		}));
-		if (blocks.length === 0) blocks.push({ type: "text", text: "(see attached image)" });
+		if (blocks.length === 0) blocks.push({ type: "text", text: IMAGE_ONLY_TOOL_RESULT_TEXT });
 		for (const image of images) blocks.push(encodeImage(image, model));
 		result.content = blocks;
 	}

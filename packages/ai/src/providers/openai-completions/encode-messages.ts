@@ -10,6 +10,14 @@ import type {
 	UserMessage,
 } from "../../types.js";
 import { sanitizeSurrogates } from "../../utils/sanitize-unicode.js";
+import {
+	IMAGE_OMITTED_NOTE,
+	IMAGE_ONLY_TOOL_RESULT_TEXT,
+	imageDataUrl,
+	modelAcceptsImages,
+	parseJsonSignature,
+	splitToolResultContent,
+} from "../shared/encode-content.js";
 import { normalizeOpenAICompletionsToolCallId } from "../shared/tool-call-ids.js";
 import { transformMessages } from "../shared/transform-messages.js";
 import type { ResolvedOpenAICompletionsCompat } from "./compat.js";
@@ -26,9 +34,7 @@ import type {
 export const REASONING_FIELDS = ["reasoning_content", "reasoning", "reasoning_text"] as const;
 export type ReasoningField = (typeof REASONING_FIELDS)[number];
 
-export const IMAGE_OMITTED_NOTE = "(image omitted: this model does not accept images)";
 export const TOOL_RESULT_IMAGES_INTRO = "Attached image(s) from tool result:";
-export const TOOL_RESULT_IMAGE_ONLY_TEXT = "(see attached image)";
 export const ASSISTANT_AFTER_TOOL_RESULT_TEXT = "I have processed the tool results.";
 
 interface EncodeMessagesInput {
@@ -46,7 +52,7 @@ interface EncodeMessagesInput {
  */
 export function encodeOpenAICompletionsMessages(input: EncodeMessagesInput): ChatMessage[] {
 	const { model, compat } = input;
-	const acceptsImages = model.input.includes("image");
+	const acceptsImages = modelAcceptsImages(model as Model<Api>);
 	const output: ChatMessage[] = [];
 	if (input.systemPrompt) {
 		const role = model.reasoning && compat.supportsDeveloperRole ? "developer" : "system";
@@ -98,7 +104,7 @@ function encodeUserBlock(block: TextContent | ImageContent, acceptsImages: boole
 }
 
 function imagePart(image: ImageContent): ChatContentPart {
-	return { type: "image_url", image_url: { url: `data:${image.mimeType};base64,${image.data}` } };
+	return { type: "image_url", image_url: { url: imageDataUrl(image) } };
 }
 
 function encodeAssistantMessage(
@@ -132,7 +138,8 @@ function encodeAssistantMessage(
 	const reasoningDetails: unknown[] = [];
 	if (toolCalls.length > 0) {
 		encoded.tool_calls = toolCalls.map((call) => {
-			const detail = parseReasoningDetail(call.thoughtSignature);
+			// OpenRouter's encrypted reasoning entries are stored as JSON in `thoughtSignature`.
+			const detail = parseJsonSignature(call.thoughtSignature);
 			if (detail !== undefined) reasoningDetails.push(detail);
 			return {
 				id: call.id,
@@ -155,16 +162,6 @@ function reasoningFieldOf(block: ThinkingContent): ReasoningField {
 	return REASONING_FIELDS.find((field) => field === signature) ?? "reasoning_content";
 }
 
-/** OpenRouter's encrypted reasoning entries are stored as JSON in `thoughtSignature`. */
-function parseReasoningDetail(signature: string | undefined): unknown {
-	if (!signature || !signature.startsWith("{")) return undefined;
-	try {
-		return JSON.parse(signature) as unknown;
-	} catch {
-		return undefined;
-	}
-}
-
 /**
  * Chat Completions tool messages hold text only, so images from a run of results are collected
  * into one user message after the run (for models that accept images; otherwise a note stands in).
@@ -177,16 +174,12 @@ function encodeToolResults(
 	const toolMessages: ChatToolMessage[] = [];
 	const images: ImageContent[] = [];
 	for (const result of results) {
-		const text = result.content
-			.filter((block): block is TextContent => block.type === "text")
-			.map((block) => block.text)
-			.join("\n");
-		const resultImages = result.content.filter((block): block is ImageContent => block.type === "image");
+		const { text, images: resultImages } = splitToolResultContent(result);
 		let content = text;
 		if (resultImages.length > 0 && !acceptsImages) {
 			content = text ? `${text}\n${IMAGE_OMITTED_NOTE}` : IMAGE_OMITTED_NOTE;
 		} else if (!text) {
-			content = resultImages.length > 0 ? TOOL_RESULT_IMAGE_ONLY_TEXT : "";
+			content = resultImages.length > 0 ? IMAGE_ONLY_TOOL_RESULT_TEXT : "";
 		}
 		const message: ChatToolMessage = {
 			role: "tool",

@@ -4,25 +4,18 @@ import type {
 	ResponseInputItem,
 	ResponseReasoningItem,
 } from "openai/resources/responses/responses";
-import type {
-	Api,
-	AssistantMessage,
-	ImageContent,
-	Message,
-	Model,
-	TextContent,
-	ToolResultMessage,
-	UserMessage,
-} from "../../types.js";
+import type { Api, AssistantMessage, Message, Model, ToolResultMessage, UserMessage } from "../../types.js";
 import { sanitizeSurrogates } from "../../utils/sanitize-unicode.js";
-import { parseResponsesToolCallId } from "../shared/tool-call-ids.js";
+import {
+	IMAGE_OMITTED_NOTE,
+	IMAGE_ONLY_TOOL_RESULT_TEXT,
+	imageDataUrl,
+	modelAcceptsImages,
+	parseJsonSignature,
+	splitToolResultContent,
+} from "../shared/encode-content.js";
+import { hashToAlphanumeric, parseResponsesToolCallId } from "../shared/tool-call-ids.js";
 import { parseTextSignature } from "./text-signature.js";
-
-/** Put in place of an image the model cannot read, so the drop is visible to the model. */
-export const IMAGE_OMITTED_NOTE = "(image omitted: this model does not accept images)";
-
-/** Sent as a tool result's output when the result holds only images. */
-export const SEE_ATTACHED_IMAGE = "(see attached image)";
 
 /**
  * Encodes already-transformed messages (see transformMessages) as Responses `input` items:
@@ -46,14 +39,6 @@ export function encodeResponsesInput(messages: readonly Message[], model: Model<
 	return items;
 }
 
-function supportsImages(model: Model<Api>): boolean {
-	return model.input.includes("image");
-}
-
-function imageUrl(image: ImageContent): string {
-	return `data:${image.mimeType};base64,${image.data}`;
-}
-
 function encodeUserMessage(message: UserMessage, model: Model<Api>): ResponseInputItem | undefined {
 	if (typeof message.content === "string") {
 		if (message.content === "") return undefined;
@@ -63,8 +48,8 @@ function encodeUserMessage(message: UserMessage, model: Model<Api>): ResponseInp
 	for (const block of message.content) {
 		if (block.type === "text") {
 			if (block.text.trim() !== "") content.push({ type: "input_text", text: sanitizeSurrogates(block.text) });
-		} else if (supportsImages(model)) {
-			content.push({ type: "input_image", detail: "auto", image_url: imageUrl(block) });
+		} else if (modelAcceptsImages(model)) {
+			content.push({ type: "input_image", detail: "auto", image_url: imageDataUrl(block) });
 		} else {
 			content.push({ type: "input_text", text: IMAGE_OMITTED_NOTE });
 		}
@@ -127,41 +112,26 @@ function encodeAssistantMessage(
 
 /** The stored reasoning item (the signature is its JSON); undefined for anything else. */
 function parseReasoningItem(signature: string | undefined): ResponseReasoningItem | undefined {
-	if (!signature?.startsWith("{")) return undefined;
-	try {
-		const parsed = JSON.parse(signature) as { type?: unknown };
-		return parsed.type === "reasoning" ? (parsed as ResponseReasoningItem) : undefined;
-	} catch {
-		return undefined;
-	}
+	const parsed = parseJsonSignature(signature);
+	return parsed?.type === "reasoning" ? (parsed as unknown as ResponseReasoningItem) : undefined;
 }
 
 // The API limits item ids to 64 characters; longer ids (from other tools) are replaced by a
 // stable hash so replays of the same history send the same id.
 function outputMessageId(id: string | undefined, assistantIndex: number, blockIndex: number): string {
 	if (!id) return `msg_${assistantIndex}_${blockIndex}`;
-	return id.length > 64 ? `msg_${shortHash(id)}` : id;
-}
-
-/** FNV-1a 32-bit, base 36: short, deterministic, not cryptographic. */
-export function shortHash(text: string): string {
-	let hash = 0x811c9dc5;
-	for (let index = 0; index < text.length; index++) {
-		hash ^= text.charCodeAt(index);
-		hash = Math.imul(hash, 0x01000193);
-	}
-	return (hash >>> 0).toString(36);
+	return id.length > 64 ? `msg_${hashToAlphanumeric(id, 16)}` : id;
 }
 
 function encodeToolResult(message: ToolResultMessage, model: Model<Api>): ResponseInputItem {
 	const callId = parseResponsesToolCallId(message.toolCallId).callId;
-	const texts = message.content.filter((block): block is TextContent => block.type === "text");
-	const images = message.content.filter((block): block is ImageContent => block.type === "image");
-	const text = sanitizeSurrogates(texts.map((block) => block.text).join("\n"));
-	if (images.length > 0 && supportsImages(model)) {
+	const parts = splitToolResultContent(message);
+	const { images } = parts;
+	const text = sanitizeSurrogates(parts.text);
+	if (images.length > 0 && modelAcceptsImages(model)) {
 		const output: ResponseFunctionCallOutputItemList = [];
-		output.push({ type: "input_text", text: text === "" ? SEE_ATTACHED_IMAGE : text });
-		for (const image of images) output.push({ type: "input_image", detail: "auto", image_url: imageUrl(image) });
+		output.push({ type: "input_text", text: text === "" ? IMAGE_ONLY_TOOL_RESULT_TEXT : text });
+		for (const image of images) output.push({ type: "input_image", detail: "auto", image_url: imageDataUrl(image) });
 		return { type: "function_call_output", call_id: callId, output };
 	}
 	const notes = images.map(() => IMAGE_OMITTED_NOTE);

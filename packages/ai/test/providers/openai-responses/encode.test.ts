@@ -4,8 +4,8 @@ import {
 	buildOpenAIResponsesHeaders,
 	encodeOpenAIResponsesRequest,
 } from "../../../src/providers/openai-responses/encode.js";
-import { IMAGE_OMITTED_NOTE } from "../../../src/providers/openai-responses/encode-messages.js";
 import { mapReasoningEffort } from "../../../src/providers/openai-responses/encode-reasoning.js";
+import { IMAGE_OMITTED_NOTE } from "../../../src/providers/shared/encode-content.js";
 import type { AssistantMessage, Context, Message, ThinkingLevel, UserMessage } from "../../../src/types.js";
 import { reasoningModel, responsesModel } from "./fixtures.js";
 
@@ -287,7 +287,7 @@ describe("encodeOpenAIResponsesRequest: messages", () => {
 		];
 		const input = encodeOpenAIResponsesRequest(responsesModel(), { messages }).input as { id: string }[];
 		expect(input[0].id).toBe("msg_0_0");
-		expect(input[1].id).toMatch(/^msg_[0-9a-z]+$/);
+		expect(input[1].id).toMatch(/^msg_[0-9A-Za-z]{16}$/);
 		expect(input[1].id.length).toBeLessThanOrEqual(64);
 		// Stable: the same history gives the same id.
 		expect((encodeOpenAIResponsesRequest(responsesModel(), { messages }).input as { id: string }[])[1].id).toBe(
