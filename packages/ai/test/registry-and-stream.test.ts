@@ -52,13 +52,19 @@ async function collect(events: AsyncIterable<AssistantMessageEvent>) {
 }
 
 describe("api registry", () => {
-	it("registers the four built-in wire APIs", () => {
+	it("registers the four built-in wire APIs, and the catalogue's not-yet-implemented ones", () => {
 		resetApiProviders();
 		expect(getApiProviders().map((provider) => provider.api)).toEqual([
 			"anthropic-messages",
 			"openai-completions",
 			"openai-responses",
 			"azure-openai-responses",
+			"google-generative-ai",
+			"google-vertex",
+			"google-gemini-cli",
+			"mistral-conversations",
+			"bedrock-converse-stream",
+			"openai-codex-responses",
 		]);
 	});
 
@@ -99,7 +105,7 @@ describe("api registry", () => {
 	it("registering the built-ins twice keeps one entry per api", () => {
 		registerBuiltInApiProviders();
 		registerBuiltInApiProviders();
-		expect(getApiProviders()).toHaveLength(4);
+		expect(getApiProviders()).toHaveLength(10);
 	});
 
 	it("throws synchronously when a provider gets a model of another api", () => {

@@ -38,6 +38,25 @@ const builtInLoaders: Record<string, ProviderLoader> = {
 	},
 };
 
+// Wire APIs that the catalogue lists but Keel does not speak yet. Their models can be looked up;
+// a call ends with one clear error event instead of throwing "No API provider registered".
+const notYetImplementedApis = [
+	"google-generative-ai",
+	"google-vertex",
+	"google-gemini-cli",
+	"mistral-conversations",
+	"bedrock-converse-stream",
+	"openai-codex-responses",
+] as const;
+
+function notImplementedStream(model: Model<Api>): AssistantMessageEventStream {
+	const implemented = Object.keys(builtInLoaders).join(", ");
+	return failedStream(
+		model,
+		`The "${model.api}" API (model "${model.provider}/${model.id}") is not implemented in Keel yet; use a model whose api is one of: ${implemented}, or register your own provider with registerApiProvider`,
+	);
+}
+
 /** Forwards a lazily loaded provider's events into a stream returned synchronously. */
 function lazyStream(
 	load: ProviderLoader,
@@ -77,6 +96,9 @@ export function registerBuiltInApiProviders(): void {
 			},
 			"builtin",
 		);
+	}
+	for (const api of notYetImplementedApis) {
+		registerApiProvider({ api, stream: notImplementedStream, streamSimple: notImplementedStream }, "builtin");
 	}
 }
 
