@@ -3,10 +3,10 @@
 // exactly what that API yields), then the next API's real SDK sends the history to the wire-test
 // server, and the recorded request body shows what the second API was given.
 
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { stream } from "../src/index.js";
-import { WireTestServer } from "../src/testing/wire-test-server.js";
 import type { Api, AssistantMessage, Message, Model, ProviderStreamOptions } from "../src/types.js";
+import { useWireTestServer } from "./helpers/wire-server.js";
 import {
 	anthropicSse,
 	blockStop,
@@ -40,14 +40,7 @@ const KEY = "test-key-0123456789";
 type ApiName = "anthropic-messages" | "openai-completions" | "openai-responses" | "azure-openai-responses";
 const APIS: ApiName[] = ["anthropic-messages", "openai-completions", "openai-responses", "azure-openai-responses"];
 
-let server: WireTestServer;
-beforeAll(async () => {
-	server = await WireTestServer.start();
-});
-afterAll(async () => {
-	await server.close();
-});
-beforeEach(() => server.reset());
+const wire = useWireTestServer();
 
 // --- one model and the wire bodies per API -------------------------------------------------------
 
@@ -66,21 +59,21 @@ function modelOf(api: ApiName): Model<Api> {
 			name: "Claude",
 			api,
 			provider: "anthropic",
-			baseUrl: server.url,
+			baseUrl: wire.server.url,
 		};
 	}
 	if (api === "openai-completions") {
-		return { ...common, id: "gpt-4.1-mini", name: "GPT chat", api, provider: "openai", baseUrl: server.url };
+		return { ...common, id: "gpt-4.1-mini", name: "GPT chat", api, provider: "openai", baseUrl: wire.server.url };
 	}
 	if (api === "openai-responses") {
-		return { ...common, id: "gpt-5-mini", name: "GPT", api, provider: "openai", baseUrl: server.url };
+		return { ...common, id: "gpt-5-mini", name: "GPT", api, provider: "openai", baseUrl: wire.server.url };
 	}
 	return { ...common, id: "gpt-5-mini", name: "GPT Azure", api, provider: "azure-openai-responses", baseUrl: "" };
 }
 
 function optionsOf(api: ApiName): ProviderStreamOptions {
 	const options: ProviderStreamOptions = { apiKey: KEY, maxRetries: 0 };
-	if (api === "azure-openai-responses") options.azureBaseUrl = `${server.url}/openai/v1`;
+	if (api === "azure-openai-responses") options.azureBaseUrl = `${wire.server.url}/openai/v1`;
 	return options;
 }
 
@@ -252,7 +245,7 @@ async function conversationOn(source: ApiName): Promise<{ messages: Message[]; t
 	const model = modelOf(source);
 	const messages: Message[] = [{ role: "user", content: "List the files, then read a.txt", timestamp: 1 }];
 
-	server.enqueue({ body: toolTurnBody(source) });
+	wire.server.enqueue({ body: toolTurnBody(source) });
 	const toolTurn = await stream(model, { messages }, optionsOf(source)).result();
 	expect(toolTurn.stopReason, toolTurn.errorMessage).toBe("toolUse");
 	messages.push(toolTurn);
@@ -270,7 +263,7 @@ async function conversationOn(source: ApiName): Promise<{ messages: Message[]; t
 	messages.push({ role: "user", content: "Never mind reading. Summarise.", timestamp: 4 });
 
 	// A turn the user aborts mid-sentence.
-	server.enqueue({ body: stalledTextBody(source), stall: true });
+	wire.server.enqueue({ body: stalledTextBody(source), stall: true });
 	const controller = new AbortController();
 	const aborted = stream(model, { messages }, { ...optionsOf(source), signal: controller.signal });
 	for await (const event of aborted) if (event.type === "text_delta") controller.abort();
@@ -290,12 +283,12 @@ describe("cross-provider handoff", () => {
 		const sourceIds = toolTurn.content.flatMap((block) => (block.type === "toolCall" ? [block.id] : []));
 		expect(toolTurn.content.map((block) => block.type)).toEqual(["thinking", "text", "toolCall", "toolCall"]);
 
-		server.reset();
-		server.enqueue({ body: answerBody(target) });
+		wire.server.reset();
+		wire.server.enqueue({ body: answerBody(target) });
 		const answer = await stream(modelOf(target), { messages }, optionsOf(target)).result();
 		expect(answer.stopReason, answer.errorMessage).toBe("stop");
-		expect(server.requests).toHaveLength(1);
-		const sent = readSent(target, server.requests[0].json as Json);
+		expect(wire.server.requests).toHaveLength(1);
+		const sent = readSent(target, wire.server.requests[0].json as Json);
 
 		// The other API's thinking arrives as plain text in the assistant turn, without any signature.
 		expect(sent.assistantTexts).toHaveLength(1);

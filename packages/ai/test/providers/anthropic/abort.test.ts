@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { streamAnthropic } from "../../../src/providers/anthropic/index.js";
-import { WireTestServer } from "../../../src/testing/wire-test-server.js";
 import type { Context } from "../../../src/types.js";
+import { useWireTestServer } from "../../helpers/wire-server.js";
 import {
 	anthropicSse,
 	claudeModel,
@@ -13,17 +13,10 @@ import {
 	textStart,
 } from "./fixtures.js";
 
-let server: WireTestServer;
-beforeAll(async () => {
-	server = await WireTestServer.start();
-});
-afterAll(async () => {
-	await server.close();
-});
-beforeEach(() => server.reset());
+const wire = useWireTestServer();
 
 const context: Context = { messages: [{ role: "user", content: "Hello", timestamp: 1 }] };
-const model = () => claudeModel({ baseUrl: server.url });
+const model = () => claudeModel({ baseUrl: wire.server.url });
 
 describe("anthropic abort", () => {
 	it("aborted before the request: no request is sent", async () => {
@@ -32,11 +25,11 @@ describe("anthropic abort", () => {
 		const result = await streamAnthropic(model(), context, { apiKey: TEST_KEY, signal: controller.signal }).result();
 		expect(result.stopReason).toBe("aborted");
 		expect(result.errorMessage).toBe("Request was aborted");
-		expect(server.requests).toHaveLength(0);
+		expect(wire.server.requests).toHaveLength(0);
 	});
 
 	it("aborted mid-stream: ends as aborted with the partial text and usage", async () => {
-		server.enqueue({
+		wire.server.enqueue({
 			body: [anthropicSse([messageStart({ input_tokens: 12 }), textStart(0), textDelta(0, "partial")])],
 			stall: true,
 		});
@@ -54,20 +47,20 @@ describe("anthropic abort", () => {
 	});
 
 	it("aborted while waiting for headers: ends as aborted, not retried", async () => {
-		server.enqueue({ stallBeforeHeaders: true });
+		wire.server.enqueue({ stallBeforeHeaders: true });
 		const controller = new AbortController();
 		const stream = streamAnthropic(model(), context, { apiKey: TEST_KEY, signal: controller.signal, maxRetries: 2 });
 		// Abort once the server holds the request (polling the recorded requests, not sleeping).
-		await vi.waitFor(() => expect(server.requests).toHaveLength(1), { interval: 5 });
+		await vi.waitFor(() => expect(wire.server.requests).toHaveLength(1), { interval: 5 });
 		controller.abort();
 		const result = await stream.result();
 		expect(result.stopReason).toBe("aborted");
 		expect(result.errorMessage).toBe("Request was aborted");
-		expect(server.requests).toHaveLength(1);
+		expect(wire.server.requests).toHaveLength(1);
 	});
 
 	it("aborted after done: the finished message is unchanged", async () => {
-		server.enqueue(sseResponse(textResponseEvents(["complete"])));
+		wire.server.enqueue(sseResponse(textResponseEvents(["complete"])));
 		const controller = new AbortController();
 		const stream = streamAnthropic(model(), context, { apiKey: TEST_KEY, signal: controller.signal });
 		const result = await stream.result();

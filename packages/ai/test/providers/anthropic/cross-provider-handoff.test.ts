@@ -1,18 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { streamAnthropic } from "../../../src/providers/anthropic/index.js";
-import { WireTestServer } from "../../../src/testing/wire-test-server.js";
 import type { AssistantMessage, Message } from "../../../src/types.js";
 import { isContextOverflow } from "../../../src/utils/overflow.js";
+import { useWireTestServer } from "../../helpers/wire-server.js";
 import { claudeModel, errorBody, sseResponse, TEST_KEY, textResponseEvents } from "./fixtures.js";
 
-let server: WireTestServer;
-beforeAll(async () => {
-	server = await WireTestServer.start();
-});
-afterAll(async () => {
-	await server.close();
-});
-beforeEach(() => server.reset());
+const wire = useWireTestServer();
 
 const emptyUsage = {
 	input: 0,
@@ -63,15 +56,15 @@ describe("continuing another API's conversation on Anthropic", () => {
 			fromOpenAI([{ type: "text", text: "interrupted half sentence" }], "aborted"),
 			{ role: "user", content: "Thanks, now summarise", timestamp: 4 },
 		];
-		server.enqueue(sseResponse(textResponseEvents(["Done."])));
+		wire.server.enqueue(sseResponse(textResponseEvents(["Done."])));
 		const result = await streamAnthropic(
-			claudeModel({ baseUrl: server.url }),
+			claudeModel({ baseUrl: wire.server.url }),
 			{ messages },
 			{ apiKey: TEST_KEY },
 		).result();
 		expect(result.stopReason).toBe("stop");
 
-		const body = server.lastRequest?.json as { messages: { role: string; content: unknown }[] };
+		const body = wire.server.lastRequest?.json as { messages: { role: string; content: unknown }[] };
 		const sent = JSON.stringify(body);
 		expect(sent).not.toContain("interrupted half sentence");
 		expect(sent).not.toContain("encrypted_content");
@@ -93,12 +86,12 @@ describe("continuing another API's conversation on Anthropic", () => {
 	});
 
 	it("recognises Anthropic's prompt-too-long error as a context overflow", async () => {
-		server.enqueue({
+		wire.server.enqueue({
 			status: 400,
 			body: errorBody("invalid_request_error", "prompt is too long: 208732 tokens > 200000 maximum"),
 		});
 		const result = await streamAnthropic(
-			claudeModel({ baseUrl: server.url }),
+			claudeModel({ baseUrl: wire.server.url }),
 			{ messages: [{ role: "user", content: "x", timestamp: 1 }] },
 			{ apiKey: TEST_KEY },
 		).result();

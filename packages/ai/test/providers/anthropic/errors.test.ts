@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { streamAnthropic } from "../../../src/providers/anthropic/index.js";
-import { WireTestServer } from "../../../src/testing/wire-test-server.js";
 import type { Context } from "../../../src/types.js";
+import { useWireTestServer } from "../../helpers/wire-server.js";
 import {
 	anthropicSse,
 	blockStop,
@@ -15,17 +15,10 @@ import {
 	textStart,
 } from "./fixtures.js";
 
-let server: WireTestServer;
-beforeAll(async () => {
-	server = await WireTestServer.start();
-});
-afterAll(async () => {
-	await server.close();
-});
-beforeEach(() => server.reset());
+const wire = useWireTestServer();
 
 const context: Context = { messages: [{ role: "user", content: "Hello", timestamp: 1 }] };
-const model = () => claudeModel({ baseUrl: server.url });
+const model = () => claudeModel({ baseUrl: wire.server.url });
 
 describe("anthropic HTTP errors", () => {
 	it.each([
@@ -34,7 +27,7 @@ describe("anthropic HTTP errors", () => {
 		[404, "not_found_error", "model: claude-nope"],
 		[413, "request_too_large", "Request exceeds the maximum allowed number of bytes."],
 	])("ends %i with one error event carrying status and message, without retrying", async (status, type, text) => {
-		server.enqueue({ status, body: errorBody(type, text) });
+		wire.server.enqueue({ status, body: errorBody(type, text) });
 		const stream = streamAnthropic(model(), context, { apiKey: TEST_KEY, maxRetries: 2 });
 		const events = [];
 		for await (const event of stream) events.push(event);
@@ -43,7 +36,7 @@ describe("anthropic HTTP errors", () => {
 		expect(result.stopReason).toBe("error");
 		expect(result.errorMessage).toBe(`${status} ${text.replace(TEST_KEY, "[redacted]")} (${type})`);
 		expect(result.errorMessage).not.toContain(TEST_KEY);
-		expect(server.requests).toHaveLength(1);
+		expect(wire.server.requests).toHaveLength(1);
 	});
 
 	it.each([
@@ -53,15 +46,15 @@ describe("anthropic HTTP errors", () => {
 		[529, "overloaded_error", "Overloaded"],
 	])("retries %i (honouring retry-after-ms) and reports it when retries run out", async (status, type, text) => {
 		const failure = { status, headers: { "retry-after-ms": "1" }, body: errorBody(type, text) };
-		server.enqueue(failure, failure);
+		wire.server.enqueue(failure, failure);
 		const result = await streamAnthropic(model(), context, { apiKey: TEST_KEY, maxRetries: 1 }).result();
-		expect(server.requests).toHaveLength(2);
+		expect(wire.server.requests).toHaveLength(2);
 		expect(result.errorMessage).toBe(`${status} ${text} (${type})`);
 		expect(result.diagnostics?.filter((diagnostic) => diagnostic.type === "retry")).toHaveLength(1);
 	});
 
 	it("succeeds after a 529 overloaded response", async () => {
-		server.enqueue(
+		wire.server.enqueue(
 			{ status: 529, headers: { "retry-after-ms": "1" }, body: errorBody("overloaded_error", "Overloaded") },
 			sseResponse(textResponseEvents(["fine"])),
 		);
@@ -71,20 +64,20 @@ describe("anthropic HTTP errors", () => {
 	});
 
 	it("fails at once when the server asks to wait longer than maxRetryDelayMs", async () => {
-		server.enqueue({
+		wire.server.enqueue({
 			status: 429,
 			headers: { "retry-after": "120" },
 			body: errorBody("rate_limit_error", "slow down"),
 		});
 		const result = await streamAnthropic(model(), context, { apiKey: TEST_KEY, maxRetryDelayMs: 1000 }).result();
-		expect(server.requests).toHaveLength(1);
+		expect(wire.server.requests).toHaveLength(1);
 		expect(result.errorMessage).toMatch(/^429 slow down \(rate_limit_error\) \(the provider asked to retry in 120 s/);
 	});
 
 	it("honours x-should-retry: false on a retryable status", async () => {
-		server.enqueue({ status: 500, headers: { "x-should-retry": "false" }, body: errorBody("api_error", "no") });
+		wire.server.enqueue({ status: 500, headers: { "x-should-retry": "false" }, body: errorBody("api_error", "no") });
 		const result = await streamAnthropic(model(), context, { apiKey: TEST_KEY, maxRetries: 2 }).result();
-		expect(server.requests).toHaveLength(1);
+		expect(wire.server.requests).toHaveLength(1);
 		expect(result.errorMessage).toBe("500 no (api_error)");
 	});
 
@@ -95,7 +88,7 @@ describe("anthropic HTTP errors", () => {
 		try {
 			const result = await streamAnthropic(model(), context).result();
 			expect(result.errorMessage).toMatch(/No API key for provider "anthropic"/);
-			expect(server.requests).toHaveLength(0);
+			expect(wire.server.requests).toHaveLength(0);
 		} finally {
 			if (saved.oauth !== undefined) process.env.ANTHROPIC_OAUTH_TOKEN = saved.oauth;
 			if (saved.key !== undefined) process.env.ANTHROPIC_API_KEY = saved.key;
@@ -110,7 +103,7 @@ describe("anthropic HTTP errors", () => {
 		).result();
 		expect(result.errorMessage).toMatch(/^Tool "bad": Anthropic needs an object schema/);
 		expect(result.diagnostics).toBeUndefined();
-		expect(server.requests).toHaveLength(0);
+		expect(wire.server.requests).toHaveLength(0);
 	});
 
 	it("turns bad input into an error event without sending anything", async () => {
@@ -121,13 +114,13 @@ describe("anthropic HTTP errors", () => {
 		}).result();
 		expect(result.stopReason).toBe("error");
 		expect(result.errorMessage).toMatch(/thinkingBudgetTokens must be an integer of at least 1024/);
-		expect(server.requests).toHaveLength(0);
+		expect(wire.server.requests).toHaveLength(0);
 	});
 });
 
 describe("anthropic stream failures", () => {
 	it("retries an in-stream overloaded error event that arrives before any content", async () => {
-		server.enqueue(
+		wire.server.enqueue(
 			{
 				body: [
 					anthropicSse([messageStart()]),
@@ -137,20 +130,20 @@ describe("anthropic stream failures", () => {
 			sseResponse(textResponseEvents(["recovered"])),
 		);
 		const result = await streamAnthropic(model(), context, { apiKey: TEST_KEY, maxRetries: 1 }).result();
-		expect(server.requests).toHaveLength(2);
+		expect(wire.server.requests).toHaveLength(2);
 		expect(result.content).toEqual([{ type: "text", text: "recovered" }]);
 		expect(result.diagnostics?.[0]?.error?.message).toBe("Overloaded (overloaded_error)");
 	});
 
 	it("does not retry an in-stream error after content, and keeps the partial text and usage", async () => {
-		server.enqueue({
+		wire.server.enqueue({
 			body: [
 				anthropicSse([messageStart({ input_tokens: 42 }), textStart(0), textDelta(0, "half an ans")]),
 				`event: error\ndata: ${JSON.stringify(errorBody("overloaded_error", "Overloaded"))}\n\n`,
 			],
 		});
 		const result = await streamAnthropic(model(), context, { apiKey: TEST_KEY, maxRetries: 2 }).result();
-		expect(server.requests).toHaveLength(1);
+		expect(wire.server.requests).toHaveLength(1);
 		expect(result.stopReason).toBe("error");
 		expect(result.errorMessage).toBe("Overloaded (overloaded_error)");
 		expect(result.content).toEqual([{ type: "text", text: "half an ans" }]);
@@ -159,7 +152,7 @@ describe("anthropic stream failures", () => {
 	});
 
 	it("reports malformed SSE data as an error event", async () => {
-		server.enqueue({
+		wire.server.enqueue({
 			body: [anthropicSse([messageStart(), textStart(0)]), "event: content_block_delta\ndata: {not json\n\n"],
 		});
 		const result = await streamAnthropic(model(), context, { apiKey: TEST_KEY }).result();
@@ -168,7 +161,7 @@ describe("anthropic stream failures", () => {
 	});
 
 	it("reports a well-formed but invalid event as a malformed-stream error", async () => {
-		server.enqueue({
+		wire.server.enqueue({
 			body: [
 				anthropicSse([messageStart(), textStart(0)]),
 				'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{"}}\n\n',
@@ -179,24 +172,24 @@ describe("anthropic stream failures", () => {
 	});
 
 	it("ends a stream cut mid-response with an error that keeps the partial content", async () => {
-		server.enqueue({
+		wire.server.enqueue({
 			body: [anthropicSse([messageStart(), textStart(0), textDelta(0, "so far")])],
 			cut: true,
 		});
 		const result = await streamAnthropic(model(), context, { apiKey: TEST_KEY, maxRetries: 2 }).result();
 		expect(result.stopReason).toBe("error");
 		expect(result.content).toEqual([{ type: "text", text: "so far" }]);
-		expect(server.requests).toHaveLength(1);
+		expect(wire.server.requests).toHaveLength(1);
 	});
 
 	it("ends a stream that ends without message_stop with an error", async () => {
-		server.enqueue({ body: [anthropicSse([messageStart(), textStart(0), textDelta(0, "x"), blockStop(0)])] });
+		wire.server.enqueue({ body: [anthropicSse([messageStart(), textStart(0), textDelta(0, "x"), blockStop(0)])] });
 		const result = await streamAnthropic(model(), context, { apiKey: TEST_KEY }).result();
 		expect(result.errorMessage).toMatch(/ended before the response was finished/);
 	});
 
 	it("stops a stalled stream with the idle watchdog and keeps the partial content", async () => {
-		server.enqueue({ body: [anthropicSse([messageStart(), textStart(0), textDelta(0, "before")])], stall: true });
+		wire.server.enqueue({ body: [anthropicSse([messageStart(), textStart(0), textDelta(0, "before")])], stall: true });
 		const result = await streamAnthropic(model(), context, { apiKey: TEST_KEY, idleTimeoutMs: 100 }).result();
 		expect(result.stopReason).toBe("error");
 		expect(result.errorMessage).toMatch(/No data received from the provider for 100 ms/);
@@ -204,13 +197,13 @@ describe("anthropic stream failures", () => {
 	});
 
 	it("stops a request whose headers never come with timeoutMs", async () => {
-		server.enqueue({ stallBeforeHeaders: true });
+		wire.server.enqueue({ stallBeforeHeaders: true });
 		const result = await streamAnthropic(model(), context, { apiKey: TEST_KEY, timeoutMs: 100 }).result();
 		expect(result.errorMessage).toBe("Request timed out after 100 ms (timeoutMs)");
 	});
 
 	it("retries a connection that closes before the response", async () => {
-		server.enqueue({ body: [], cut: true, status: 200 }, sseResponse(textResponseEvents(["second try"])));
+		wire.server.enqueue({ body: [], cut: true, status: 200 }, sseResponse(textResponseEvents(["second try"])));
 		const result = await streamAnthropic(model(), context, { apiKey: TEST_KEY, maxRetries: 1 }).result();
 		expect(result.content).toEqual([{ type: "text", text: "second try" }]);
 	});

@@ -1,18 +1,11 @@
 import Anthropic from "@anthropic-ai/sdk";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { streamAnthropic, streamSimpleAnthropic } from "../../../src/providers/anthropic/index.js";
-import { WireTestServer } from "../../../src/testing/wire-test-server.js";
 import type { Context, ResponseInfo, ThinkingLevel } from "../../../src/types.js";
+import { useWireTestServer } from "../../helpers/wire-server.js";
 import { claudeModel, sseResponse, TEST_KEY, textResponseEvents } from "./fixtures.js";
 
-let server: WireTestServer;
-beforeAll(async () => {
-	server = await WireTestServer.start();
-});
-afterAll(async () => {
-	await server.close();
-});
-beforeEach(() => server.reset());
+const wire = useWireTestServer();
 
 const context: Context = {
 	systemPrompt: "You are terse.",
@@ -25,12 +18,12 @@ const context: Context = {
 		},
 	],
 };
-const model = (overrides = {}) => claudeModel({ baseUrl: server.url, ...overrides });
+const model = (overrides = {}) => claudeModel({ baseUrl: wire.server.url, ...overrides });
 
 async function send(run: () => { result(): Promise<unknown> }) {
-	server.enqueue(sseResponse(textResponseEvents(["ok"])));
+	wire.server.enqueue(sseResponse(textResponseEvents(["ok"])));
 	await run().result();
-	const request = server.lastRequest;
+	const request = wire.server.lastRequest;
 	if (!request) throw new Error("no request recorded");
 	return { headers: request.headers, body: request.json as Record<string, unknown> };
 }
@@ -158,7 +151,10 @@ describe("what the anthropic provider sends", () => {
 	});
 
 	it("reports the status of a failed response through onResponse", async () => {
-		server.enqueue({ status: 401, body: { type: "error", error: { type: "authentication_error", message: "bad" } } });
+		wire.server.enqueue({
+			status: 401,
+			body: { type: "error", error: { type: "authentication_error", message: "bad" } },
+		});
 		const statuses: number[] = [];
 		await streamAnthropic(model(), context, {
 			apiKey: TEST_KEY,
@@ -170,7 +166,7 @@ describe("what the anthropic provider sends", () => {
 	});
 
 	it("uses an injected client, with no key required", async () => {
-		const client = new Anthropic({ apiKey: "injected-key", baseURL: server.url, maxRetries: 0 });
+		const client = new Anthropic({ apiKey: "injected-key", baseURL: wire.server.url, maxRetries: 0 });
 		const saved = process.env.ANTHROPIC_API_KEY;
 		delete process.env.ANTHROPIC_API_KEY;
 		try {

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { streamAnthropic } from "../../../src/providers/anthropic/index.js";
-import { splitBytes, WireTestServer } from "../../../src/testing/wire-test-server.js";
+import { splitBytes } from "../../../src/testing/wire-test-server.js";
 import type { Context, ToolCall } from "../../../src/types.js";
+import { useWireTestServer } from "../../helpers/wire-server.js";
 import {
 	anthropicSse,
 	blockStop,
@@ -23,21 +24,14 @@ import {
 	toolUseStart,
 } from "./fixtures.js";
 
-let server: WireTestServer;
-beforeAll(async () => {
-	server = await WireTestServer.start();
-});
-afterAll(async () => {
-	await server.close();
-});
-beforeEach(() => server.reset());
+const wire = useWireTestServer();
 
 const context: Context = { messages: [{ role: "user", content: "Hello", timestamp: 1 }] };
-const model = () => claudeModel({ baseUrl: server.url });
+const model = () => claudeModel({ baseUrl: wire.server.url });
 
 describe("anthropic streaming through the SDK", () => {
 	it("streams text deltas as our events and ends with done", async () => {
-		server.enqueue(sseResponse(textResponseEvents(["Hel", "lo ", "world"])));
+		wire.server.enqueue(sseResponse(textResponseEvents(["Hel", "lo ", "world"])));
 		const stream = streamAnthropic(model(), context, { apiKey: TEST_KEY });
 		const events = await collectEvents(stream);
 		expect(events.map((event) => event.type)).toEqual([
@@ -53,11 +47,11 @@ describe("anthropic streaming through the SDK", () => {
 		expect(result.content).toEqual([{ type: "text", text: "Hello world" }]);
 		expect(result.stopReason).toBe("stop");
 		expect(result.responseId).toBe("msg_01TEST");
-		expect(server.lastRequest?.url).toBe("/v1/messages");
+		expect(wire.server.lastRequest?.url).toBe("/v1/messages");
 	});
 
 	it("keeps thinking with its signature, and redacted thinking with its data", async () => {
-		server.enqueue(
+		wire.server.enqueue(
 			sseResponse([
 				messageStart(),
 				thinkingStart(0),
@@ -84,7 +78,7 @@ describe("anthropic streaming through the SDK", () => {
 	});
 
 	it("interleaves thinking between tool calls (interleaved thinking)", async () => {
-		server.enqueue(
+		wire.server.enqueue(
 			sseResponse([
 				messageStart(),
 				thinkingStart(0),
@@ -124,7 +118,7 @@ describe("anthropic streaming through the SDK", () => {
 			messageStop,
 		];
 		// 7-byte pieces cut through multi-byte characters, `data:` lines and event boundaries.
-		server.enqueue({ body: splitBytes(anthropicSse(events), 7) });
+		wire.server.enqueue({ body: splitBytes(anthropicSse(events), 7) });
 		const stream = streamAnthropic(model(), context, { apiKey: TEST_KEY });
 		const all = await collectEvents(stream);
 		const result = await stream.result();
@@ -143,7 +137,7 @@ describe("anthropic streaming through the SDK", () => {
 	});
 
 	it("reads usage and cost from message_start and message_delta, cache included", async () => {
-		server.enqueue(
+		wire.server.enqueue(
 			sseResponse([
 				messageStart({
 					input_tokens: 1000,
@@ -176,7 +170,7 @@ describe("anthropic streaming through the SDK", () => {
 	});
 
 	it("records the model the API reports when it differs", async () => {
-		server.enqueue(
+		wire.server.enqueue(
 			sseResponse([messageStart({}, "claude-sonnet-4-20250514-v2"), messageDelta("end_turn"), messageStop]),
 		);
 		const result = await streamAnthropic(model(), context, { apiKey: TEST_KEY }).result();
@@ -194,7 +188,7 @@ describe("anthropic streaming through the SDK", () => {
 		["sensitive", "error", "Anthropic stopped the response: sensitive"],
 		["a_reason_from_the_future", "error", "Anthropic stopped the response: a_reason_from_the_future"],
 	])("maps stop reason %s to %s over the wire, keeping the text", async (raw, reason, errorMessage) => {
-		server.enqueue(sseResponse(textResponseEvents(["kept"], raw)));
+		wire.server.enqueue(sseResponse(textResponseEvents(["kept"], raw)));
 		const result = await streamAnthropic(model(), context, { apiKey: TEST_KEY }).result();
 		expect(result.stopReason).toBe(reason);
 		expect(result.rawStopReason).toBe(raw);
@@ -216,13 +210,13 @@ describe("anthropic streaming through the SDK", () => {
 				},
 			],
 		};
-		server.enqueue(sseResponse(textResponseEvents(["a pixel"])), sseResponse(textResponseEvents(["cannot see"])));
+		wire.server.enqueue(sseResponse(textResponseEvents(["a pixel"])), sseResponse(textResponseEvents(["cannot see"])));
 		await streamAnthropic(model(), withImage, { apiKey: TEST_KEY, cacheRetention: "none" }).result();
-		await streamAnthropic(claudeModel({ baseUrl: server.url, input: ["text"] }), withImage, {
+		await streamAnthropic(claudeModel({ baseUrl: wire.server.url, input: ["text"] }), withImage, {
 			apiKey: TEST_KEY,
 			cacheRetention: "none",
 		}).result();
-		const [imageRequest, textRequest] = server.requests.map(
+		const [imageRequest, textRequest] = wire.server.requests.map(
 			(request) => (request.json as { messages: { content: unknown[] }[] }).messages[0].content,
 		);
 		expect(imageRequest[1]).toEqual({

@@ -1,19 +1,12 @@
 // A conversation begun on Anthropic (signed thinking, toolu_ ids) and on OpenAI Responses
 // (`callId|itemId` ids, encrypted reasoning), continued on Chat Completions.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { streamOpenAICompletions } from "../../../src/providers/openai-completions/index.js";
-import { WireTestServer } from "../../../src/testing/wire-test-server.js";
 import type { AssistantMessage, Message, Usage } from "../../../src/types.js";
+import { useWireTestServer } from "../../helpers/wire-server.js";
 import { serverModel, textStream, userMessage } from "./fixtures.js";
 
-let server: WireTestServer;
-beforeAll(async () => {
-	server = await WireTestServer.start();
-});
-afterAll(async () => {
-	await server.close();
-});
-beforeEach(() => server.reset());
+const wire = useWireTestServer();
 
 const usage: Usage = {
 	input: 0,
@@ -58,10 +51,10 @@ describe("cross-provider handoff to openai-completions", () => {
 			turn("openai-responses", "openai", [{ type: "text", text: "half" }], "aborted"),
 			userMessage("again"),
 		];
-		server.enqueue({ body: textStream("done") });
-		const result = await streamOpenAICompletions(serverModel(server.url), { messages }, { apiKey: "k" }).result();
+		wire.server.enqueue({ body: textStream("done") });
+		const result = await streamOpenAICompletions(serverModel(wire.server.url), { messages }, { apiKey: "k" }).result();
 		expect(result.stopReason).toBe("stop");
-		const sent = (server.lastRequest?.json as { messages: unknown[] } | undefined)?.messages;
+		const sent = (wire.server.lastRequest?.json as { messages: unknown[] } | undefined)?.messages;
 		expect(sent).toEqual([
 			{ role: "user", content: "start" },
 			{

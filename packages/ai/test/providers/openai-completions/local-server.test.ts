@@ -1,5 +1,5 @@
 // Self-hosted OpenAI-compatible servers (Ollama, vLLM, LM Studio): no key, their stream quirks.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { completeSimple } from "../../../src/index.js";
 import { defineModel } from "../../../src/models/define-model.js";
 import {
@@ -8,16 +8,10 @@ import {
 } from "../../../src/providers/openai-completions/index.js";
 import { WireTestServer } from "../../../src/testing/wire-test-server.js";
 import type { Context } from "../../../src/types.js";
+import { useWireTestServer } from "../../helpers/wire-server.js";
 import { localModel, sse, userMessage } from "./fixtures.js";
 
-let server: WireTestServer;
-beforeAll(async () => {
-	server = await WireTestServer.start();
-});
-afterAll(async () => {
-	await server.close();
-});
-beforeEach(() => server.reset());
+const wire = useWireTestServer();
 
 const context: Context = { systemPrompt: "You are local.", messages: [userMessage("Hi")] };
 
@@ -39,7 +33,7 @@ describe("local OpenAI-compatible servers", () => {
 		process.env.OPENAI_API_KEY = "sk-must-not-leak";
 		process.env.OPENAI_ORG_ID = "org-must-not-leak";
 		try {
-			server.enqueue({
+			wire.server.enqueue({
 				body: sse([
 					ollamaChunk({ role: "assistant", content: "", reasoning: "Greeting. " }),
 					ollamaChunk({ role: "assistant", content: "Hello!" }),
@@ -47,14 +41,14 @@ describe("local OpenAI-compatible servers", () => {
 					ollamaChunk({ role: "assistant", content: "" }, "stop"),
 				]),
 			});
-			const result = await streamOpenAICompletions(localModel(server.url), context, { maxTokens: 256 }).result();
+			const result = await streamOpenAICompletions(localModel(wire.server.url), context, { maxTokens: 256 }).result();
 			expect(result.stopReason).toBe("stop");
 			expect(result.content).toEqual([
 				{ type: "thinking", thinking: "Greeting. ", thinkingSignature: "reasoning" },
 				{ type: "text", text: "Hello!" },
 			]);
 			expect(result.usage.totalTokens).toBe(0);
-			const request = server.lastRequest;
+			const request = wire.server.lastRequest;
 			expect(request?.headers.authorization).toBeUndefined();
 			expect(request?.headers["openai-organization"]).toBeUndefined();
 			expect(JSON.stringify(request?.headers)).not.toContain("must-not-leak");
@@ -78,7 +72,7 @@ describe("local OpenAI-compatible servers", () => {
 		const previous = process.env.OPENAI_API_KEY;
 		delete process.env.OPENAI_API_KEY;
 		try {
-			server.enqueue({
+			wire.server.enqueue({
 				body: sse([
 					ollamaChunk({ role: "assistant", content: "Hi from " }),
 					ollamaChunk({ content: "llama.cpp" }),
@@ -89,13 +83,13 @@ describe("local OpenAI-compatible servers", () => {
 					},
 				]),
 			});
-			const model = defineModel({ id: "llama-3.2-3b", baseUrl: `${server.url}/` });
+			const model = defineModel({ id: "llama-3.2-3b", baseUrl: `${wire.server.url}/` });
 			const result = await streamSimpleOpenAICompletions(model, context).result();
 			expect(result.stopReason).toBe("stop");
 			expect(result.content).toEqual([{ type: "text", text: "Hi from llama.cpp" }]);
 			expect(result.usage).toMatchObject({ input: 12, output: 4, totalTokens: 16 });
 			expect(result.usage.cost.total).toBe(0);
-			const request = server.lastRequest;
+			const request = wire.server.lastRequest;
 			expect(request?.url).toBe("/chat/completions");
 			expect(request?.headers.authorization).toBeUndefined();
 			expect(request?.json).toMatchObject({ max_tokens: 16_384 });
@@ -106,21 +100,21 @@ describe("local OpenAI-compatible servers", () => {
 	});
 
 	it("is reached through the registry: completeSimple lazy-loads the provider", async () => {
-		server.enqueue({ body: sse([ollamaChunk({ content: "via registry" }, "stop")]) });
-		const result = await completeSimple(defineModel({ id: "phi4", baseUrl: server.url }), context);
+		wire.server.enqueue({ body: sse([ollamaChunk({ content: "via registry" }, "stop")]) });
+		const result = await completeSimple(defineModel({ id: "phi4", baseUrl: wire.server.url }), context);
 		expect(result.content).toEqual([{ type: "text", text: "via registry" }]);
 	});
 
 	it("sends a key given in options to a local server that wants one", async () => {
-		server.enqueue({ body: sse([ollamaChunk({ content: "ok" }, "stop")]) });
-		await streamOpenAICompletions(localModel(server.url, { provider: "vllm" }), context, {
+		wire.server.enqueue({ body: sse([ollamaChunk({ content: "ok" }, "stop")]) });
+		await streamOpenAICompletions(localModel(wire.server.url, { provider: "vllm" }), context, {
 			apiKey: "local-token",
 		}).result();
-		expect(server.lastRequest?.headers.authorization).toBe("Bearer local-token");
+		expect(wire.server.lastRequest?.headers.authorization).toBe("Bearer local-token");
 	});
 
 	it("LM Studio: a whole tool call in one chunk with finish_reason stop becomes toolUse", async () => {
-		server.enqueue({
+		wire.server.enqueue({
 			body: sse([
 				ollamaChunk({
 					role: "assistant",
@@ -131,13 +125,16 @@ describe("local OpenAI-compatible servers", () => {
 				ollamaChunk({}, "stop"),
 			]),
 		});
-		const result = await streamOpenAICompletions(localModel(server.url, { provider: "lmstudio" }), context).result();
+		const result = await streamOpenAICompletions(
+			localModel(wire.server.url, { provider: "lmstudio" }),
+			context,
+		).result();
 		expect(result.stopReason).toBe("toolUse");
 		expect(result.content).toEqual([{ type: "toolCall", id: "726312734", name: "read", arguments: { path: "a.txt" } }]);
 	});
 
 	it("vLLM: an error body with a top-level message is reported with that message", async () => {
-		server.enqueue({
+		wire.server.enqueue({
 			status: 400,
 			body: {
 				object: "error",
@@ -147,24 +144,29 @@ describe("local OpenAI-compatible servers", () => {
 				code: 400,
 			},
 		});
-		const result = await streamOpenAICompletions(localModel(server.url, { provider: "vllm" }), context).result();
+		const result = await streamOpenAICompletions(localModel(wire.server.url, { provider: "vllm" }), context).result();
 		expect(result.errorMessage).toBe(
 			"400 This model's maximum context length is 4096 tokens. However, you requested 9000 tokens.",
 		);
 	});
 
 	it("LM Studio: an error body with a string `error` is reported with that text", async () => {
-		server.enqueue({ status: 404, body: { error: "Model 'qwen3:8b' not found. Load it first." } });
-		const result = await streamOpenAICompletions(localModel(server.url, { provider: "lmstudio" }), context).result();
+		wire.server.enqueue({ status: 404, body: { error: "Model 'qwen3:8b' not found. Load it first." } });
+		const result = await streamOpenAICompletions(
+			localModel(wire.server.url, { provider: "lmstudio" }),
+			context,
+		).result();
 		expect(result.errorMessage).toBe("404 Model 'qwen3:8b' not found. Load it first.");
 	});
 
 	it("vLLM serving Qwen: streamSimple reasoning switches thinking through chat_template_kwargs", async () => {
-		server.enqueue({ body: sse([ollamaChunk({ reasoning_content: "..." }), ollamaChunk({ content: "ok" }, "stop")]) });
-		const model = localModel(server.url, { provider: "vllm", compat: { thinkingFormat: "qwen-chat-template" } });
+		wire.server.enqueue({
+			body: sse([ollamaChunk({ reasoning_content: "..." }), ollamaChunk({ content: "ok" }, "stop")]),
+		});
+		const model = localModel(wire.server.url, { provider: "vllm", compat: { thinkingFormat: "qwen-chat-template" } });
 		const result = await streamSimpleOpenAICompletions(model, context, { reasoning: "medium" }).result();
 		expect(result.stopReason).toBe("stop");
-		expect(server.lastRequest?.json).toMatchObject({ chat_template_kwargs: { enable_thinking: true } });
+		expect(wire.server.lastRequest?.json).toMatchObject({ chat_template_kwargs: { enable_thinking: true } });
 	});
 
 	it("reports a server that is not running as a connection error, not a hang", async () => {
@@ -184,7 +186,7 @@ function restore(name: string, value: string | undefined): void {
 
 describe("servers that ignore stream: true", () => {
 	it("reads a whole chat.completion JSON answer as one message", async () => {
-		server.enqueue({
+		wire.server.enqueue({
 			headers: { "content-type": "application/json" },
 			body: {
 				id: "chatcmpl-whole",
@@ -206,7 +208,7 @@ describe("servers that ignore stream: true", () => {
 				usage: { prompt_tokens: 5, completion_tokens: 3, total_tokens: 8 },
 			},
 		});
-		const result = await streamOpenAICompletions(localModel(server.url), context).result();
+		const result = await streamOpenAICompletions(localModel(wire.server.url), context).result();
 		expect(result.stopReason).toBe("toolUse");
 		expect(result.content).toEqual([
 			{ type: "thinking", thinking: "thought", thinkingSignature: "reasoning_content" },

@@ -1,28 +1,22 @@
 // End to end: the real openai SDK against the wire-test server, streams in Chat Completions' SSE format.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
 	streamOpenAICompletions,
 	streamSimpleOpenAICompletions,
 } from "../../../src/providers/openai-completions/index.js";
-import { splitBytes, WireTestServer } from "../../../src/testing/wire-test-server.js";
+import { splitBytes } from "../../../src/testing/wire-test-server.js";
 import type { Context } from "../../../src/types.js";
+import { useWireTestServer } from "../../helpers/wire-server.js";
 import { chunk, collect, serverModel, sse, textStream, usageChunk, userMessage } from "./fixtures.js";
 
-let server: WireTestServer;
-beforeAll(async () => {
-	server = await WireTestServer.start();
-});
-afterAll(async () => {
-	await server.close();
-});
-beforeEach(() => server.reset());
+const wire = useWireTestServer();
 
 const context: Context = { systemPrompt: "Be brief.", messages: [userMessage("Hi")] };
 const apiKey = "sk-test-secret-key-123";
 
 describe("openai-completions streaming", () => {
 	it("streams text with usage and cost, and posts to /chat/completions with the key", async () => {
-		server.enqueue({
+		wire.server.enqueue({
 			body: textStream("Hello there", {
 				prompt_tokens: 1_000_000,
 				completion_tokens: 500_000,
@@ -31,7 +25,7 @@ describe("openai-completions streaming", () => {
 				completion_tokens_details: { reasoning_tokens: 200_000 },
 			} as never),
 		});
-		const stream = streamOpenAICompletions(serverModel(server.url), context, { apiKey });
+		const stream = streamOpenAICompletions(serverModel(wire.server.url), context, { apiKey });
 		const events = await collect(stream);
 		const result = await stream.result();
 		expect(events.map((event) => event.type)).toEqual(["start", "text_start", "text_delta", "text_end", "done"]);
@@ -41,7 +35,7 @@ describe("openai-completions streaming", () => {
 		// Reasoning tokens are inside completion_tokens already: output is not 700k.
 		expect(result.usage).toMatchObject({ input: 600_000, cacheRead: 400_000, output: 500_000, totalTokens: 1_500_000 });
 		expect(result.usage.cost.total).toBeCloseTo(600_000 * 2e-6 + 400_000 * 0.5e-6 + 500_000 * 8e-6);
-		const request = server.lastRequest;
+		const request = wire.server.lastRequest;
 		expect(request?.url).toBe("/chat/completions");
 		expect(request?.headers.authorization).toBe(`Bearer ${apiKey}`);
 		expect(request?.json).toMatchObject({
@@ -52,7 +46,7 @@ describe("openai-completions streaming", () => {
 	});
 
 	it("streams thinking from reasoning_content, then text", async () => {
-		server.enqueue({
+		wire.server.enqueue({
 			body: sse([
 				chunk({ role: "assistant", reasoning_content: "Let me " }),
 				chunk({ reasoning_content: "think." }),
@@ -60,7 +54,7 @@ describe("openai-completions streaming", () => {
 				chunk({}, { finish: "stop" }),
 			]),
 		});
-		const model = serverModel(server.url, { provider: "deepseek", id: "deepseek-reasoner", reasoning: true });
+		const model = serverModel(wire.server.url, { provider: "deepseek", id: "deepseek-reasoner", reasoning: true });
 		const result = await streamOpenAICompletions(model, context, { apiKey }).result();
 		expect(result.content).toEqual([
 			{ type: "thinking", thinking: "Let me think.", thinkingSignature: "reasoning_content" },
@@ -83,8 +77,8 @@ describe("openai-completions streaming", () => {
 			chunk({}, { finish: "tool_calls" }),
 			usageChunk({ prompt_tokens: 20, completion_tokens: 10, total_tokens: 30 }),
 		]);
-		server.enqueue({ body: splitBytes(body, 7) });
-		const stream = streamOpenAICompletions(serverModel(server.url), context, { apiKey });
+		wire.server.enqueue({ body: splitBytes(body, 7) });
+		const stream = streamOpenAICompletions(serverModel(wire.server.url), context, { apiKey });
 		const events = await collect(stream);
 		const result = await stream.result();
 		expect(result.stopReason).toBe("toolUse");
@@ -97,10 +91,10 @@ describe("openai-completions streaming", () => {
 	});
 
 	it("turns an unknown finish reason (z.ai `sensitive`) into an error that keeps the content", async () => {
-		server.enqueue({
+		wire.server.enqueue({
 			body: sse([chunk({ role: "assistant", content: "Partial" }), chunk({}, { finish: "sensitive" })]),
 		});
-		const model = serverModel(server.url, { provider: "zai", id: "glm-4.6" });
+		const model = serverModel(wire.server.url, { provider: "zai", id: "glm-4.6" });
 		const result = await streamOpenAICompletions(model, context, { apiKey }).result();
 		expect(result.stopReason).toBe("error");
 		expect(result.errorMessage).toBe("zai stopped the response: sensitive");
@@ -109,14 +103,14 @@ describe("openai-completions streaming", () => {
 	});
 
 	it("maps length to length, keeping usage on the final message", async () => {
-		server.enqueue({
+		wire.server.enqueue({
 			body: sse([
 				chunk({ content: "Cut" }),
 				chunk({}, { finish: "length" }),
 				usageChunk({ prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 }),
 			]),
 		});
-		const result = await streamOpenAICompletions(serverModel(server.url), context, { apiKey }).result();
+		const result = await streamOpenAICompletions(serverModel(wire.server.url), context, { apiKey }).result();
 		expect(result.stopReason).toBe("length");
 		expect(result.usage.totalTokens).toBe(5);
 	});
@@ -124,11 +118,11 @@ describe("openai-completions streaming", () => {
 	it.each([400, 401, 404, 413, 429, 500, 503, 529])(
 		"reports HTTP %i with the provider's message and never the key",
 		async (status) => {
-			server.enqueue({
+			wire.server.enqueue({
 				status,
 				body: { error: { message: `Problem ${status} for key ${apiKey}`, type: "invalid_request_error" } },
 			});
-			const result = await streamOpenAICompletions(serverModel(server.url), context, {
+			const result = await streamOpenAICompletions(serverModel(wire.server.url), context, {
 				apiKey,
 				maxRetries: 0,
 			}).result();
@@ -139,18 +133,21 @@ describe("openai-completions streaming", () => {
 	);
 
 	it("retries a 429 that asks for retry-after-ms, then streams", async () => {
-		server.enqueue(
+		wire.server.enqueue(
 			{ status: 429, headers: { "retry-after-ms": "5" }, body: { error: { message: "Rate limited" } } },
 			{ body: textStream("after retry") },
 		);
-		const result = await streamOpenAICompletions(serverModel(server.url), context, { apiKey, maxRetries: 1 }).result();
-		expect(server.requests).toHaveLength(2);
+		const result = await streamOpenAICompletions(serverModel(wire.server.url), context, {
+			apiKey,
+			maxRetries: 1,
+		}).result();
+		expect(wire.server.requests).toHaveLength(2);
 		expect(result.content).toEqual([{ type: "text", text: "after retry" }]);
 		expect(result.diagnostics?.[0]).toMatchObject({ type: "retry", details: { status: 429 } });
 	});
 
 	it("appends OpenRouter's upstream error (metadata.raw) to the message", async () => {
-		server.enqueue({
+		wire.server.enqueue({
 			status: 400,
 			body: {
 				error: {
@@ -160,32 +157,32 @@ describe("openai-completions streaming", () => {
 				},
 			},
 		});
-		const model = serverModel(server.url, { provider: "openrouter", id: "anthropic/claude-sonnet-4" });
+		const model = serverModel(wire.server.url, { provider: "openrouter", id: "anthropic/claude-sonnet-4" });
 		const result = await streamOpenAICompletions(model, context, { apiKey, maxRetries: 0 }).result();
 		expect(result.errorMessage).toBe('400 Provider returned error\n{"error":"context too long"}');
 	});
 
 	it("reports an error event sent inside a 200 stream", async () => {
-		server.enqueue({
+		wire.server.enqueue({
 			body: sse([chunk({ content: "Hi" }), { error: { message: "Upstream overloaded mid-stream" } }], false),
 		});
-		const result = await streamOpenAICompletions(serverModel(server.url), context, { apiKey }).result();
+		const result = await streamOpenAICompletions(serverModel(wire.server.url), context, { apiKey }).result();
 		expect(result.stopReason).toBe("error");
 		expect(result.errorMessage).toBe("Upstream overloaded mid-stream");
 		expect(result.content).toEqual([{ type: "text", text: "Hi" }]);
 	});
 
 	it("reports malformed SSE data as a clear error", async () => {
-		server.enqueue({ body: `${sse([chunk({ content: "ok" })], false)}data: {not json\n\n` });
-		const result = await streamOpenAICompletions(serverModel(server.url), context, { apiKey }).result();
+		wire.server.enqueue({ body: `${sse([chunk({ content: "ok" })], false)}data: {not json\n\n` });
+		const result = await streamOpenAICompletions(serverModel(wire.server.url), context, { apiKey }).result();
 		expect(result.stopReason).toBe("error");
 		expect(result.errorMessage).toMatch(/^The openai stream sent an event that is not JSON: /);
 		expect(result.content).toEqual([{ type: "text", text: "ok" }]);
 	});
 
 	it("reports a connection cut mid-stream and keeps the partial text", async () => {
-		server.enqueue({ body: sse([chunk({ content: "half an ans" })], false), cut: true });
-		const result = await streamOpenAICompletions(serverModel(server.url), context, { apiKey }).result();
+		wire.server.enqueue({ body: sse([chunk({ content: "half an ans" })], false), cut: true });
+		const result = await streamOpenAICompletions(serverModel(wire.server.url), context, { apiKey }).result();
 		expect(result.stopReason).toBe("error");
 		expect(result.errorMessage).toMatch(
 			/^The connection to openai closed before the response was finished: terminated/,
@@ -194,8 +191,8 @@ describe("openai-completions streaming", () => {
 	});
 
 	it("ends a stalled stream through the idle watchdog", async () => {
-		server.enqueue({ body: sse([chunk({ content: "waiting" })], false), stall: true });
-		const result = await streamOpenAICompletions(serverModel(server.url), context, {
+		wire.server.enqueue({ body: sse([chunk({ content: "waiting" })], false), stall: true });
+		const result = await streamOpenAICompletions(serverModel(wire.server.url), context, {
 			apiKey,
 			idleTimeoutMs: 50,
 		}).result();
@@ -205,23 +202,26 @@ describe("openai-completions streaming", () => {
 	});
 
 	it("retries a connection cut before any content", async () => {
-		server.enqueue({ body: "", cut: true }, { body: textStream("second try") });
-		const result = await streamOpenAICompletions(serverModel(server.url), context, { apiKey, maxRetries: 1 }).result();
+		wire.server.enqueue({ body: "", cut: true }, { body: textStream("second try") });
+		const result = await streamOpenAICompletions(serverModel(wire.server.url), context, {
+			apiKey,
+			maxRetries: 1,
+		}).result();
 		expect(result.content).toEqual([{ type: "text", text: "second try" }]);
 		expect(result.diagnostics?.[0]?.type).toBe("retry");
 	});
 
 	it("says so when a 200 answer holds no SSE events", async () => {
-		server.enqueue({ body: "<html>proxy login</html>" });
-		const result = await streamOpenAICompletions(serverModel(server.url), context, { apiKey }).result();
+		wire.server.enqueue({ body: "<html>proxy login</html>" });
+		const result = await streamOpenAICompletions(serverModel(wire.server.url), context, { apiKey }).result();
 		expect(result.errorMessage).toBe(
 			'The openai response held no stream events (expected "data:" lines of chat.completion.chunk JSON)',
 		);
 	});
 
 	it("fails a stream that ends without a finish_reason", async () => {
-		server.enqueue({ body: sse([chunk({ content: "no end" })]) });
-		const result = await streamOpenAICompletions(serverModel(server.url), context, { apiKey }).result();
+		wire.server.enqueue({ body: sse([chunk({ content: "no end" })]) });
+		const result = await streamOpenAICompletions(serverModel(wire.server.url), context, { apiKey }).result();
 		expect(result.stopReason).toBe("error");
 		expect(result.errorMessage).toBe("The openai stream ended without a finish_reason (the response is incomplete)");
 	});
@@ -231,21 +231,24 @@ describe("openai-completions abort", () => {
 	it("aborts before the request without sending it", async () => {
 		const controller = new AbortController();
 		controller.abort();
-		const result = await streamOpenAICompletions(serverModel(server.url), context, {
+		const result = await streamOpenAICompletions(serverModel(wire.server.url), context, {
 			apiKey,
 			signal: controller.signal,
 		}).result();
 		expect(result.stopReason).toBe("aborted");
-		expect(server.requests).toHaveLength(0);
+		expect(wire.server.requests).toHaveLength(0);
 	});
 
 	it("aborts mid-stream and keeps the partial content and usage", async () => {
-		server.enqueue({
+		wire.server.enqueue({
 			body: sse([chunk({ content: "first words" }, { usage: { prompt_tokens: 7, completion_tokens: 2 } })], false),
 			stall: true,
 		});
 		const controller = new AbortController();
-		const stream = streamOpenAICompletions(serverModel(server.url), context, { apiKey, signal: controller.signal });
+		const stream = streamOpenAICompletions(serverModel(wire.server.url), context, {
+			apiKey,
+			signal: controller.signal,
+		});
 		for await (const event of stream) {
 			if (event.type === "text_delta") controller.abort();
 		}
@@ -257,9 +260,12 @@ describe("openai-completions abort", () => {
 	});
 
 	it("ignores an abort after done", async () => {
-		server.enqueue({ body: textStream("complete") });
+		wire.server.enqueue({ body: textStream("complete") });
 		const controller = new AbortController();
-		const stream = streamOpenAICompletions(serverModel(server.url), context, { apiKey, signal: controller.signal });
+		const stream = streamOpenAICompletions(serverModel(wire.server.url), context, {
+			apiKey,
+			signal: controller.signal,
+		});
 		const result = await stream.result();
 		controller.abort();
 		expect(result.stopReason).toBe("stop");
@@ -269,10 +275,10 @@ describe("openai-completions abort", () => {
 
 describe("openai-completions request hooks", () => {
 	it("lets onPayload replace the body and reports the response through onResponse", async () => {
-		server.enqueue({ headers: { "x-request-id": "req_1" }, body: textStream("ok") });
+		wire.server.enqueue({ headers: { "x-request-id": "req_1" }, body: textStream("ok") });
 		const statuses: number[] = [];
 		let requestId: string | undefined;
-		await streamOpenAICompletions(serverModel(server.url), context, {
+		await streamOpenAICompletions(serverModel(wire.server.url), context, {
 			apiKey,
 			onPayload: (payload) => ({ ...(payload as object), temperature: 0.25, custom_field: "yes" }),
 			onResponse: (response) => {
@@ -280,19 +286,19 @@ describe("openai-completions request hooks", () => {
 				requestId = response.headers["x-request-id"];
 			},
 		}).result();
-		expect(server.lastRequest?.json).toMatchObject({ temperature: 0.25, custom_field: "yes" });
+		expect(wire.server.lastRequest?.json).toMatchObject({ temperature: 0.25, custom_field: "yes" });
 		expect(statuses).toEqual([200]);
 		expect(requestId).toBe("req_1");
 	});
 
 	it("reports the status and headers of an error response through onResponse", async () => {
-		server.enqueue({
+		wire.server.enqueue({
 			status: 429,
 			headers: { "x-ratelimit-remaining-requests": "0" },
 			body: { error: { message: "slow" } },
 		});
 		const seen: { status: number; remaining?: string }[] = [];
-		await streamOpenAICompletions(serverModel(server.url), context, {
+		await streamOpenAICompletions(serverModel(wire.server.url), context, {
 			apiKey,
 			maxRetries: 0,
 			onResponse: (response) => {
@@ -303,28 +309,34 @@ describe("openai-completions request hooks", () => {
 	});
 
 	it("bounds the whole request with timeoutMs when the server never answers", async () => {
-		server.enqueue({ stallBeforeHeaders: true });
-		const result = await streamOpenAICompletions(serverModel(server.url), context, { apiKey, timeoutMs: 80 }).result();
+		wire.server.enqueue({ stallBeforeHeaders: true });
+		const result = await streamOpenAICompletions(serverModel(wire.server.url), context, {
+			apiKey,
+			timeoutMs: 80,
+		}).result();
 		expect(result.stopReason).toBe("error");
 		expect(result.errorMessage).toBe("Request timed out after 80 ms (timeoutMs)");
 	});
 
 	it("streamSimple passes toolChoice through and defaults maxTokens to the model's limit (at most 32000)", async () => {
-		server.enqueue({ body: textStream("ok") });
+		wire.server.enqueue({ body: textStream("ok") });
 		const withTool: Context = {
 			messages: [userMessage("Hi")],
 			tools: [{ name: "noop", description: "Does nothing", parameters: { type: "object", properties: {} } as never }],
 		};
-		await streamSimpleOpenAICompletions(serverModel(server.url), withTool, { apiKey, toolChoice: "required" }).result();
-		expect(server.lastRequest?.json).toMatchObject({ tool_choice: "required", max_completion_tokens: 16_384 });
+		await streamSimpleOpenAICompletions(serverModel(wire.server.url), withTool, {
+			apiKey,
+			toolChoice: "required",
+		}).result();
+		expect(wire.server.lastRequest?.json).toMatchObject({ tool_choice: "required", max_completion_tokens: 16_384 });
 	});
 
 	it("merges headers: model headers, then options.headers win", async () => {
-		server.enqueue({ body: textStream("ok") });
-		const model = serverModel(server.url, { headers: { "x-team": "model", "x-model-only": "1" } });
+		wire.server.enqueue({ body: textStream("ok") });
+		const model = serverModel(wire.server.url, { headers: { "x-team": "model", "x-model-only": "1" } });
 		await streamOpenAICompletions(model, context, { apiKey, headers: { "x-team": "options" } }).result();
-		expect(server.lastRequest?.headers["x-team"]).toBe("options");
-		expect(server.lastRequest?.headers["x-model-only"]).toBe("1");
+		expect(wire.server.lastRequest?.headers["x-team"]).toBe("options");
+		expect(wire.server.lastRequest?.headers["x-model-only"]).toBe("1");
 	});
 
 	it("fails with a clear error for a model with an invalid baseUrl", async () => {
@@ -337,23 +349,23 @@ describe("openai-completions request hooks", () => {
 
 	it("fails with a clear error, before any request, for a malformed message", async () => {
 		const bad = { messages: [userMessage("ok"), { role: "assistant" }] } as unknown as Context;
-		const result = await streamOpenAICompletions(serverModel(server.url), bad, { apiKey }).result();
+		const result = await streamOpenAICompletions(serverModel(wire.server.url), bad, { apiKey }).result();
 		expect(result.errorMessage).toBe("context.messages[1] (assistant) has no content: expected an array of blocks");
 		const system = { messages: [{ role: "system", content: "x" }] } as unknown as Context;
-		const second = await streamOpenAICompletions(serverModel(server.url), system, { apiKey }).result();
+		const second = await streamOpenAICompletions(serverModel(wire.server.url), system, { apiKey }).result();
 		expect(second.errorMessage).toBe(
 			'context.messages[0] has role "system": expected "user", "assistant" or "toolResult"',
 		);
-		expect(server.requests).toHaveLength(0);
+		expect(wire.server.requests).toHaveLength(0);
 	});
 
 	it("fails with the key variable named when an OpenAI model has no key", async () => {
 		const previous = process.env.OPENAI_API_KEY;
 		delete process.env.OPENAI_API_KEY;
 		try {
-			const result = await streamOpenAICompletions(serverModel(server.url), context).result();
+			const result = await streamOpenAICompletions(serverModel(wire.server.url), context).result();
 			expect(result.errorMessage).toBe('No API key for provider "openai": set OPENAI_API_KEY or pass options.apiKey');
-			expect(server.requests).toHaveLength(0);
+			expect(wire.server.requests).toHaveLength(0);
 		} finally {
 			if (previous !== undefined) process.env.OPENAI_API_KEY = previous;
 		}
@@ -362,12 +374,12 @@ describe("openai-completions request hooks", () => {
 
 describe("openai-completions keep-alives", () => {
 	it("treats OpenRouter's `: OPENROUTER PROCESSING` comments as liveness, not content", async () => {
-		server.enqueue({
+		wire.server.enqueue({
 			// Six pieces 40 ms apart: 200 ms in all, more than the 150 ms idle limit, but no gap near it.
 			body: [...Array.from({ length: 5 }, () => ": OPENROUTER PROCESSING\n\n"), textStream("after the wait")],
 			chunkDelayMs: 40,
 		});
-		const model = serverModel(server.url, { provider: "openrouter", id: "anthropic/claude-sonnet-4" });
+		const model = serverModel(wire.server.url, { provider: "openrouter", id: "anthropic/claude-sonnet-4" });
 		const result = await streamOpenAICompletions(model, context, { apiKey, idleTimeoutMs: 150 }).result();
 		expect(result.stopReason).toBe("stop");
 		expect(result.content).toEqual([{ type: "text", text: "after the wait" }]);
@@ -377,23 +389,23 @@ describe("openai-completions keep-alives", () => {
 describe("openai-completions base URL placeholders", () => {
 	it("fills {CLOUDFLARE_ACCOUNT_ID} from the environment, and names it when it is missing", async () => {
 		const previous = process.env.CLOUDFLARE_ACCOUNT_ID;
-		const model = serverModel(`${server.url}/accounts/{CLOUDFLARE_ACCOUNT_ID}/ai/v1`, {
+		const model = serverModel(`${wire.server.url}/accounts/{CLOUDFLARE_ACCOUNT_ID}/ai/v1`, {
 			provider: "cloudflare-workers-ai",
 			id: "@cf/openai/gpt-oss-120b",
 		});
 		try {
 			process.env.CLOUDFLARE_ACCOUNT_ID = "acc123";
-			server.enqueue({ body: textStream("ok") });
+			wire.server.enqueue({ body: textStream("ok") });
 			const result = await streamOpenAICompletions(model, context, { apiKey }).result();
 			expect(result.stopReason).toBe("stop");
-			expect(server.lastRequest?.url).toBe("/accounts/acc123/ai/v1/chat/completions");
+			expect(wire.server.lastRequest?.url).toBe("/accounts/acc123/ai/v1/chat/completions");
 
 			delete process.env.CLOUDFLARE_ACCOUNT_ID;
 			const missing = await streamOpenAICompletions(model, context, { apiKey }).result();
 			expect(missing.errorMessage).toBe(
 				`The base URL ${model.baseUrl} needs CLOUDFLARE_ACCOUNT_ID: set it in the environment or give the model a complete baseUrl`,
 			);
-			expect(server.requests).toHaveLength(1);
+			expect(wire.server.requests).toHaveLength(1);
 		} finally {
 			if (previous === undefined) delete process.env.CLOUDFLARE_ACCOUNT_ID;
 			else process.env.CLOUDFLARE_ACCOUNT_ID = previous;
@@ -404,7 +416,7 @@ describe("openai-completions base URL placeholders", () => {
 describe("openai-completions context overflow", () => {
 	it("gives errors that isContextOverflow recognises: z.ai finish reason, OpenRouter and vLLM 400s", async () => {
 		const { isContextOverflow } = await import("../../../src/utils/overflow.js");
-		server.enqueue(
+		wire.server.enqueue(
 			{ body: sse([chunk({ content: "" }), chunk({}, { finish: "model_context_window_exceeded" })]) },
 			{
 				status: 400,
@@ -425,13 +437,17 @@ describe("openai-completions context overflow", () => {
 				},
 			},
 		);
-		const zai = await streamOpenAICompletions(serverModel(server.url, { provider: "zai" }), context, {
+		const zai = await streamOpenAICompletions(serverModel(wire.server.url, { provider: "zai" }), context, {
 			apiKey,
 		}).result();
-		const openrouter = await streamOpenAICompletions(serverModel(server.url, { provider: "openrouter" }), context, {
-			apiKey,
-		}).result();
-		const vllm = await streamOpenAICompletions(serverModel(server.url, { provider: "vllm" }), context).result();
+		const openrouter = await streamOpenAICompletions(
+			serverModel(wire.server.url, { provider: "openrouter" }),
+			context,
+			{
+				apiKey,
+			},
+		).result();
+		const vllm = await streamOpenAICompletions(serverModel(wire.server.url, { provider: "vllm" }), context).result();
 		expect([zai, openrouter, vllm].map((message) => isContextOverflow(message))).toEqual([true, true, true]);
 	});
 });
@@ -443,10 +459,10 @@ describe("openai-completions images", () => {
 	};
 
 	it("sends user images as data URLs to an image model, and a note instead to a text-only one", async () => {
-		server.enqueue({ body: textStream("a cat") }, { body: textStream("no idea") });
-		await streamOpenAICompletions(serverModel(server.url), withImage, { apiKey }).result();
-		await streamOpenAICompletions(serverModel(server.url, { input: ["text"] }), withImage, { apiKey }).result();
-		const [vision, textOnly] = server.requests.map(
+		wire.server.enqueue({ body: textStream("a cat") }, { body: textStream("no idea") });
+		await streamOpenAICompletions(serverModel(wire.server.url), withImage, { apiKey }).result();
+		await streamOpenAICompletions(serverModel(wire.server.url, { input: ["text"] }), withImage, { apiKey }).result();
+		const [vision, textOnly] = wire.server.requests.map(
 			(request) => (request.json as { messages: { content: unknown }[] }).messages[0].content,
 		);
 		expect(vision).toEqual([

@@ -1,19 +1,12 @@
 // What each vendor in the catalogue receives, end to end through the SDK: compat flags detected from
 // the provider id decide the body. The base URL is the wire-test server; the provider id is the vendor's.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { streamSimpleOpenAICompletions } from "../../../src/providers/openai-completions/index.js";
-import { WireTestServer } from "../../../src/testing/wire-test-server.js";
 import type { AssistantMessage, Context } from "../../../src/types.js";
+import { useWireTestServer } from "../../helpers/wire-server.js";
 import { serverModel, textStream, userMessage } from "./fixtures.js";
 
-let server: WireTestServer;
-beforeAll(async () => {
-	server = await WireTestServer.start();
-});
-afterAll(async () => {
-	await server.close();
-});
-beforeEach(() => server.reset());
+const wire = useWireTestServer();
 
 function previousTurn(provider: string, id: string): AssistantMessage {
 	return {
@@ -39,8 +32,8 @@ function previousTurn(provider: string, id: string): AssistantMessage {
 }
 
 async function requestBody(provider: string, id: string): Promise<Record<string, unknown>> {
-	server.enqueue({ body: textStream("ok") });
-	const model = serverModel(server.url, { provider, id, reasoning: true });
+	wire.server.enqueue({ body: textStream("ok") });
+	const model = serverModel(wire.server.url, { provider, id, reasoning: true });
 	const context: Context = {
 		systemPrompt: "sys",
 		messages: [userMessage("first"), previousTurn(provider, id), userMessage("second")],
@@ -51,7 +44,7 @@ async function requestBody(provider: string, id: string): Promise<Record<string,
 		maxTokens: 1000,
 	}).result();
 	expect(result.stopReason).toBe("stop");
-	return server.lastRequest?.json as Record<string, unknown>;
+	return wire.server.lastRequest?.json as Record<string, unknown>;
 }
 
 describe("vendor compat, end to end", () => {

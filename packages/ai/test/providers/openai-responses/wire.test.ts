@@ -1,10 +1,10 @@
 // End to end: the real openai SDK against the local wire-test server, in the Responses SSE format.
 import { Type } from "@sinclair/typebox";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { completeSimple, defineModel } from "../../../src/index.js";
 import { streamOpenAIResponses, streamSimpleOpenAIResponses } from "../../../src/providers/openai-responses/index.js";
-import { WireTestServer } from "../../../src/testing/wire-test-server.js";
 import type { AssistantMessage, Context, Message, Model } from "../../../src/types.js";
+import { useWireTestServer } from "../../helpers/wire-server.js";
 import {
 	collectEvents,
 	completed,
@@ -20,18 +20,15 @@ import {
 } from "./fixtures.js";
 
 const API_KEY = "sk-test-secret-key-123";
-let server: WireTestServer;
+const wire = useWireTestServer();
 let model: Model<"openai-responses">;
 
-beforeAll(async () => {
-	server = await WireTestServer.start();
-	model = responsesModel({ baseUrl: server.url });
+beforeAll(() => {
+	model = responsesModel({ baseUrl: wire.server.url });
 });
 afterEach(() => {
-	server.reset();
 	vi.unstubAllEnvs();
 });
-afterAll(() => server.close());
 
 const context: Context = { systemPrompt: "Be brief.", messages: [{ role: "user", content: "Hi", timestamp: 1 }] };
 /** Cuts the UTF-8 bytes one byte into every multi-byte character (so each one spans two writes). */
@@ -53,7 +50,7 @@ const fast = { apiKey: API_KEY, maxRetries: 0, idleTimeoutMs: 2000 };
 
 describe("openai-responses over the wire", () => {
 	it("streams text through the SDK and sends the request to /responses with the key", async () => {
-		server.enqueue({
+		wire.server.enqueue({
 			body: [responsesSse([created(), ...messageEvents(0, ["Hello", ", ", "world"])]), responsesSse([completed()])],
 		});
 		const stream = streamOpenAIResponses(model, context, { ...fast, maxTokens: 100 });
@@ -70,7 +67,7 @@ describe("openai-responses over the wire", () => {
 		const result = await stream.result();
 		expect(result.content).toEqual([{ type: "text", text: "Hello, world", textSignature: '{"v":1,"id":"msg_0"}' }]);
 		expect(result.usage).toMatchObject({ input: 10, output: 5, totalTokens: 15 });
-		const request = server.lastRequest;
+		const request = wire.server.lastRequest;
 		expect(request?.method).toBe("POST");
 		expect(request?.url).toBe("/responses");
 		expect(request?.headers.authorization).toBe(`Bearer ${API_KEY}`);
@@ -90,7 +87,7 @@ describe("openai-responses over the wire", () => {
 		]);
 		const pieces = splitInsideMultiByteCharacters(sse);
 		expect(pieces.length).toBeGreaterThan(8);
-		server.enqueue({ body: pieces });
+		wire.server.enqueue({ body: pieces });
 		const result = await streamOpenAIResponses(model, context, fast).result();
 		expect(result.stopReason).toBe("toolUse");
 		expect(result.content).toEqual([
@@ -100,8 +97,8 @@ describe("openai-responses over the wire", () => {
 	});
 
 	it("replays encrypted reasoning, the message phase and callId|itemId on the next request", async () => {
-		const reasoner = reasoningModel({ baseUrl: server.url });
-		server.enqueue({
+		const reasoner = reasoningModel({ baseUrl: wire.server.url });
+		wire.server.enqueue({
 			body: responsesSse([
 				created(),
 				...reasoningEvents(0, [["Check ", "the file"]], { id: "rs_7", encrypted: "gAAAA-secret-thoughts" }),
@@ -113,13 +110,13 @@ describe("openai-responses over the wire", () => {
 		const first = await streamOpenAIResponses(reasoner, context, { ...fast, reasoningEffort: "high" }).result();
 		expect(first.content[0]).toMatchObject({ type: "thinking", thinking: "Check the file" });
 		expect(first.usage).toMatchObject({ input: 12, cacheRead: 8, output: 30, totalTokens: 50 });
-		expect(server.lastRequest?.json).toMatchObject({
+		expect(wire.server.lastRequest?.json).toMatchObject({
 			reasoning: { effort: "high", summary: "auto" },
 			include: ["reasoning.encrypted_content"],
 			input: [{ role: "developer", content: "Be brief." }, { role: "user" }],
 		});
 
-		server.enqueue({ body: responsesSse([created(), ...messageEvents(0, ["Done."]), completed()]) });
+		wire.server.enqueue({ body: responsesSse([created(), ...messageEvents(0, ["Done."]), completed()]) });
 		const history: Message[] = [
 			...context.messages,
 			first,
@@ -137,7 +134,7 @@ describe("openai-responses over the wire", () => {
 			{ ...context, messages: history },
 			{ ...fast, reasoningEffort: "high" },
 		).result();
-		const input = (server.lastRequest?.json as { input: Record<string, unknown>[] } | undefined)?.input ?? [];
+		const input = (wire.server.lastRequest?.json as { input: Record<string, unknown>[] } | undefined)?.input ?? [];
 		expect(input.slice(2)).toEqual([
 			{
 				type: "reasoning",
@@ -159,22 +156,22 @@ describe("openai-responses over the wire", () => {
 	});
 
 	it("maps the unified reasoning level and default maxTokens in streamSimple, and runs through the registry", async () => {
-		const reasoner = reasoningModel({ baseUrl: server.url, maxTokens: 50_000 });
-		server.enqueue({ body: responsesSse([created(), ...messageEvents(0, ["ok"]), completed()]) });
+		const reasoner = reasoningModel({ baseUrl: wire.server.url, maxTokens: 50_000 });
+		wire.server.enqueue({ body: responsesSse([created(), ...messageEvents(0, ["ok"]), completed()]) });
 		await streamSimpleOpenAIResponses(reasoner, context, { ...fast, reasoning: "minimal" }).result();
-		expect(server.lastRequest?.json).toMatchObject({
+		expect(wire.server.lastRequest?.json).toMatchObject({
 			reasoning: { effort: "minimal", summary: "auto" },
 			max_output_tokens: 32000,
 		});
 
-		server.enqueue({ body: responsesSse([created(), ...messageEvents(0, ["via registry"]), completed()]) });
+		wire.server.enqueue({ body: responsesSse([created(), ...messageEvents(0, ["via registry"]), completed()]) });
 		const result = await completeSimple(reasoner, context, fast);
 		expect(result.content[0]).toMatchObject({ text: "via registry" });
-		expect(server.lastRequest?.json).not.toHaveProperty("reasoning");
+		expect(wire.server.lastRequest?.json).not.toHaveProperty("reasoning");
 	});
 
 	it("lets onPayload replace the body and reports the response through onResponse", async () => {
-		server.enqueue({
+		wire.server.enqueue({
 			headers: { "x-request-id": "req_42" },
 			body: responsesSse([created(), ...messageEvents(0, ["ok"]), completed()]),
 		});
@@ -186,12 +183,12 @@ describe("openai-responses over the wire", () => {
 				seen.push({ status: response.status, requestId: response.headers["x-request-id"] });
 			},
 		}).result();
-		expect(server.lastRequest?.json).toMatchObject({ model: "replaced-model", metadata: { trace: "t1" } });
+		expect(wire.server.lastRequest?.json).toMatchObject({ model: "replaced-model", metadata: { trace: "t1" } });
 		expect(seen).toEqual([{ status: 200, requestId: "req_42" }]);
 	});
 
 	it("sends images, tools, the session cache key and long retention as the API expects", async () => {
-		server.enqueue({ body: responsesSse([created(), ...messageEvents(0, ["ok"]), completed()]) });
+		wire.server.enqueue({ body: responsesSse([created(), ...messageEvents(0, ["ok"]), completed()]) });
 		const withImage: Context = {
 			messages: [
 				{
@@ -206,7 +203,7 @@ describe("openai-responses over the wire", () => {
 			tools: [{ name: "lookup", description: "Look up", parameters: Type.Object({ q: Type.String() }) }],
 		};
 		await streamOpenAIResponses(model, withImage, { ...fast, sessionId: "session-9", cacheRetention: "long" }).result();
-		expect(server.lastRequest?.json).toMatchObject({
+		expect(wire.server.lastRequest?.json).toMatchObject({
 			prompt_cache_key: "session-9",
 			tools: [{ type: "function", name: "lookup", strict: false, parameters: { type: "object" } }],
 			input: [
@@ -220,11 +217,13 @@ describe("openai-responses over the wire", () => {
 			],
 		});
 		// The test server is not api.openai.com: no 24 h retention without the compat flag.
-		expect(server.lastRequest?.json).not.toHaveProperty("prompt_cache_retention");
+		expect(wire.server.lastRequest?.json).not.toHaveProperty("prompt_cache_retention");
 	});
 
 	it("sends a tool result's image as input_image in the function_call_output", async () => {
-		server.enqueue({ body: responsesSse([created(), ...functionCallEvents(0, "screenshot", ["{}"]), completed()]) });
+		wire.server.enqueue({
+			body: responsesSse([created(), ...functionCallEvents(0, "screenshot", ["{}"]), completed()]),
+		});
 		const call = await streamOpenAIResponses(model, context, fast).result();
 		const history: Message[] = [
 			{ role: "user", content: "Take a screenshot", timestamp: 1 },
@@ -238,9 +237,9 @@ describe("openai-responses over the wire", () => {
 				timestamp: 2,
 			},
 		];
-		server.enqueue({ body: responsesSse([created(), ...messageEvents(0, ["a cat"]), completed()]) });
+		wire.server.enqueue({ body: responsesSse([created(), ...messageEvents(0, ["a cat"]), completed()]) });
 		await streamOpenAIResponses(model, { messages: history }, fast).result();
-		const input = (server.lastRequest?.json as { input: unknown[] } | undefined)?.input ?? [];
+		const input = (wire.server.lastRequest?.json as { input: unknown[] } | undefined)?.input ?? [];
 		expect(input.at(-1)).toEqual({
 			type: "function_call_output",
 			call_id: "call_0",
@@ -252,10 +251,10 @@ describe("openai-responses over the wire", () => {
 	});
 
 	it("sends option headers over model headers", async () => {
-		const withHeaders = responsesModel({ baseUrl: server.url, headers: { "x-team": "model", "x-keep": "yes" } });
-		server.enqueue({ body: responsesSse([created(), ...messageEvents(0, ["ok"]), completed()]) });
+		const withHeaders = responsesModel({ baseUrl: wire.server.url, headers: { "x-team": "model", "x-keep": "yes" } });
+		wire.server.enqueue({ body: responsesSse([created(), ...messageEvents(0, ["ok"]), completed()]) });
 		await streamOpenAIResponses(withHeaders, context, { ...fast, headers: { "x-team": "option" } }).result();
-		expect(server.lastRequest?.headers).toMatchObject({ "x-team": "option", "x-keep": "yes" });
+		expect(wire.server.lastRequest?.headers).toMatchObject({ "x-team": "option", "x-keep": "yes" });
 	});
 });
 
@@ -274,7 +273,7 @@ describe("openai-responses stop reasons over the wire", () => {
 		["response.completed", "queued", undefined, "stop", undefined],
 		["response.completed", "awaiting_review", undefined, "error", "awaiting_review"],
 	])("%s with status %s (%s) ends as %s, keeping text and usage", async (type, status, incomplete, stopReason, raw) => {
-		server.enqueue({
+		wire.server.enqueue({
 			body: responsesSse([created(), ...messageEvents(0, ["kept"]), terminal(type, status, incomplete)]),
 		});
 		const result = await streamOpenAIResponses(model, context, fast).result();
@@ -286,7 +285,7 @@ describe("openai-responses stop reasons over the wire", () => {
 	});
 
 	it("completed with a function call ends as toolUse", async () => {
-		server.enqueue({ body: responsesSse([created(), ...functionCallEvents(0, "f", ["{}"]), completed()]) });
+		wire.server.enqueue({ body: responsesSse([created(), ...functionCallEvents(0, "f", ["{}"]), completed()]) });
 		expect((await streamOpenAIResponses(model, context, fast).result()).stopReason).toBe("toolUse");
 	});
 });
@@ -304,7 +303,7 @@ describe("openai-responses errors", () => {
 	])(
 		"HTTP %i becomes an error event with the status and OpenAI's message, never the key",
 		async (status, message, type) => {
-			server.enqueue({ status, body: { error: { message, type, param: null, code: null } } });
+			wire.server.enqueue({ status, body: { error: { message, type, param: null, code: null } } });
 			const result = await streamOpenAIResponses(model, context, fast).result();
 			expect(result.stopReason).toBe("error");
 			expect(result.errorMessage).toContain(`${status} `);
@@ -315,7 +314,7 @@ describe("openai-responses errors", () => {
 	);
 
 	it("gives onResponse the status and headers of an error response", async () => {
-		server.enqueue({
+		wire.server.enqueue({
 			status: 429,
 			headers: { "x-ratelimit-remaining-requests": "0", "x-request-id": "req_err" },
 			body: { error: { message: "Rate limit reached", type: "rate_limit_exceeded" } },
@@ -334,7 +333,7 @@ describe("openai-responses errors", () => {
 	});
 
 	it("retries a 429 that asks for retry-after-ms, then succeeds", async () => {
-		server.enqueue(
+		wire.server.enqueue(
 			{
 				status: 429,
 				headers: { "retry-after-ms": "5" },
@@ -344,12 +343,12 @@ describe("openai-responses errors", () => {
 		);
 		const result = await streamOpenAIResponses(model, context, { ...fast, maxRetries: 2 }).result();
 		expect(result.stopReason).toBe("stop");
-		expect(server.requests).toHaveLength(2);
+		expect(wire.server.requests).toHaveLength(2);
 		expect(result.diagnostics?.[0]).toMatchObject({ type: "retry", details: { status: 429, delayMs: 5 } });
 	});
 
 	it("retries an in-stream rate-limit error event that comes before any content", async () => {
-		server.enqueue(
+		wire.server.enqueue(
 			{
 				body: responsesSse([{ type: "error", code: "rate_limit_exceeded", message: "Too many requests", param: null }]),
 			},
@@ -357,20 +356,20 @@ describe("openai-responses errors", () => {
 		);
 		const result = await streamOpenAIResponses(model, context, { ...fast, maxRetries: 1, maxRetryDelayMs: 0 }).result();
 		expect(result.content[0]).toMatchObject({ text: "second try" });
-		expect(server.requests).toHaveLength(2);
+		expect(wire.server.requests).toHaveLength(2);
 	}, 10_000);
 
 	it("reports a 200 answer with a JSON error body instead of an event stream", async () => {
-		server.enqueue({ body: { error: { message: "Model is warming up", code: "model_not_ready" } } });
+		wire.server.enqueue({ body: { error: { message: "Model is warming up", code: "model_not_ready" } } });
 		const result = await streamOpenAIResponses(model, context, fast).result();
 		expect(result.errorMessage).toBe("OpenAI error model_not_ready: Model is warming up");
-		server.enqueue({ headers: { "content-type": "application/json" }, body: ['{"status":"ok"}'] });
+		wire.server.enqueue({ headers: { "content-type": "application/json" }, body: ['{"status":"ok"}'] });
 		const other = await streamOpenAIResponses(model, context, fast).result();
 		expect(other.errorMessage).toBe('OpenAI answered with JSON instead of an event stream: {"status":"ok"}');
 	});
 
 	it("ends with an error keeping content and usage when response.failed arrives", async () => {
-		server.enqueue({
+		wire.server.enqueue({
 			body: responsesSse([
 				created(),
 				...messageEvents(0, ["partial"]),
@@ -390,7 +389,7 @@ describe("openai-responses errors", () => {
 	});
 
 	it("maps response.incomplete (max_output_tokens) to length", async () => {
-		server.enqueue({
+		wire.server.enqueue({
 			body: responsesSse([
 				created(),
 				...messageEvents(0, ["trunc"]),
@@ -402,7 +401,7 @@ describe("openai-responses errors", () => {
 	});
 
 	it("turns malformed SSE data into an error that keeps the text so far", async () => {
-		server.enqueue({
+		wire.server.enqueue({
 			body: [
 				responsesSse([created(), ...messageEvents(0, ["kept"]).slice(0, 3)]),
 				"event: response.output_text.delta\ndata: {not json\n\n",
@@ -415,34 +414,34 @@ describe("openai-responses errors", () => {
 	});
 
 	it("reports a connection cut mid-stream without retrying, keeping the partial text", async () => {
-		server.enqueue({ body: responsesSse([created(), ...messageEvents(0, ["half"]).slice(0, 3)]), cut: true });
+		wire.server.enqueue({ body: responsesSse([created(), ...messageEvents(0, ["half"]).slice(0, 3)]), cut: true });
 		const result = await streamOpenAIResponses(model, context, { ...fast, maxRetries: 2 }).result();
 		expect(result.stopReason).toBe("error");
 		expect(result.content[0]).toMatchObject({ text: "half" });
-		expect(server.requests).toHaveLength(1);
+		expect(wire.server.requests).toHaveLength(1);
 	});
 
 	it("reports a stream that ends without response.completed", async () => {
-		server.enqueue({ body: responsesSse([created(), ...messageEvents(0, ["no end"])]) });
+		wire.server.enqueue({ body: responsesSse([created(), ...messageEvents(0, ["no end"])]) });
 		const result = await streamOpenAIResponses(model, context, fast).result();
 		expect(result.errorMessage).toBe("The provider's stream ended before the response was finished (no stop event)");
 	});
 
 	it("bounds the whole request with timeoutMs, even before headers arrive", async () => {
-		server.enqueue({ stallBeforeHeaders: true });
+		wire.server.enqueue({ stallBeforeHeaders: true });
 		const result = await streamOpenAIResponses(model, context, { ...fast, timeoutMs: 50 }).result();
 		expect(result.stopReason).toBe("error");
 		expect(result.errorMessage).toBe("Request timed out after 50 ms (timeoutMs)");
 	});
 
 	it("reports an error object sent as stream data without a type", async () => {
-		server.enqueue({ body: ['data: {"error":{"message":"Upstream exploded","code":"upstream_error"}}\n\n'] });
+		wire.server.enqueue({ body: ['data: {"error":{"message":"Upstream exploded","code":"upstream_error"}}\n\n'] });
 		const result = await streamOpenAIResponses(model, context, fast).result();
 		expect(result.errorMessage).toBe("OpenAI stream error upstream_error: Upstream exploded");
 	});
 
 	it("ends a stalled stream with the idle watchdog", async () => {
-		server.enqueue({ body: responsesSse([created(), ...messageEvents(0, ["stuck"]).slice(0, 3)]), stall: true });
+		wire.server.enqueue({ body: responsesSse([created(), ...messageEvents(0, ["stuck"]).slice(0, 3)]), stall: true });
 		// Long enough for the first bytes to arrive on a busy machine; the stall after them is what ends it.
 		const result = await streamOpenAIResponses(model, context, { ...fast, idleTimeoutMs: 300 }).result();
 		expect(result.stopReason).toBe("error");
@@ -454,13 +453,13 @@ describe("openai-responses errors", () => {
 		vi.stubEnv("OPENAI_API_KEY", "");
 		const result = await streamOpenAIResponses(model, context, { maxRetries: 0 }).result();
 		expect(result.errorMessage).toBe('No API key for provider "openai": set OPENAI_API_KEY or pass options.apiKey');
-		expect(server.requests).toHaveLength(0);
+		expect(wire.server.requests).toHaveLength(0);
 	});
 
 	it("calls a local server defined with defineModel without any key or OpenAI organisation header", async () => {
 		vi.stubEnv("OPENAI_ORG_ID", "org-should-stay-home");
-		const local = defineModel({ id: "openai/gpt-oss-20b", api: "openai-responses", baseUrl: `${server.url}/v1/` });
-		server.enqueue({
+		const local = defineModel({ id: "openai/gpt-oss-20b", api: "openai-responses", baseUrl: `${wire.server.url}/v1/` });
+		wire.server.enqueue({
 			body: responsesSse([
 				created(),
 				{
@@ -479,10 +478,10 @@ describe("openai-responses errors", () => {
 			{ type: "thinking", thinking: "local thought" },
 			{ type: "text", text: "local answer" },
 		]);
-		expect(server.lastRequest?.url).toBe("/v1/responses");
-		expect(server.lastRequest?.headers.authorization).toBeUndefined();
-		expect(server.lastRequest?.headers["openai-organization"]).toBeUndefined();
-		expect(server.lastRequest?.json).toMatchObject({ model: "openai/gpt-oss-20b" });
+		expect(wire.server.lastRequest?.url).toBe("/v1/responses");
+		expect(wire.server.lastRequest?.headers.authorization).toBeUndefined();
+		expect(wire.server.lastRequest?.headers["openai-organization"]).toBeUndefined();
+		expect(wire.server.lastRequest?.json).toMatchObject({ model: "openai/gpt-oss-20b" });
 	});
 });
 
@@ -492,11 +491,11 @@ describe("openai-responses abort", () => {
 		controller.abort();
 		const result = await streamOpenAIResponses(model, context, { ...fast, signal: controller.signal }).result();
 		expect(result.stopReason).toBe("aborted");
-		expect(server.requests).toHaveLength(0);
+		expect(wire.server.requests).toHaveLength(0);
 	});
 
 	it("aborted mid-stream: aborted with the partial text kept", async () => {
-		server.enqueue({
+		wire.server.enqueue({
 			body: responsesSse([created(), ...messageEvents(0, ["partial ", "text"]).slice(0, 4)]),
 			stall: true,
 		});
@@ -519,7 +518,7 @@ describe("openai-responses abort", () => {
 	});
 
 	it("aborted after done: the result stays done", async () => {
-		server.enqueue({ body: responsesSse([created(), ...messageEvents(0, ["ok"]), completed()]) });
+		wire.server.enqueue({ body: responsesSse([created(), ...messageEvents(0, ["ok"]), completed()]) });
 		const controller = new AbortController();
 		const stream = streamOpenAIResponses(model, context, { ...fast, signal: controller.signal });
 		const result = await stream.result();
