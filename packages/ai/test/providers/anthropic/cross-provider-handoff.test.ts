@@ -2,34 +2,17 @@ import { describe, expect, it } from "vitest";
 import { streamAnthropic } from "../../../src/providers/anthropic/index.js";
 import type { AssistantMessage, Message } from "../../../src/types.js";
 import { isContextOverflow } from "../../../src/utils/overflow.js";
+import { assistantMessage } from "../../helpers/messages.js";
 import { useWireTestServer } from "../../helpers/wire-server.js";
 import { claudeModel, errorBody, sseResponse, TEST_KEY, textResponseEvents } from "./fixtures.js";
 
 const wire = useWireTestServer();
 
-const emptyUsage = {
-	input: 0,
-	output: 0,
-	cacheRead: 0,
-	cacheWrite: 0,
-	totalTokens: 0,
-	cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-};
-
 function fromOpenAI(
 	content: AssistantMessage["content"],
 	stopReason: AssistantMessage["stopReason"],
 ): AssistantMessage {
-	return {
-		role: "assistant",
-		content,
-		api: "openai-responses",
-		provider: "openai",
-		model: "gpt-5",
-		usage: emptyUsage,
-		stopReason,
-		timestamp: 2,
-	};
+	return assistantMessage({ api: "openai-responses", provider: "openai", model: "gpt-5" }, content, { stopReason });
 }
 
 describe("continuing another API's conversation on Anthropic", () => {

@@ -3,33 +3,20 @@ import { afterEach, describe, expect, it } from "vitest";
 import { encodeAnthropicRequest } from "../../../src/providers/anthropic/encode.js";
 import { IMAGE_OMITTED_NOTE } from "../../../src/providers/shared/encode-content.js";
 import type { AssistantMessage, Context, Message, ToolResultMessage } from "../../../src/types.js";
+import { assistantMessage, toolResultMessage } from "../../helpers/messages.js";
 import { claudeModel, opus46 } from "./fixtures.js";
 
 const model = claudeModel();
 
 function assistant(content: AssistantMessage["content"], overrides: Partial<AssistantMessage> = {}): AssistantMessage {
-	return {
-		role: "assistant",
-		content,
-		api: "anthropic-messages",
-		provider: "anthropic",
-		model: model.id,
-		usage: {
-			input: 0,
-			output: 0,
-			cacheRead: 0,
-			cacheWrite: 0,
-			totalTokens: 0,
-			cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-		},
+	return assistantMessage({ api: model.api, provider: model.provider, model: model.id }, content, {
 		stopReason: "toolUse",
-		timestamp: 2,
 		...overrides,
-	};
+	});
 }
 
 function toolResult(toolCallId: string, content: ToolResultMessage["content"], isError = false): ToolResultMessage {
-	return { role: "toolResult", toolCallId, toolName: "read", content, isError, timestamp: 3 };
+	return toolResultMessage(toolCallId, content, { isError });
 }
 
 const image = { type: "image" as const, data: "iVBORw0KGgo=", mimeType: "image/png" };

@@ -2,7 +2,7 @@
 // depend on the generated catalogue.
 import type Anthropic from "@anthropic-ai/sdk";
 import { formatSse, type ScriptedResponse } from "../../../src/testing/wire-test-server.js";
-import type { AssistantMessageEvent, Model } from "../../../src/types.js";
+import type { Model } from "../../../src/types.js";
 
 type RawEvent = Anthropic.Messages.RawMessageStreamEvent | { type: "ping" } | { type: "error"; error: unknown };
 
@@ -137,10 +137,4 @@ export function sseResponse(events: RawEvent[], extra: Partial<ScriptedResponse>
 /** An Anthropic error body, as the API sends with a non-200 status. */
 export function errorBody(type: string, message: string) {
 	return { type: "error", error: { type, message } };
-}
-
-export async function collectEvents(stream: AsyncIterable<AssistantMessageEvent>): Promise<AssistantMessageEvent[]> {
-	const events: AssistantMessageEvent[] = [];
-	for await (const event of stream) events.push(event);
-	return events;
 }

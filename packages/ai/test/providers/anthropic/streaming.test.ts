@@ -2,12 +2,12 @@ import { describe, expect, it } from "vitest";
 import { streamAnthropic } from "../../../src/providers/anthropic/index.js";
 import { splitBytes } from "../../../src/testing/wire-test-server.js";
 import type { Context, ToolCall } from "../../../src/types.js";
+import { collectEvents } from "../../helpers/messages.js";
 import { useWireTestServer } from "../../helpers/wire-server.js";
 import {
 	anthropicSse,
 	blockStop,
 	claudeModel,
-	collectEvents,
 	inputJsonDelta,
 	messageDelta,
 	messageStart,

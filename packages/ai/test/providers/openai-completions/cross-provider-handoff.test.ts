@@ -2,20 +2,12 @@
 // (`callId|itemId` ids, encrypted reasoning), continued on Chat Completions.
 import { describe, expect, it } from "vitest";
 import { streamOpenAICompletions } from "../../../src/providers/openai-completions/index.js";
-import type { AssistantMessage, Message, Usage } from "../../../src/types.js";
+import type { AssistantMessage, Message } from "../../../src/types.js";
+import { assistantMessage, userMessage } from "../../helpers/messages.js";
 import { useWireTestServer } from "../../helpers/wire-server.js";
-import { serverModel, textStream, userMessage } from "./fixtures.js";
+import { serverModel, textStream } from "./fixtures.js";
 
 const wire = useWireTestServer();
-
-const usage: Usage = {
-	input: 0,
-	output: 0,
-	cacheRead: 0,
-	cacheWrite: 0,
-	totalTokens: 0,
-	cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-};
 
 function turn(
 	api: string,
@@ -23,7 +15,7 @@ function turn(
 	content: AssistantMessage["content"],
 	stopReason: AssistantMessage["stopReason"] = "toolUse",
 ): AssistantMessage {
-	return { role: "assistant", content, api, provider, model: "other-model", usage, stopReason, timestamp: 2 };
+	return assistantMessage({ api, provider, model: "other-model" }, content, { stopReason });
 }
 
 describe("cross-provider handoff to openai-completions", () => {

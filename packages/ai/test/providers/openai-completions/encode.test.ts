@@ -12,34 +12,17 @@ import type {
 	Model,
 	ThinkingLevel,
 	ToolResultMessage,
-	Usage,
 } from "../../../src/types.js";
-import { completionsModel, userMessage } from "./fixtures.js";
-
-const zeroUsage: Usage = {
-	input: 0,
-	output: 0,
-	cacheRead: 0,
-	cacheWrite: 0,
-	totalTokens: 0,
-	cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-};
+import { assistantMessage, toolResultMessage, userMessage } from "../../helpers/messages.js";
+import { completionsModel } from "./fixtures.js";
 
 function assistant(model: Model<"openai-completions">, content: AssistantMessage["content"]): AssistantMessage {
-	return {
-		role: "assistant",
-		content,
-		api: model.api,
-		provider: model.provider,
-		model: model.id,
-		usage: zeroUsage,
-		stopReason: content.some((block) => block.type === "toolCall") ? "toolUse" : "stop",
-		timestamp: 2,
-	};
+	const stopReason = content.some((block) => block.type === "toolCall") ? "toolUse" : "stop";
+	return assistantMessage({ api: model.api, provider: model.provider, model: model.id }, content, { stopReason });
 }
 
 function toolResult(toolCallId: string, content: ToolResultMessage["content"]): ToolResultMessage {
-	return { role: "toolResult", toolCallId, toolName: "read", content, isError: false, timestamp: 3 };
+	return toolResultMessage(toolCallId, content);
 }
 
 const readTool = {

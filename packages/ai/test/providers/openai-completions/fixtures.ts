@@ -1,6 +1,6 @@
 // Models and stream builders shared by the openai-completions tests. Models are literals: the
 // catalogue is generated elsewhere and these tests must not depend on its contents.
-import type { AssistantMessageEvent, Model, OpenAICompletionsCompat } from "../../../src/types.js";
+import type { Model, OpenAICompletionsCompat } from "../../../src/types.js";
 
 export function completionsModel(
 	overrides: Partial<Model<"openai-completions">> & { compat?: OpenAICompletionsCompat } = {},
@@ -91,11 +91,3 @@ export function textStream(text: string, usage = { prompt_tokens: 10, completion
 		usageChunk(usage),
 	]);
 }
-
-export async function collect(stream: AsyncIterable<AssistantMessageEvent>): Promise<AssistantMessageEvent[]> {
-	const events: AssistantMessageEvent[] = [];
-	for await (const event of stream) events.push(event);
-	return events;
-}
-
-export const userMessage = (text: string) => ({ role: "user" as const, content: text, timestamp: 1 });

@@ -8,8 +8,9 @@ import {
 } from "../../../src/providers/openai-completions/index.js";
 import { WireTestServer } from "../../../src/testing/wire-test-server.js";
 import type { Context } from "../../../src/types.js";
+import { userMessage } from "../../helpers/messages.js";
 import { useWireTestServer } from "../../helpers/wire-server.js";
-import { localModel, sse, userMessage } from "./fixtures.js";
+import { localModel, sse } from "./fixtures.js";
 
 const wire = useWireTestServer();
 

@@ -6,8 +6,9 @@ import {
 } from "../../../src/providers/openai-completions/index.js";
 import { splitBytes } from "../../../src/testing/wire-test-server.js";
 import type { Context } from "../../../src/types.js";
+import { collectEvents, userMessage } from "../../helpers/messages.js";
 import { useWireTestServer } from "../../helpers/wire-server.js";
-import { chunk, collect, serverModel, sse, textStream, usageChunk, userMessage } from "./fixtures.js";
+import { chunk, serverModel, sse, textStream, usageChunk } from "./fixtures.js";
 
 const wire = useWireTestServer();
 
@@ -26,7 +27,7 @@ describe("openai-completions streaming", () => {
 			} as never),
 		});
 		const stream = streamOpenAICompletions(serverModel(wire.server.url), context, { apiKey });
-		const events = await collect(stream);
+		const events = await collectEvents(stream);
 		const result = await stream.result();
 		expect(events.map((event) => event.type)).toEqual(["start", "text_start", "text_delta", "text_end", "done"]);
 		expect(result.content).toEqual([{ type: "text", text: "Hello there" }]);
@@ -79,7 +80,7 @@ describe("openai-completions streaming", () => {
 		]);
 		wire.server.enqueue({ body: splitBytes(body, 7) });
 		const stream = streamOpenAICompletions(serverModel(wire.server.url), context, { apiKey });
-		const events = await collect(stream);
+		const events = await collectEvents(stream);
 		const result = await stream.result();
 		expect(result.stopReason).toBe("toolUse");
 		expect(result.content).toEqual([

@@ -3,32 +3,17 @@
 import { describe, expect, it } from "vitest";
 import { streamSimpleOpenAICompletions } from "../../../src/providers/openai-completions/index.js";
 import type { AssistantMessage, Context } from "../../../src/types.js";
+import { assistantMessage, userMessage } from "../../helpers/messages.js";
 import { useWireTestServer } from "../../helpers/wire-server.js";
-import { serverModel, textStream, userMessage } from "./fixtures.js";
+import { serverModel, textStream } from "./fixtures.js";
 
 const wire = useWireTestServer();
 
 function previousTurn(provider: string, id: string): AssistantMessage {
-	return {
-		role: "assistant",
-		content: [
-			{ type: "thinking", thinking: "earlier thought", thinkingSignature: "reasoning_content" },
-			{ type: "text", text: "earlier answer" },
-		],
-		api: "openai-completions",
-		provider,
-		model: id,
-		usage: {
-			input: 0,
-			output: 0,
-			cacheRead: 0,
-			cacheWrite: 0,
-			totalTokens: 0,
-			cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-		},
-		stopReason: "stop",
-		timestamp: 2,
-	};
+	return assistantMessage({ api: "openai-completions", provider, model: id }, [
+		{ type: "thinking", thinking: "earlier thought", thinkingSignature: "reasoning_content" },
+		{ type: "text", text: "earlier answer" },
+	]);
 }
 
 async function requestBody(provider: string, id: string): Promise<Record<string, unknown>> {

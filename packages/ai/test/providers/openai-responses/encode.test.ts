@@ -7,29 +7,16 @@ import {
 import { mapReasoningEffort } from "../../../src/providers/openai-responses/encode-reasoning.js";
 import { IMAGE_OMITTED_NOTE } from "../../../src/providers/shared/encode-content.js";
 import type { AssistantMessage, Context, Message, ThinkingLevel, UserMessage } from "../../../src/types.js";
+import { assistantMessage } from "../../helpers/messages.js";
 import { reasoningModel, responsesModel } from "./fixtures.js";
 
 const image = { type: "image" as const, data: "QUJD", mimeType: "image/png" };
 
 function assistant(content: AssistantMessage["content"], overrides: Partial<AssistantMessage> = {}): AssistantMessage {
-	return {
-		role: "assistant",
-		content,
-		api: "openai-responses",
-		provider: "openai",
-		model: "gpt-test",
-		usage: {
-			input: 0,
-			output: 0,
-			cacheRead: 0,
-			cacheWrite: 0,
-			totalTokens: 0,
-			cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-		},
-		stopReason: "stop",
+	return assistantMessage({ api: "openai-responses", provider: "openai", model: "gpt-test" }, content, {
 		timestamp: 1,
 		...overrides,
-	};
+	});
 }
 
 const user = (content: UserMessage["content"]): Message => ({

@@ -194,12 +194,6 @@ export function functionCallEvents(
 	];
 }
 
-export async function collectEvents(stream: AsyncIterable<AssistantMessageEvent>): Promise<AssistantMessageEvent[]> {
-	const events: AssistantMessageEvent[] = [];
-	for await (const event of stream) events.push(event);
-	return events;
-}
-
 export function eventTypes(events: AssistantMessageEvent[]): string[] {
 	return events.map((event) => event.type);
 }

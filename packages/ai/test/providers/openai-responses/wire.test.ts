@@ -4,9 +4,9 @@ import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { completeSimple, defineModel } from "../../../src/index.js";
 import { streamOpenAIResponses, streamSimpleOpenAIResponses } from "../../../src/providers/openai-responses/index.js";
 import type { AssistantMessage, Context, Message, Model } from "../../../src/types.js";
+import { collectEvents } from "../../helpers/messages.js";
 import { useWireTestServer } from "../../helpers/wire-server.js";
 import {
-	collectEvents,
 	completed,
 	created,
 	eventTypes,
