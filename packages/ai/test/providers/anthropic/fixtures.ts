@@ -3,23 +3,25 @@
 import type Anthropic from "@anthropic-ai/sdk";
 import { formatSse, type ScriptedResponse } from "../../../src/testing/wire-test-server.js";
 import type { Model } from "../../../src/types.js";
+import { testModel } from "../../helpers/models.js";
 
 type RawEvent = Anthropic.Messages.RawMessageStreamEvent | { type: "ping" } | { type: "error"; error: unknown };
 
 export function claudeModel(overrides: Partial<Model<"anthropic-messages">> = {}): Model<"anthropic-messages"> {
-	return {
-		id: "claude-sonnet-4-20250514",
-		name: "Claude Sonnet 4",
-		api: "anthropic-messages",
-		provider: "anthropic",
-		baseUrl: "https://api.anthropic.com",
-		reasoning: true,
-		input: ["text", "image"],
-		cost: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
-		contextWindow: 200_000,
-		maxTokens: 64_000,
-		...overrides,
-	};
+	return testModel(
+		{
+			id: "claude-sonnet-4-20250514",
+			name: "Claude Sonnet 4",
+			api: "anthropic-messages",
+			provider: "anthropic",
+			baseUrl: "https://api.anthropic.com",
+			reasoning: true,
+			cost: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
+			contextWindow: 200_000,
+			maxTokens: 64_000,
+		},
+		overrides,
+	);
 }
 
 /** An adaptive-thinking model (Claude 4.6 and later). */

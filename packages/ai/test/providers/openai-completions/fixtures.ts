@@ -1,24 +1,21 @@
 // Models and stream builders shared by the openai-completions tests. Models are literals: the
 // catalogue is generated elsewhere and these tests must not depend on its contents.
 import type { Model, OpenAICompletionsCompat } from "../../../src/types.js";
+import { testModel } from "../../helpers/models.js";
 
 export function completionsModel(
 	overrides: Partial<Model<"openai-completions">> & { compat?: OpenAICompletionsCompat } = {},
 ): Model<"openai-completions"> {
-	return {
-		id: "gpt-4.1-mini",
-		name: "GPT-4.1 mini",
-		api: "openai-completions",
-		provider: "openai",
-		baseUrl: "https://api.openai.com/v1",
-		reasoning: false,
-		input: ["text", "image"],
-		// $ per million tokens: round numbers keep cost assertions readable.
-		cost: { input: 2, output: 8, cacheRead: 0.5, cacheWrite: 0 },
-		contextWindow: 128_000,
-		maxTokens: 16_384,
-		...overrides,
-	};
+	return testModel(
+		{
+			id: "gpt-4.1-mini",
+			name: "GPT-4.1 mini",
+			api: "openai-completions",
+			provider: "openai",
+			baseUrl: "https://api.openai.com/v1",
+		},
+		overrides,
+	);
 }
 
 /** A model served by the wire-test server, as the vendor named by `provider`. */

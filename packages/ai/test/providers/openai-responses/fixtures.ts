@@ -1,20 +1,14 @@
 // Literal models and Responses wire events for the openai-responses and Azure tests.
 import type { Api, AssistantMessageEvent, Model } from "../../../src/types.js";
+import { testModel } from "../../helpers/models.js";
+
+const RESPONSES_MODEL_FIELDS = { id: "gpt-test", name: "GPT Test", contextWindow: 400_000, maxTokens: 128_000 };
 
 export function responsesModel(overrides: Partial<Model<"openai-responses">> = {}): Model<"openai-responses"> {
-	return {
-		id: "gpt-test",
-		name: "GPT Test",
-		api: "openai-responses",
-		provider: "openai",
-		baseUrl: "https://api.openai.com/v1",
-		reasoning: false,
-		input: ["text", "image"],
-		cost: { input: 2, output: 8, cacheRead: 0.5, cacheWrite: 0 },
-		contextWindow: 400_000,
-		maxTokens: 128_000,
-		...overrides,
-	};
+	return testModel(
+		{ ...RESPONSES_MODEL_FIELDS, api: "openai-responses", provider: "openai", baseUrl: "https://api.openai.com/v1" },
+		overrides,
+	);
 }
 
 export function reasoningModel(overrides: Partial<Model<"openai-responses">> = {}): Model<"openai-responses"> {
@@ -22,19 +16,16 @@ export function reasoningModel(overrides: Partial<Model<"openai-responses">> = {
 }
 
 export function azureModel(overrides: Partial<Model<"azure-openai-responses">> = {}): Model<"azure-openai-responses"> {
-	return {
-		id: "gpt-test",
-		name: "GPT Test (Azure)",
-		api: "azure-openai-responses",
-		provider: "azure-openai-responses",
-		baseUrl: "",
-		reasoning: false,
-		input: ["text", "image"],
-		cost: { input: 2, output: 8, cacheRead: 0.5, cacheWrite: 0 },
-		contextWindow: 400_000,
-		maxTokens: 128_000,
-		...overrides,
-	};
+	return testModel(
+		{
+			...RESPONSES_MODEL_FIELDS,
+			name: "GPT Test (Azure)",
+			api: "azure-openai-responses",
+			provider: "azure-openai-responses",
+			baseUrl: "",
+		},
+		overrides,
+	);
 }
 
 type WireEvent = Record<string, unknown> & { type: string };
