@@ -3,25 +3,13 @@
 import { streamAnthropic } from "../../packages/ai/src/providers/anthropic/index.js";
 // The SDK is a dependency of @keel/ai, not of the repo root: reach it through the provider's factory.
 import { createAnthropicClient } from "../../packages/ai/src/providers/anthropic/transport.js";
-import { WireTestServer } from "../../packages/ai/src/testing/wire-test-server.js";
-import type { Model } from "../../packages/ai/src/types.js";
-import { medianMs, printTable, sseFloorMs } from "./measure.js";
+import { assertStreamSucceeded, benchModel, runProviderWireBench, toolArgumentDeltas } from "./provider-wire.js";
 
 // More runs than the default 5: the three variants are compared, so their medians must be stable.
 const REPEAT = 9;
 
-const model = (baseUrl: string): Model<"anthropic-messages"> => ({
-	id: "claude-bench-1",
-	name: "Bench",
-	api: "anthropic-messages",
-	provider: "anthropic",
-	baseUrl,
-	reasoning: false,
-	input: ["text"],
-	cost: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
-	contextWindow: 1_000_000,
-	maxTokens: 100_000,
-});
+const model = (baseUrl: string) =>
+	benchModel("anthropic-messages", baseUrl, { id: "claude-bench-1", provider: "anthropic" });
 
 /** One SSE event as Anthropic sends it: the `event:` name, then the JSON with the same `type`. */
 function sseEvent(data: { type: string } & Record<string, unknown>): string {
@@ -68,8 +56,6 @@ function textBody(deltas: number): string {
 }
 
 function toolBody(argumentBytes: number): string {
-	// A JSON object whose one string value fills the requested size, sent in 64-byte deltas.
-	const argumentsText = JSON.stringify({ content: "x".repeat(Math.max(0, argumentBytes - 14)) });
 	const parts = opening();
 	parts.push(
 		sseEvent({
@@ -78,12 +64,12 @@ function toolBody(argumentBytes: number): string {
 			content_block: { type: "tool_use", id: "toolu_bench", name: "write", input: {} },
 		}),
 	);
-	for (let offset = 0; offset < argumentsText.length; offset += 64) {
+	for (const partialJson of toolArgumentDeltas(argumentBytes).deltas) {
 		parts.push(
 			sseEvent({
 				type: "content_block_delta",
 				index: 0,
-				delta: { type: "input_json_delta", partial_json: argumentsText.slice(offset, offset + 64) },
+				delta: { type: "input_json_delta", partial_json: partialJson },
 			}),
 		);
 	}
@@ -92,52 +78,29 @@ function toolBody(argumentBytes: number): string {
 }
 
 export default async function (): Promise<void> {
-	const server = await WireTestServer.start();
-	const rows: Record<string, string | number>[] = [];
-	try {
-		const cases = [
-			{ name: "text, 20k deltas", body: textBody(20_000) },
-			{ name: "tool args 16 KB / 64 B deltas", body: toolBody(16 * 1024) },
-			{ name: "tool args 64 KB / 64 B deltas", body: toolBody(64 * 1024) },
-			{ name: "tool args 256 KB / 64 B deltas", body: toolBody(256 * 1024) },
-		];
-		for (const { name, body } of cases) {
-			const floor = await medianMs(async () => {
-				server.enqueue({ body });
-				await sseFloorMs(`${server.url}/v1/messages`, { method: "POST", body: "{}" });
-			}, REPEAT);
+	await runProviderWireBench({
+		path: "/v1/messages",
+		textBody,
+		toolBody,
+		repeat: REPEAT,
+		provider: async (server) => {
+			const context = { messages: [{ role: "user" as const, content: "bench", timestamp: 0 }] };
+			assertStreamSucceeded(await streamAnthropic(model(server.url), context, { apiKey: "bench" }).result());
+		},
+		variants: (server) => {
 			// The SDK's own event iteration without Keel: separates the SDK's cost from the provider's.
 			const client = createAnthropicClient(model(server.url), "bench", "apiKey");
-			const sdkOnly = await medianMs(async () => {
-				server.enqueue({ body });
-				const events = await client.messages.create({
-					model: "claude-bench-1",
-					max_tokens: 1,
-					messages: [{ role: "user", content: "bench" }],
-					stream: true,
-				});
-				for await (const _event of events);
-			}, REPEAT);
-			const provider = await medianMs(async () => {
-				server.enqueue({ body });
-				const result = await streamAnthropic(
-					model(server.url),
-					{ messages: [{ role: "user", content: "bench", timestamp: 0 }] },
-					{ apiKey: "bench" },
-				).result();
-				if (result.stopReason === "error") throw new Error(`bench stream failed: ${result.errorMessage}`);
-			}, REPEAT);
-			rows.push({
-				case: name,
-				"body KB": Math.round(body.length / 1024),
-				"floor ms": floor,
-				"SDK only ms": sdkOnly,
-				"provider ms": provider,
-				"× floor": provider / floor,
-			});
-		}
-	} finally {
-		await server.close();
-	}
-	printTable(rows);
+			return {
+				"SDK only ms": async () => {
+					const events = await client.messages.create({
+						model: "claude-bench-1",
+						max_tokens: 1,
+						messages: [{ role: "user", content: "bench" }],
+						stream: true,
+					});
+					for await (const _event of events);
+				},
+			};
+		},
+	});
 }

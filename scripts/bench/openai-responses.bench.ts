@@ -1,22 +1,9 @@
 // openai-responses through the real openai SDK against the local wire-test server, each row next to
 // the floor (raw fetch + SSE split + JSON.parse of the same body in the same run).
 import { streamOpenAIResponses } from "../../packages/ai/src/providers/openai-responses/index.js";
-import { WireTestServer } from "../../packages/ai/src/testing/wire-test-server.js";
-import type { Model } from "../../packages/ai/src/types.js";
-import { medianMs, printTable, sseFloorMs } from "./measure.js";
+import { assertStreamSucceeded, benchModel, runProviderWireBench, toolArgumentDeltas } from "./provider-wire.js";
 
-const model = (baseUrl: string): Model<"openai-responses"> => ({
-	id: "bench-model",
-	name: "Bench",
-	api: "openai-responses",
-	provider: "openai",
-	baseUrl,
-	reasoning: false,
-	input: ["text"],
-	cost: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0 },
-	contextWindow: 1_000_000,
-	maxTokens: 100_000,
-});
+const model = (baseUrl: string) => benchModel("openai-responses", baseUrl);
 
 let sequence = 0;
 function event(data: Record<string, unknown> & { type: string }): string {
@@ -73,22 +60,14 @@ function textBody(deltas: number): string {
 }
 
 function toolBody(argumentBytes: number): string {
-	// A JSON object whose one string value fills the requested size, sent in 64-byte deltas.
-	const argumentsText = JSON.stringify({ content: "x".repeat(Math.max(0, argumentBytes - 14)) });
+	const { argumentsText, deltas } = toolArgumentDeltas(argumentBytes);
 	const item = { type: "function_call", id: "fc_bench", call_id: "call_bench", name: "write", arguments: "" };
 	const parts = [
 		event({ type: "response.created", response: response("in_progress") }),
 		event({ type: "response.output_item.added", output_index: 0, item }),
 	];
-	for (let offset = 0; offset < argumentsText.length; offset += 64) {
-		parts.push(
-			event({
-				type: "response.function_call_arguments.delta",
-				output_index: 0,
-				item_id: "fc_bench",
-				delta: argumentsText.slice(offset, offset + 64),
-			}),
-		);
+	for (const delta of deltas) {
+		parts.push(event({ type: "response.function_call_arguments.delta", output_index: 0, item_id: "fc_bench", delta }));
 	}
 	parts.push(
 		event({
@@ -104,35 +83,14 @@ function toolBody(argumentBytes: number): string {
 }
 
 export default async function (): Promise<void> {
-	const server = await WireTestServer.start();
-	const rows: Record<string, string | number>[] = [];
-	try {
-		const cases = [
-			{ name: "text, 20k deltas", body: textBody(20_000) },
-			{ name: "tool args 16 KB / 64 B deltas", body: toolBody(16 * 1024) },
-			{ name: "tool args 64 KB / 64 B deltas", body: toolBody(64 * 1024) },
-			{ name: "tool args 256 KB / 64 B deltas", body: toolBody(256 * 1024) },
-		];
-		for (const { name, body } of cases) {
-			const floor = await medianMs(async () => {
-				server.enqueue({ body });
-				await sseFloorMs(`${server.url}/responses`, { method: "POST", body: "{}" });
-			});
-			const provider = await medianMs(async () => {
-				server.enqueue({ body });
-				const result = await streamOpenAIResponses(model(server.url), { messages: [] }, { apiKey: "bench" }).result();
-				if (result.stopReason === "error") throw new Error(`bench stream failed: ${result.errorMessage}`);
-			});
-			rows.push({
-				case: name,
-				"body KB": Math.round(body.length / 1024),
-				"floor ms": floor,
-				"provider ms": provider,
-				"× floor": provider / floor,
-			});
-		}
-	} finally {
-		await server.close();
-	}
-	printTable(rows);
+	await runProviderWireBench({
+		path: "/responses",
+		textBody,
+		toolBody,
+		provider: async (server) => {
+			assertStreamSucceeded(
+				await streamOpenAIResponses(model(server.url), { messages: [] }, { apiKey: "bench" }).result(),
+			);
+		},
+	});
 }
