@@ -1,7 +1,7 @@
-// The public surface of @keel/ai. Each section is owned by one area of the code.
-
+// The public surface of @keel/ai, sorted by module path. Provider stream functions are not here:
+// they load lazily through the registry, or directly from their subpaths (@keel/ai/anthropic, …);
+// only their option types are exported, which costs nothing at run time.
 export type { Static, TSchema } from "@sinclair/typebox";
-// --- TypeBox, re-exported for tool schemas ---
 export { Type } from "@sinclair/typebox";
 export {
 	type ApiProvider,
@@ -13,10 +13,7 @@ export {
 	registerApiProvider,
 	unregisterApiProviders,
 } from "./api-registry.js";
-// --- keys, cost ---
 export { findEnvKeys, getEnvApiKey } from "./env-api-keys.js";
-export { calculateCost } from "./models/cost.js";
-// --- model catalogue (owner: catalogue) ---
 export {
 	type CatalogueModel,
 	type CatalogueModelId,
@@ -28,7 +25,7 @@ export {
 	getProviders,
 	modelsAreEqual,
 } from "./models/catalogue.js";
-export { SERVICE_TIER_COST_MULTIPLIERS } from "./models/cost.js";
+export { calculateCost, SERVICE_TIER_COST_MULTIPLIERS } from "./models/cost.js";
 export {
 	DEFAULT_CONTEXT_WINDOW,
 	DEFAULT_MAX_TOKENS,
@@ -42,28 +39,18 @@ export {
 	supportsXhigh,
 	type ThinkingLevelOrOff,
 } from "./models/thinking-levels.js";
-// --- end model catalogue ---
-// --- anthropic-messages option types (owner: anthropic provider; functions are in @keel/ai/anthropic) ---
 export type { AnthropicEffort, AnthropicOptions, AnthropicToolChoice } from "./providers/anthropic/options.js";
-// --- end anthropic-messages ---
-// --- openai-completions option types (owner: openai-completions provider; functions are in
-// @keel/ai/openai-completions) ---
-export type { OpenAICompletionsOptions } from "./providers/openai-completions/options.js";
-export type { ChatToolChoice as OpenAICompletionsToolChoice } from "./providers/openai-completions/wire-types.js";
-// --- end openai-completions ---
-// --- openai-responses / azure-openai-responses option types (owner: responses providers; functions are in
-// @keel/ai/openai-responses and @keel/ai/azure-openai-responses) ---
 export type {
 	AzureOpenAIResponsesOptions,
 	AzureOpenAIResponsesSimpleOptions,
 } from "./providers/azure-openai-responses/options.js";
+export type { OpenAICompletionsOptions } from "./providers/openai-completions/options.js";
+export type { ChatToolChoice as OpenAICompletionsToolChoice } from "./providers/openai-completions/wire-types.js";
 export type {
 	OpenAIResponsesOptions,
 	OpenAIResponsesSimpleOptions,
 } from "./providers/openai-responses/options.js";
-// --- end openai-responses / azure-openai-responses ---
 export { registerBuiltInApiProviders, resetApiProviders } from "./providers/register-builtins.js";
-// --- provider building blocks (for custom providers) ---
 export { AssistantMessageBuilder } from "./providers/shared/assistant-message-builder.js";
 export {
 	createProviderStream,
@@ -76,27 +63,7 @@ export {
 	clampReasoning,
 	DEFAULT_THINKING_BUDGETS,
 } from "./providers/shared/simple-options.js";
-// --- server-sent events (owner: providers; the agent proxy client reads its stream with it) ---
 export { readServerSentEvents, type ServerSentEvent, ServerSentEventParser } from "./providers/shared/sse.js";
-export { complete, completeSimple, stream, streamSimple } from "./stream.js";
-// --- types ---
-export type * from "./types.js";
-// --- streams and the registry ---
-export {
-	AssistantMessageEventStream,
-	createAssistantMessageEventStream,
-	createEmptyAssistantMessage,
-	EventStream,
-} from "./utils/event-stream.js";
-
-// --- JSON ---
-export { parseStreamingJson, StreamingJsonParser, type StreamingJsonResult } from "./utils/streaming-json.js";
-// --- JSON repair, tool validation, schema helpers (owner: core JSON/validation) ---
-export { parseJsonWithRepair, repairJson } from "./utils/json-repair.js";
-export { StringEnum } from "./utils/typebox-helpers.js";
-export { validateToolArguments, validateToolCall } from "./utils/validation.js";
-
-// --- cross-provider messages, tool-call ids, overflow, unicode, message readers (owner: core helpers) ---
 export {
 	createMistralToolCallIdNormalizer,
 	normalizeAnthropicToolCallId,
@@ -109,9 +76,21 @@ export {
 	type ToolCallIdNormalizer,
 } from "./providers/shared/tool-call-ids.js";
 export { isSameModel, MISSING_TOOL_RESULT_TEXT, transformMessages } from "./providers/shared/transform-messages.js";
+export { complete, completeSimple, stream, streamSimple } from "./stream.js";
+export type * from "./types.js";
+export {
+	AssistantMessageEventStream,
+	createAssistantMessageEventStream,
+	createEmptyAssistantMessage,
+	EventStream,
+} from "./utils/event-stream.js";
+export { parseJsonWithRepair, repairJson } from "./utils/json-repair.js";
 export { getMessageText, getThinking, getToolCalls } from "./utils/message-content.js";
 export { getOverflowPatterns, isContextOverflow, isOverflowErrorMessage } from "./utils/overflow.js";
 export { sanitizeSurrogates } from "./utils/sanitize-unicode.js";
+export { parseStreamingJson, StreamingJsonParser, type StreamingJsonResult } from "./utils/streaming-json.js";
+export { StringEnum } from "./utils/typebox-helpers.js";
+export { validateToolArguments, validateToolCall } from "./utils/validation.js";
 
 import { registerBuiltInApiProviders } from "./providers/register-builtins.js";
 

@@ -32,7 +32,8 @@ describe("createProviderStream", () => {
 		let calls = 0;
 		const stream = createProviderStream(model, { apiKey: "k-secret", maxRetries: 2 }, async ({ builder }) => {
 			calls++;
-			if (calls === 1) throw Object.assign(new Error("429 slow down"), { status: 429, headers: { "retry-after-ms": "5" } });
+			if (calls === 1)
+				throw Object.assign(new Error("429 slow down"), { status: 429, headers: { "retry-after-ms": "5" } });
 			const index = builder.startText();
 			builder.appendText(index, "hi");
 			builder.updateUsage({ input: 1_000_000, output: 0 });
