@@ -2,15 +2,12 @@ import Anthropic from "@anthropic-ai/sdk";
 import type { Context, Model } from "../../types.js";
 import { NonRetryableError, type ProviderAttempt } from "../shared/provider-stream.js";
 import { headersToRecord } from "../shared/retry.js";
+import { SDK_TIMEOUT_DISABLED_MS } from "../shared/sdk-client-options.js";
 import { AnthropicStreamDecoder } from "./decode.js";
 import { encodeAnthropicRequest } from "./encode.js";
 import { type AnthropicAuthMode, anthropicAuthMode, buildAnthropicHeaders } from "./encode-headers.js";
 import type { AnthropicOptions } from "./options.js";
 import { readAnthropicEvents } from "./read-events.js";
-
-// Keel's harness owns timeouts (timeoutMs, idle watchdog); the SDK's own must never fire first.
-// One day, well inside setTimeout's 32-bit limit.
-const SDK_TIMEOUT_MS = 24 * 60 * 60 * 1000;
 
 /** A client for one call: no SDK retries (the harness retries), the model's base URL, the key's auth mode. */
 export function createAnthropicClient(
@@ -23,7 +20,7 @@ export function createAnthropicClient(
 		...credentials,
 		baseURL: model.baseUrl,
 		maxRetries: 0,
-		timeout: SDK_TIMEOUT_MS,
+		timeout: SDK_TIMEOUT_DISABLED_MS,
 		dangerouslyAllowBrowser: true,
 	});
 }

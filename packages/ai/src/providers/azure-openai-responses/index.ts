@@ -5,12 +5,9 @@ import type { Context, Model } from "../../types.js";
 import type { AssistantMessageEventStream } from "../../utils/event-stream.js";
 import { buildOpenAIResponsesHeaders, encodeOpenAIResponsesRequest } from "../openai-responses/encode.js";
 import { toResponsesOptions } from "../openai-responses/index.js";
-import {
-	baseClientOptions,
-	classifyOpenAIResponsesError,
-	runOpenAIResponsesAttempt,
-} from "../openai-responses/transport.js";
+import { classifyOpenAIResponsesError, runOpenAIResponsesAttempt } from "../openai-responses/transport.js";
 import { createProviderStream } from "../shared/provider-stream.js";
+import { openAIClientOptions } from "../shared/sdk-client-options.js";
 import type { AzureOpenAIResponsesOptions, AzureOpenAIResponsesSimpleOptions } from "./options.js";
 import { resolveAzureTarget } from "./resolve-azure-target.js";
 
@@ -35,7 +32,7 @@ export function streamAzureOpenAIResponses(
 		async (attempt) => {
 			const target = resolveAzureTarget(model, options);
 			const client = new AzureOpenAI({
-				...baseClientOptions(model, attempt.apiKey, buildOpenAIResponsesHeaders(model, options, context)),
+				...openAIClientOptions(model, attempt.apiKey, buildOpenAIResponsesHeaders(model, options, context)),
 				baseURL: target.baseUrl,
 				apiVersion: target.apiVersion,
 			});

@@ -1,8 +1,9 @@
 import OpenAI from "openai";
 import type { ChatCompletionCreateParamsStreaming } from "openai/resources/chat/completions";
-import type { Context, Model } from "../../types.js";
+import type { Api, Context, Model } from "../../types.js";
 import { NonRetryableError, type ProviderAttempt } from "../shared/provider-stream.js";
 import { headersToRecord } from "../shared/retry.js";
+import { openAIClientOptions } from "../shared/sdk-client-options.js";
 import { readServerSentEvents } from "../shared/sse.js";
 import type { ResolvedOpenAICompletionsCompat } from "./compat.js";
 import {
@@ -14,14 +15,6 @@ import { buildOpenAICompletionsHeaders } from "./encode.js";
 import { attachErrorBody } from "./errors.js";
 import type { OpenAICompletionsOptions } from "./options.js";
 import type { ChatCompletionsRequest } from "./wire-types.js";
-
-// The longest delay setTimeout accepts; the SDK's own timeout is effectively off because
-// Keel's harness enforces timeoutMs and the idle watchdog through `attempt.signal`.
-const SDK_TIMEOUT_DISABLED_MS = 2_147_483_647;
-
-// Servers that need no key (Ollama, vLLM, LM Studio) still get a client: the SDK insists on a
-// key, so it gets this placeholder and the Authorization header is removed from the request.
-const NO_KEY_PLACEHOLDER = "keel-no-api-key";
 
 /** One attempt: send the request through the openai SDK and feed every chunk to the decoder. */
 export async function runOpenAICompletionsAttempt(
@@ -152,24 +145,14 @@ export function createOpenAICompletionsClient(
 	apiKey: string | undefined,
 	settings: ClientSettings,
 ): OpenAI {
-	const headers: Record<string, string | null> = { ...settings.headers };
-	if (!apiKey) headers.Authorization = null;
 	const capturingFetch: typeof fetch = async (input, init) => {
 		const response = await fetch(input, init);
 		if (!response.ok) settings.onErrorBody(await response.clone().text());
 		return response;
 	};
 	return new OpenAI({
-		apiKey: apiKey ?? NO_KEY_PLACEHOLDER,
+		...openAIClientOptions(model as Model<Api>, apiKey, settings.headers),
 		baseURL: settings.baseUrl,
-		// Only OpenAI itself should receive the OPENAI_ORG_ID / OPENAI_PROJECT_ID headers.
-		...(model.provider === "openai" ? {} : { organization: null, project: null }),
-		defaultHeaders: headers,
-		maxRetries: 0,
-		timeout: SDK_TIMEOUT_DISABLED_MS,
 		fetch: capturingFetch,
-		logLevel: "off",
-		// Keel also runs in browsers (extensions, local tools); where a key lives is the caller's choice.
-		dangerouslyAllowBrowser: true,
 	});
 }

@@ -5,10 +5,11 @@ import { findEnvKeys } from "../../env-api-keys.js";
 import type { Context, Model } from "../../types.js";
 import type { AssistantMessageEventStream } from "../../utils/event-stream.js";
 import { createProviderStream } from "../shared/provider-stream.js";
+import { openAIClientOptions } from "../shared/sdk-client-options.js";
 import { buildBaseOptions } from "../shared/simple-options.js";
 import { buildOpenAIResponsesHeaders, encodeOpenAIResponsesRequest } from "./encode.js";
 import type { OpenAIResponsesOptions, OpenAIResponsesSimpleOptions } from "./options.js";
-import { baseClientOptions, classifyOpenAIResponsesError, runOpenAIResponsesAttempt } from "./transport.js";
+import { classifyOpenAIResponsesError, runOpenAIResponsesAttempt } from "./transport.js";
 
 export { OpenAIResponsesDecoder } from "./decode.js";
 export { buildOpenAIResponsesHeaders, encodeOpenAIResponsesRequest } from "./encode.js";
@@ -25,7 +26,7 @@ export function streamOpenAIResponses(
 		options,
 		async (attempt) => {
 			const client = new OpenAI({
-				...baseClientOptions(model, attempt.apiKey, buildOpenAIResponsesHeaders(model, options, context)),
+				...openAIClientOptions(model, attempt.apiKey, buildOpenAIResponsesHeaders(model, options, context)),
 				baseURL: model.baseUrl,
 			});
 			const body = encodeOpenAIResponsesRequest(model, context, options);

@@ -1,38 +1,11 @@
 import type OpenAI from "openai";
 import { APIError } from "openai";
 import type { ResponseCreateParamsStreaming, ResponseStreamEvent } from "openai/resources/responses/responses";
-import type { Api, Model } from "../../types.js";
+import type { Api } from "../../types.js";
 import type { ProviderAttempt } from "../shared/provider-stream.js";
 import { classifyError, type ErrorClassification, headersToRecord } from "../shared/retry.js";
 import { readServerSentEvents, type ServerSentEvent } from "../shared/sse.js";
 import { OpenAIResponsesDecoder, ResponsesStreamError } from "./decode.js";
-
-/**
- * The SDK's own timeout is set far beyond any real call: `timeoutMs` and the idle watchdog of
- * createProviderStream bound the request instead, through `attempt.signal`.
- */
-export const SDK_TIMEOUT_DISABLED_MS = 24 * 60 * 60 * 1000;
-
-// Sent as the key when there is none (local servers such as LM Studio need none); the SDK insists
-// on a value, and the Authorization header is removed below so the placeholder never leaves.
-const NO_KEY_PLACEHOLDER = "no-key";
-
-/** The options every Responses client gets: our harness does retries and timeouts, not the SDK. */
-export function baseClientOptions(model: Model<Api>, apiKey: string | undefined, headers: Record<string, string>) {
-	const defaultHeaders: Record<string, string | null> = { ...headers };
-	if (!apiKey) defaultHeaders.Authorization = null;
-	return {
-		apiKey: apiKey || NO_KEY_PLACEHOLDER,
-		// OPENAI_ORG_ID / OPENAI_PROJECT_ID from the environment are for OpenAI only, not Azure or proxies.
-		...(model.provider === "openai" ? {} : { organization: null, project: null }),
-		maxRetries: 0,
-		timeout: SDK_TIMEOUT_DISABLED_MS,
-		defaultHeaders,
-		logLevel: "off" as const,
-		// Keys are the caller's own; Keel also runs in browsers and web workers.
-		dangerouslyAllowBrowser: true,
-	};
-}
 
 /**
  * One attempt: the SDK builds, authenticates and sends the request (stream: true) and turns an HTTP
