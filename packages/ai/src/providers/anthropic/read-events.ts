@@ -1,5 +1,5 @@
 import type Anthropic from "@anthropic-ai/sdk";
-import { NonRetryableError } from "../shared/provider-stream.js";
+import { parseStreamEventJson } from "../shared/parse-stream-json.js";
 import { readServerSentEvents } from "../shared/sse.js";
 
 type StreamEvent = Anthropic.Messages.RawMessageStreamEvent;
@@ -20,17 +20,6 @@ function streamErrorEvent(data: string, headers: Headers): Error {
 	return Object.assign(new Error(message), { status: undefined, error: body, headers });
 }
 
-function parseEvent(data: string): StreamEvent {
-	try {
-		return JSON.parse(data) as StreamEvent;
-	} catch (error) {
-		const reason = error instanceof Error ? error.message : String(error);
-		throw new NonRetryableError(
-			`Anthropic sent a stream event that is not JSON: ${reason} (data: ${data.slice(0, 200)})`,
-		);
-	}
-}
-
 /**
  * The Messages API events of a 200 streaming response, in order, one batch per network chunk.
  * `ping` is skipped, an `error` event is thrown (see `classifyAnthropicError`), `onBytes` runs for
@@ -47,7 +36,7 @@ export async function* readAnthropicEvents(response: Response, onBytes: () => vo
 				if (events.length > 0) yield events;
 				throw streamErrorEvent(event.data, response.headers);
 			}
-			events.push(parseEvent(event.data));
+			events.push(parseStreamEventJson(event.data, "Anthropic", event.event) as StreamEvent);
 		}
 		if (events.length > 0) yield events;
 	}

@@ -1,7 +1,8 @@
 import OpenAI from "openai";
 import type { ChatCompletionCreateParamsStreaming } from "openai/resources/chat/completions";
 import type { Api, Context, Model } from "../../types.js";
-import { NonRetryableError, type ProviderAttempt } from "../shared/provider-stream.js";
+import { parseStreamEventJson } from "../shared/parse-stream-json.js";
+import type { ProviderAttempt } from "../shared/provider-stream.js";
 import { headersToRecord } from "../shared/retry.js";
 import { openAIClientOptions } from "../shared/sdk-client-options.js";
 import { readServerSentEvents } from "../shared/sse.js";
@@ -78,15 +79,7 @@ export async function runOpenAICompletionsAttempt(
 
 /** Parses one `data:` payload; an `{"error": …}` payload (sent with status 200) becomes an error. */
 function parseChunk(data: string, provider: string): ChatCompletionChunkWire {
-	let parsed: unknown;
-	try {
-		parsed = JSON.parse(data);
-	} catch (error) {
-		const reason = error instanceof Error ? error.message : String(error);
-		throw new NonRetryableError(
-			`The ${provider} stream sent an event that is not JSON: ${reason} (data: ${data.slice(0, 200)})`,
-		);
-	}
+	const parsed = parseStreamEventJson(data, provider);
 	const streamError = (parsed as { error?: unknown } | null)?.error;
 	if (streamError) throw streamErrorFrom(streamError);
 	return parsed as ChatCompletionChunkWire;

@@ -2,6 +2,7 @@ import type OpenAI from "openai";
 import { APIError } from "openai";
 import type { ResponseCreateParamsStreaming, ResponseStreamEvent } from "openai/resources/responses/responses";
 import type { Api } from "../../types.js";
+import { parseStreamEventJson } from "../shared/parse-stream-json.js";
 import type { ProviderAttempt } from "../shared/provider-stream.js";
 import { classifyError, type ErrorClassification, headersToRecord } from "../shared/retry.js";
 import { readServerSentEvents, type ServerSentEvent } from "../shared/sse.js";
@@ -48,15 +49,8 @@ export async function runOpenAIResponsesAttempt<TApi extends Api>(
 
 /** One SSE message as a stream event. `[DONE]` and empty data are ignored; bad JSON is a clear error. */
 function parseStreamEvent(message: ServerSentEvent, providerLabel: string): ResponseStreamEvent {
-	let data: unknown;
-	try {
-		data = JSON.parse(message.data);
-	} catch (error) {
-		if (message.data === "[DONE]") return IGNORED_EVENT;
-		throw new Error(
-			`Malformed ${providerLabel} stream: the data of event "${message.event ?? "message"}" is not JSON (${(error as Error).message}): ${message.data.slice(0, 200)}`,
-		);
-	}
+	if (message.data === "[DONE]") return IGNORED_EVENT;
+	const data = parseStreamEventJson(message.data, providerLabel, message.event);
 	if (typeof data !== "object" || data === null) return IGNORED_EVENT;
 	const record = data as { type?: unknown; error?: { message?: unknown; code?: unknown } };
 	// Some proxies send `{"error":{...}}` without a type; the SDK treats that as an error too.

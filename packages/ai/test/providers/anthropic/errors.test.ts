@@ -155,9 +155,13 @@ describe("anthropic stream failures", () => {
 		wire.server.enqueue({
 			body: [anthropicSse([messageStart(), textStart(0)]), "event: content_block_delta\ndata: {not json\n\n"],
 		});
-		const result = await streamAnthropic(model(), context, { apiKey: TEST_KEY }).result();
+		const result = await streamAnthropic(model(), context, { apiKey: TEST_KEY, maxRetries: 2 }).result();
 		expect(result.stopReason).toBe("error");
-		expect(result.errorMessage).toMatch(/JSON/);
+		expect(result.errorMessage).toMatch(
+			/^Anthropic sent a stream event that is not JSON \(event "content_block_delta"\): .* \(data: \{not json\)$/,
+		);
+		// The same request would get the same stream: no retry.
+		expect(wire.server.requests).toHaveLength(1);
 	});
 
 	it("reports a well-formed but invalid event as a malformed-stream error", async () => {

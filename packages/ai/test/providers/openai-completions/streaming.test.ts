@@ -177,7 +177,7 @@ describe("openai-completions streaming", () => {
 		wire.server.enqueue({ body: `${sse([chunk({ content: "ok" })], false)}data: {not json\n\n` });
 		const result = await streamOpenAICompletions(serverModel(wire.server.url), context, { apiKey }).result();
 		expect(result.stopReason).toBe("error");
-		expect(result.errorMessage).toMatch(/^The openai stream sent an event that is not JSON: /);
+		expect(result.errorMessage).toMatch(/^openai sent a stream event that is not JSON: /);
 		expect(result.content).toEqual([{ type: "text", text: "ok" }]);
 	});
 

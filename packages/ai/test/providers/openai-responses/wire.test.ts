@@ -368,6 +368,19 @@ describe("openai-responses errors", () => {
 		expect(other.errorMessage).toBe('OpenAI answered with JSON instead of an event stream: {"status":"ok"}');
 	});
 
+	it("ends data that is not JSON with one clear error, keeping the text before it, without a retry", async () => {
+		wire.server.enqueue({
+			body: `${responsesSse([created(), ...messageEvents(0, ["kept"]).slice(0, 3)])}event: response.output_text.delta\ndata: {oops\n\n`,
+		});
+		const result = await streamOpenAIResponses(model, context, { ...fast, maxRetries: 2 }).result();
+		expect(result.stopReason).toBe("error");
+		expect(result.errorMessage).toMatch(
+			/^OpenAI sent a stream event that is not JSON \(event "response.output_text.delta"\): .* \(data: \{oops\)$/,
+		);
+		expect(result.content).toMatchObject([{ type: "text", text: "kept" }]);
+		expect(wire.server.requests).toHaveLength(1);
+	});
+
 	it("ends with an error keeping content and usage when response.failed arrives", async () => {
 		wire.server.enqueue({
 			body: responsesSse([
