@@ -15,7 +15,7 @@ import {
 	type ToolCall,
 	type ToolResultMessage,
 } from "@keel/ai";
-import { pollMessages, step } from "./callback-step.js";
+import { isPromiseLike, pollMessages, step } from "./callback-step.js";
 import { errorText } from "./error-text.js";
 import { executeToolCalls } from "./tool-execution.js";
 import type { AgentContext, AgentEvent, AgentEventSink, AgentLoopConfig, AgentMessage, StreamFn } from "./types.js";
@@ -105,6 +105,10 @@ function createAgentEventStream(): EventStream<AgentEvent, AgentMessage[]> {
 // ---------------------------------------------------------------------------------------------
 // One run
 // ---------------------------------------------------------------------------------------------
+//
+// The per-turn path awaits a sink or callback result only when it is a promise (`if (pending) await
+// pending`): an `await` on a plain value still costs a promise and a microtask, and a turn emits about a
+// dozen events. A sink that returns a promise still gets back-pressure, exactly as before.
 
 /** What the run has open, so a failure anywhere can close it with a well-formed event tree. */
 interface RunState {
@@ -117,6 +121,9 @@ interface RunState {
 	runningToolCalls: Set<string>;
 	/** Steering or follow-up messages taken from their source and not yet in the transcript. */
 	pending: AgentMessage[];
+	/** The sink for tool events (tracks `runningToolCalls`) and the result recorder: made once per run. */
+	toolSink: AgentEventSink;
+	recordToolResult: (message: ToolResultMessage) => void | Promise<void>;
 }
 
 async function runLoop(
@@ -133,15 +140,18 @@ async function runLoop(
 		turnOpen: false,
 		runningToolCalls: new Set(),
 		pending: [],
+		toolSink: (event) => {
+			if (event.type === "tool_execution_start") run.runningToolCalls.add(event.toolCallId);
+			else if (event.type === "tool_execution_end") run.runningToolCalls.delete(event.toolCallId);
+			return emit(event);
+		},
+		recordToolResult: (message) => recordMessage(run, emit, message),
 	};
 	try {
 		await emit({ type: "agent_start" });
 		await emit({ type: "turn_start" });
 		run.turnOpen = true;
-		for (const prompt of prompts) {
-			await emit({ type: "message_start", message: prompt });
-			await emit({ type: "message_end", message: prompt });
-		}
+		for (const prompt of prompts) await emitMessage(emit, prompt);
 		// Polled before the first turn, so messages queued while the agent was idle go in at once.
 		run.pending = await pollMessages("getSteeringMessages", config.getSteeringMessages, signal);
 		let firstTurn = true;
@@ -149,13 +159,15 @@ async function runLoop(
 			let hadToolCalls = true;
 			while (hadToolCalls || run.pending.length > 0) {
 				if (!firstTurn) {
-					await emit({ type: "turn_start" });
+					const started = emit({ type: "turn_start" });
+					if (started) await started;
 					run.turnOpen = true;
 				}
 				firstTurn = false;
 				// One at a time: each message leaves `pending` as it enters the transcript.
 				for (let message = run.pending.shift(); message; message = run.pending.shift()) {
-					await recordMessage(run, emit, message);
+					const recorded = recordMessage(run, emit, message);
+					if (recorded) await recorded;
 				}
 
 				const assistantMessage = await streamAssistantResponse(run, config, emit, signal, streamFn);
@@ -176,30 +188,29 @@ async function runLoop(
 						context: run.context,
 						config,
 						signal,
-						emit: (event) => {
-							if (event.type === "tool_execution_start") run.runningToolCalls.add(event.toolCallId);
-							else if (event.type === "tool_execution_end") run.runningToolCalls.delete(event.toolCallId);
-							return emit(event);
-						},
-						recordToolResult: (message) => recordMessage(run, emit, message),
+						emit: run.toolSink,
+						recordToolResult: run.recordToolResult,
 					});
 					toolResults = outcome.toolResults;
 					run.pending = outcome.steeringMessages;
 					terminate = outcome.terminate;
 				}
-				await endTurn(run, emit, assistantMessage, toolResults);
+				const ended = endTurn(run, emit, assistantMessage, toolResults);
+				if (ended) await ended;
 
 				// Steering messages already taken from the queue are never dropped: while they wait, the
 				// run goes on so the model answers them, even if a tool or the hook asked to stop.
-				const stopRequested =
-					run.pending.length === 0 &&
-					(terminate || (await shouldStop(config, run, assistantMessage, toolResults, signal)));
+				let stopRequested = run.pending.length === 0 && terminate;
+				if (!stopRequested && run.pending.length === 0 && config.shouldStopAfterTurn) {
+					stopRequested = await shouldStop(config, run, assistantMessage, toolResults, signal);
+				}
 				if (stopRequested) {
 					await emit({ type: "agent_end", messages: run.newMessages });
 					return run.newMessages;
 				}
 				if (run.pending.length === 0) {
-					run.pending = await pollMessages("getSteeringMessages", config.getSteeringMessages, signal);
+					const polled = pollMessages("getSteeringMessages", config.getSteeringMessages, signal);
+					run.pending = isPromiseLike(polled) ? await polled : polled;
 				}
 			}
 			// The agent would stop here: follow-ups, if any, start the turns again.
@@ -214,21 +225,27 @@ async function runLoop(
 	}
 }
 
-async function endTurn(
+function endTurn(
 	run: RunState,
 	emit: AgentEventSink,
 	message: AssistantMessage,
 	toolResults: ToolResultMessage[],
-): Promise<void> {
+): void | Promise<void> {
 	run.turnOpen = false;
-	await emit({ type: "turn_end", message, toolResults });
+	return emit({ type: "turn_end", message, toolResults });
 }
 
-async function recordMessage(run: RunState, emit: AgentEventSink, message: AgentMessage): Promise<void> {
+function recordMessage(run: RunState, emit: AgentEventSink, message: AgentMessage): void | Promise<void> {
 	run.context.messages.push(message);
 	run.newMessages.push(message);
-	await emit({ type: "message_start", message });
-	await emit({ type: "message_end", message });
+	return emitMessage(emit, message);
+}
+
+/** message_start then message_end; a promise only when the sink returned one. */
+function emitMessage(emit: AgentEventSink, message: AgentMessage): void | Promise<void> {
+	const started = emit({ type: "message_start", message });
+	if (started) return Promise.resolve(started).then(() => emit({ type: "message_end", message }));
+	return emit({ type: "message_end", message });
 }
 
 async function shouldStop(
@@ -251,6 +268,9 @@ async function shouldStop(
 // One assistant response
 // ---------------------------------------------------------------------------------------------
 
+/** A provider event that carries the partial message (every one but done and error). */
+type PartialMessageEvent = Exclude<AssistantMessageEvent, { type: "done" } | { type: "error" }>;
+
 /**
  * transformContext → convertToLlm → key → stream function; emits the message events and leaves
  * the final message in the context. Throws only for a failing callback (handled by `failRun`).
@@ -262,12 +282,17 @@ async function streamAssistantResponse(
 	signal: AbortSignal | undefined,
 	streamFn: StreamFn | undefined,
 ): Promise<AssistantMessage> {
-	if (signal?.aborted) return recordFinalMessage(run, emit, endedMessage(config, "aborted", ABORTED_BEFORE_CALL_TEXT));
+	if (signal?.aborted) {
+		const message = endedMessage(config, "aborted", ABORTED_BEFORE_CALL_TEXT);
+		await recordFinalMessage(run, emit, message);
+		return message;
+	}
 
 	let messages = run.context.messages;
 	const transformContext = config.transformContext;
 	if (transformContext) messages = await step("transformContext", () => transformContext(messages, signal), signal);
-	const llmMessages = await step("convertToLlm", () => config.convertToLlm(messages), signal);
+	const converted = step("convertToLlm", () => config.convertToLlm(messages), signal);
+	const llmMessages = isPromiseLike(converted) ? await converted : converted;
 	const llmContext: Context = { systemPrompt: run.context.systemPrompt, messages: llmMessages };
 	if (run.context.tools) llmContext.tools = run.context.tools;
 	const getApiKey = config.getApiKey;
@@ -275,7 +300,8 @@ async function streamAssistantResponse(
 	// Every config field reaches the stream function as an option (sessionId, onPayload, transport, …).
 	const options: SimpleStreamOptions = { ...config, apiKey: resolvedKey ?? config.apiKey, signal };
 	const call = streamFn ?? streamSimple;
-	const stream = await step("streamFn", () => call(config.model, llmContext, options), signal);
+	const called = step("streamFn", () => call(config.model, llmContext, options), signal);
+	const stream = isPromiseLike(called) ? await called : called;
 	if (!stream || typeof (stream as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] !== "function") {
 		throw new Error("streamFn must return an AssistantMessageEventStream");
 	}
@@ -296,54 +322,58 @@ async function streamAssistantResponse(
 				final = await stream.result();
 				break;
 			}
-			final = await handleStreamEvent(run, emit, next.value);
+			if (next.value.type === "done") final = next.value.message;
+			else if (next.value.type === "error") final = next.value.error;
+			else {
+				const emitted = emitStreamEvent(run, emit, next.value);
+				if (emitted) await emitted;
+			}
 		}
-		return recordFinalMessage(run, emit, final);
+		const recorded = recordFinalMessage(run, emit, final);
+		if (recorded) await recorded;
+		return final;
 	} finally {
 		abort?.dispose();
 	}
 }
 
-/** Emits message_start/update for one provider event; returns the final message on done/error. */
-async function handleStreamEvent(
-	run: RunState,
-	emit: AgentEventSink,
-	event: AssistantMessageEvent,
-): Promise<AssistantMessage | undefined> {
-	if (event.type === "done") return event.message;
-	if (event.type === "error") return event.error;
-	if (!run.streaming) {
-		// The partial goes into the context once; providers mutate it in place afterwards.
-		run.streaming = event.partial;
-		run.context.messages.push(event.partial);
-		await emit({ type: "message_start", message: { ...event.partial } });
-		if (event.type === "start") return undefined;
-	}
-	if (event.type !== "start") {
-		await emit({ type: "message_update", message: { ...event.partial }, assistantMessageEvent: event });
-	}
-	return undefined;
+/** message_start for the first provider event, message_update for every event after `start`. */
+function emitStreamEvent(run: RunState, emit: AgentEventSink, event: PartialMessageEvent): void | Promise<void> {
+	if (run.streaming) return emitUpdate(emit, event);
+	// The partial goes into the context once; providers mutate it in place afterwards.
+	run.streaming = event.partial;
+	run.context.messages.push(event.partial);
+	const started = emit({ type: "message_start", message: { ...event.partial } });
+	if (event.type === "start") return started;
+	if (started) return Promise.resolve(started).then(() => emitUpdate(emit, event));
+	return emitUpdate(emit, event);
+}
+
+/** Each update carries a snapshot of the partial, so a listener that keeps it sees it unchanged. */
+function emitUpdate(emit: AgentEventSink, event: PartialMessageEvent): void | Promise<void> {
+	if (event.type === "start") return;
+	return emit({ type: "message_update", message: { ...event.partial }, assistantMessageEvent: event });
 }
 
 /** Puts the final message where the partial was (or appends it) and emits message_end. */
-async function recordFinalMessage(
-	run: RunState,
-	emit: AgentEventSink,
-	final: AssistantMessage,
-): Promise<AssistantMessage> {
+function recordFinalMessage(run: RunState, emit: AgentEventSink, final: AssistantMessage): void | Promise<void> {
 	const messages = run.context.messages;
 	if (run.streaming) {
 		const index = messages.lastIndexOf(run.streaming);
 		if (index === -1) messages.push(final);
 		else messages[index] = final;
-	} else {
-		messages.push(final);
-		await emit({ type: "message_start", message: { ...final } });
+		return endFinalMessage(run, emit, final);
 	}
+	messages.push(final);
+	const started = emit({ type: "message_start", message: { ...final } });
+	if (started) return Promise.resolve(started).then(() => endFinalMessage(run, emit, final));
+	return endFinalMessage(run, emit, final);
+}
+
+function endFinalMessage(run: RunState, emit: AgentEventSink, final: AssistantMessage): void | Promise<void> {
 	run.streaming = undefined;
 	run.newMessages.push(final);
-	await emit({ type: "message_end", message: final });
-	return final;
+	return emit({ type: "message_end", message: final });
 }
 
 function endedMessage(config: AgentLoopConfig, reason: "error" | "aborted", errorMessage: string): AssistantMessage {

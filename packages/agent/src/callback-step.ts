@@ -49,7 +49,11 @@ function namedError(name: string, error: unknown): Error {
 	return new Error(`${name} failed: ${errorText(error)}`, { cause: error });
 }
 
-function isPromiseLike<T>(value: T | Promise<T>): value is Promise<T> {
+/**
+ * True for a promise (or any thenable). The per-turn path awaits only these: `await` on a plain value
+ * still costs a microtask and a promise, which adds up over the dozen events of a turn.
+ */
+export function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
 	return typeof (value as { then?: unknown } | null)?.then === "function";
 }
 

@@ -2,7 +2,7 @@
 // parallel. Every call gets exactly one tool_execution_start, one tool_execution_end and one
 // toolResult message, in the order of the calls, whatever throws, blocks, or is aborted.
 import type { AssistantMessage, ToolResultMessage } from "@keel/ai";
-import { pollMessages, step } from "./callback-step.js";
+import { isPromiseLike, pollMessages, step } from "./callback-step.js";
 import { errorText } from "./error-text.js";
 import type {
 	AgentContext,
@@ -28,7 +28,7 @@ export interface ToolBatch {
 	signal?: AbortSignal;
 	emit: AgentEventSink;
 	/** Emits the toolResult message events and adds it to the transcript. */
-	recordToolResult: (message: ToolResultMessage) => Promise<void>;
+	recordToolResult: (message: ToolResultMessage) => void | Promise<void>;
 }
 
 export interface ToolBatchOutcome {
@@ -52,7 +52,11 @@ interface Finished {
 /** A call ready to run, or already finished (unknown tool, invalid arguments, blocked). */
 type Prepared = { kind: "run"; tool: AgentTool; args: unknown } | ({ kind: "done" } & Finished);
 
-export async function executeToolCalls(batch: ToolBatch): Promise<ToolBatchOutcome> {
+// Like the loop, these steps await a sink, hook or steering source only when it returned a promise
+// (`if (pending) await pending`): a batch of one trivial call would otherwise spend more time in
+// microtasks than in the tool.
+
+export function executeToolCalls(batch: ToolBatch): Promise<ToolBatchOutcome> {
 	const runsInParallel =
 		(batch.config.toolExecution ?? "parallel") === "parallel" &&
 		!batch.toolCalls.some((call) => findTool(batch.context, call.name)?.executionMode === "sequential");
@@ -62,16 +66,22 @@ export async function executeToolCalls(batch: ToolBatch): Promise<ToolBatchOutco
 async function executeInSequence(batch: ToolBatch): Promise<ToolBatchOutcome> {
 	const outcome: BatchProgress = { toolResults: [], steeringMessages: [], terminate: false, terminating: 0 };
 	for (const toolCall of batch.toolCalls) {
-		await emitStart(batch, toolCall);
+		const started = emitStart(batch, toolCall);
+		if (started) await started;
 		let finished: Finished;
 		if (outcome.steeringMessages.length > 0) finished = errorResult(SKIPPED_FOR_STEERING_TEXT);
 		else if (batch.signal?.aborted) finished = errorResult(ABORTED_TOOL_TEXT);
 		else {
-			const prepared = await prepareToolCall(batch, toolCall);
+			const preparing = prepareToolCall(batch, toolCall);
+			const prepared = isPromiseLike(preparing) ? await preparing : preparing;
 			finished = prepared.kind === "done" ? prepared : await runPreparedCall(batch, toolCall, prepared, batch.emit);
 		}
-		await finishCall(batch, toolCall, finished, outcome);
-		if (outcome.steeringMessages.length === 0) outcome.steeringMessages = await pollSteeringDuringBatch(batch);
+		const recorded = finishCall(batch, toolCall, finished, outcome);
+		if (recorded) await recorded;
+		if (outcome.steeringMessages.length === 0) {
+			const polled = pollSteeringDuringBatch(batch);
+			outcome.steeringMessages = isPromiseLike(polled) ? await polled : polled;
+		}
 	}
 	outcome.terminate = allTerminate(outcome);
 	return outcome;
@@ -82,12 +92,15 @@ async function executeInParallel(batch: ToolBatch): Promise<ToolBatchOutcome> {
 	// Preparation runs one call at a time, in call order, so beforeToolCall hooks see a stable order.
 	const prepared: Prepared[] = [];
 	for (const toolCall of batch.toolCalls) {
-		await emitStart(batch, toolCall);
+		const started = emitStart(batch, toolCall);
+		if (started) await started;
 		if (outcome.steeringMessages.length > 0) prepared.push({ kind: "done", ...errorResult(SKIPPED_FOR_STEERING_TEXT) });
 		else if (batch.signal?.aborted) prepared.push({ kind: "done", ...errorResult(ABORTED_TOOL_TEXT) });
 		else {
-			prepared.push(await prepareToolCall(batch, toolCall));
-			outcome.steeringMessages = await pollSteeringDuringBatch(batch);
+			const preparing = prepareToolCall(batch, toolCall);
+			prepared.push(isPromiseLike(preparing) ? await preparing : preparing);
+			const polled = pollSteeringDuringBatch(batch);
+			outcome.steeringMessages = isPromiseLike(polled) ? await polled : polled;
 		}
 	}
 	if (outcome.steeringMessages.length > 0) {
@@ -99,42 +112,58 @@ async function executeInParallel(batch: ToolBatch): Promise<ToolBatchOutcome> {
 
 	// Concurrent calls share one event sink, so their emissions are chained to keep it serial
 	// (a batch of one call has nothing to interleave with and emits directly).
-	let chain: Promise<void> = Promise.resolve();
+	let chain: Promise<void> | undefined;
 	const emitInOrder: AgentEventSink =
 		batch.toolCalls.length === 1
 			? batch.emit
 			: (event) => {
-					chain = chain.then(() => batch.emit(event));
+					chain = (chain ?? Promise.resolve()).then(() => batch.emit(event));
 					return chain;
 				};
-	const finished = await Promise.all(
-		batch.toolCalls.map(async (toolCall, index): Promise<Finished> => {
-			const entry = prepared[index];
-			const result = entry.kind === "done" ? entry : await runPreparedCall(batch, toolCall, entry, emitInOrder);
-			// tool_execution_end in completion order: a UI can show each call as soon as it is done.
-			await emitInOrder({
-				type: "tool_execution_end",
-				toolCallId: toolCall.id,
-				toolName: toolCall.name,
-				result: result.result,
-				isError: result.isError,
-			});
-			return result;
-		}),
-	);
-	await chain;
+	const finished =
+		batch.toolCalls.length === 1
+			? [await runAndAnnounce(batch, batch.toolCalls[0], prepared[0], emitInOrder)]
+			: await Promise.all(
+					batch.toolCalls.map((toolCall, index) => runAndAnnounce(batch, toolCall, prepared[index], emitInOrder)),
+				);
+	if (chain) await chain;
 	// The toolResult messages go into the transcript strictly in call order.
 	for (let index = 0; index < batch.toolCalls.length; index++) {
-		await recordResult(batch, batch.toolCalls[index], finished[index], outcome);
+		const recorded = recordResult(batch, batch.toolCalls[index], finished[index], outcome);
+		if (recorded) await recorded;
 	}
-	if (outcome.steeringMessages.length === 0) outcome.steeringMessages = await pollSteeringDuringBatch(batch);
+	if (outcome.steeringMessages.length === 0) {
+		const polled = pollSteeringDuringBatch(batch);
+		outcome.steeringMessages = isPromiseLike(polled) ? await polled : polled;
+	}
 	outcome.terminate = allTerminate(outcome);
 	return outcome;
 }
 
+/** Runs one prepared call of a parallel batch and emits its tool_execution_end as soon as it is done. */
+async function runAndAnnounce(
+	batch: ToolBatch,
+	toolCall: AgentToolCall,
+	entry: Prepared,
+	emit: AgentEventSink,
+): Promise<Finished> {
+	const finished = entry.kind === "done" ? entry : await runPreparedCall(batch, toolCall, entry, emit);
+	// tool_execution_end in completion order: a UI can show each call as soon as it is done.
+	const ended = emit({
+		type: "tool_execution_end",
+		toolCallId: toolCall.id,
+		toolName: toolCall.name,
+		result: finished.result,
+		isError: finished.isError,
+	});
+	if (ended) await ended;
+	return finished;
+}
+
 // --- the three steps ------------------------------------------------------------------------
 
-async function prepareToolCall(batch: ToolBatch, toolCall: AgentToolCall): Promise<Prepared> {
+/** Synchronous unless a beforeToolCall hook returns a promise. */
+function prepareToolCall(batch: ToolBatch, toolCall: AgentToolCall): Prepared | Promise<Prepared> {
 	const tool = findTool(batch.context, toolCall.name);
 	if (!tool) {
 		const names = (batch.context.tools ?? []).map((candidate) => candidate.name).join(", ") || "(none)";
@@ -159,34 +188,53 @@ async function prepareToolCall(batch: ToolBatch, toolCall: AgentToolCall): Promi
 	} catch (error) {
 		return { kind: "done", ...errorResult(errorText(error)) };
 	}
-	if (batch.config.beforeToolCall) {
-		const beforeToolCall = batch.config.beforeToolCall;
-		try {
-			const decision = await waitForHook(batch, "beforeToolCall", () =>
-				beforeToolCall(
-					{ assistantMessage: batch.assistantMessage, toolCall, args, context: batch.context },
-					batch.signal,
-				),
-			);
-			if (decision?.block) return { kind: "done", ...errorResult(decision.reason || "Tool execution was blocked") };
-		} catch (error) {
-			if (batch.signal?.aborted) return { kind: "done", ...errorResult(ABORTED_TOOL_TEXT) };
-			return { kind: "done", ...errorResult(errorText(error)) };
-		}
+	if (batch.config.beforeToolCall) return askBeforeToolCall(batch, toolCall, tool, args);
+	return { kind: "run", tool, args };
+}
+
+async function askBeforeToolCall(
+	batch: ToolBatch,
+	toolCall: AgentToolCall,
+	tool: AgentTool,
+	args: unknown,
+): Promise<Prepared> {
+	const beforeToolCall = batch.config.beforeToolCall;
+	if (!beforeToolCall) return { kind: "run", tool, args };
+	try {
+		const decision = await waitForHook(batch, "beforeToolCall", () =>
+			beforeToolCall(
+				{ assistantMessage: batch.assistantMessage, toolCall, args, context: batch.context },
+				batch.signal,
+			),
+		);
+		if (decision?.block) return { kind: "done", ...errorResult(decision.reason || "Tool execution was blocked") };
+	} catch (error) {
+		if (batch.signal?.aborted) return { kind: "done", ...errorResult(ABORTED_TOOL_TEXT) };
+		return { kind: "done", ...errorResult(errorText(error)) };
 	}
 	return { kind: "run", tool, args };
 }
 
-/** Executes and finalizes one call; never throws. */
-async function runPreparedCall(
+/** Executes and finalizes one call; never rejects. */
+function runPreparedCall(
 	batch: ToolBatch,
 	toolCall: AgentToolCall,
 	prepared: Extract<Prepared, { kind: "run" }>,
 	emit: AgentEventSink,
 ): Promise<Finished> {
-	const executed = await executeWithAbort(batch, toolCall, prepared, emit);
-	if (executed.aborted || !batch.config.afterToolCall) return executed;
+	const executed = executeWithAbort(batch, toolCall, prepared, emit);
+	if (!batch.config.afterToolCall) return executed;
+	return executed.then((result) => (result.aborted ? result : applyAfterToolCall(batch, toolCall, prepared, result)));
+}
+
+async function applyAfterToolCall(
+	batch: ToolBatch,
+	toolCall: AgentToolCall,
+	prepared: Extract<Prepared, { kind: "run" }>,
+	executed: Finished,
+): Promise<Finished> {
 	const afterToolCall = batch.config.afterToolCall;
+	if (!afterToolCall) return executed;
 	try {
 		const override = await waitForHook(batch, "afterToolCall", () =>
 			afterToolCall(
@@ -215,6 +263,34 @@ async function runPreparedCall(
 	}
 }
 
+/** Partial results of one running call, forwarded as tool_execution_update events until it settles. */
+interface UpdateForwarding {
+	settled: boolean;
+	/** Updates are chained: each waits for the previous one, so listeners see them one at a time. */
+	updates?: Promise<void>;
+}
+
+function forwardUpdate(
+	forwarding: UpdateForwarding,
+	emit: AgentEventSink,
+	toolCall: AgentToolCall,
+	args: unknown,
+	partialResult: AgentToolResult,
+): void {
+	if (forwarding.settled) return;
+	const event: AgentEvent = {
+		type: "tool_execution_update",
+		toolCallId: toolCall.id,
+		toolName: toolCall.name,
+		args,
+		partialResult,
+	};
+	const updates = (forwarding.updates ?? Promise.resolve()).then(() => emit(event));
+	// A failing sink fails the run when the updates are awaited below, not inside the tool.
+	updates.catch(() => {});
+	forwarding.updates = updates;
+}
+
 /**
  * Runs `execute`, racing it against the abort signal: a tool that ignores its signal cannot hold
  * the run, and its late result or updates are discarded.
@@ -225,50 +301,46 @@ async function executeWithAbort(
 	prepared: Extract<Prepared, { kind: "run" }>,
 	emit: AgentEventSink,
 ): Promise<Finished & { aborted?: true }> {
-	let settled = false;
-	// Updates are chained: each waits for the previous one, so listeners see them one at a time.
-	let updates: Promise<void> | undefined;
-	const onUpdate = (partialResult: AgentToolResult): void => {
-		if (settled) return;
-		const event: AgentEvent = {
-			type: "tool_execution_update",
-			toolCallId: toolCall.id,
-			toolName: toolCall.name,
-			args: prepared.args,
-			partialResult,
-		};
-		updates = (updates ?? Promise.resolve()).then(() => emit(event));
-		// A failing sink fails the run when the updates are awaited below, not inside the tool.
-		updates.catch(() => {});
-	};
+	const forwarding: UpdateForwarding = { settled: false };
 	const signal = batch.signal;
-	let execution: Promise<Finished>;
+	let winner: Finished | typeof ABORTED;
 	try {
-		execution = Promise.resolve(prepared.tool.execute(toolCall.id, prepared.args as never, signal, onUpdate)).then(
-			(result) => checkToolResult(toolCall.name, result),
-			(error: unknown) => errorResult(errorText(error)),
+		const returned = prepared.tool.execute(toolCall.id, prepared.args as never, signal, (partialResult) =>
+			forwardUpdate(forwarding, emit, toolCall, prepared.args, partialResult),
 		);
+		const result = signal ? await untilSettledOrAborted(returned, signal) : await returned;
+		winner = result === ABORTED ? ABORTED : checkToolResult(toolCall.name, result);
 	} catch (error) {
-		// A tool that throws synchronously instead of rejecting.
-		execution = Promise.resolve(errorResult(errorText(error)));
+		// A rejection, or a tool that throws synchronously instead of rejecting.
+		winner = errorResult(errorText(error));
 	}
-	let winner: Finished | "aborted";
-	if (!signal) winner = await execution;
-	else {
-		let listener: (() => void) | undefined;
-		const aborted = new Promise<"aborted">((resolve) => {
-			listener = () => resolve("aborted");
-			if (signal.aborted) listener();
-			else signal.addEventListener("abort", listener, { once: true });
-		});
-		winner = await Promise.race([execution, aborted]);
-		if (listener) signal.removeEventListener("abort", listener);
-	}
-	settled = true;
+	forwarding.settled = true;
 	// Updates emitted before the result are delivered before tool_execution_end.
-	if (updates) await updates;
-	if (winner === "aborted") return { ...errorResult(ABORTED_TOOL_TEXT), aborted: true };
+	if (forwarding.updates) await forwarding.updates;
+	if (winner === ABORTED) return { ...errorResult(ABORTED_TOOL_TEXT), aborted: true };
 	return winner;
+}
+
+const ABORTED = Symbol("aborted");
+
+/** Settles like `value`, or resolves to ABORTED as soon as `signal` aborts (the tool is then left to run). */
+function untilSettledOrAborted<T>(value: T | PromiseLike<T>, signal: AbortSignal): Promise<T | typeof ABORTED> {
+	return new Promise<T | typeof ABORTED>((resolve, reject) => {
+		const onAbort = () => resolve(ABORTED);
+		if (signal.aborted) onAbort();
+		else signal.addEventListener("abort", onAbort, { once: true });
+		// Attached even after an abort, so a late rejection is handled rather than reported as unhandled.
+		Promise.resolve(value).then(
+			(result) => {
+				signal.removeEventListener("abort", onAbort);
+				resolve(result);
+			},
+			(error: unknown) => {
+				signal.removeEventListener("abort", onAbort);
+				reject(error);
+			},
+		);
+	});
 }
 
 // --- helpers --------------------------------------------------------------------------------
@@ -299,8 +371,8 @@ function findTool(context: AgentContext, name: string): AgentTool | undefined {
 	return context.tools?.find((tool) => tool.name === name);
 }
 
-async function emitStart(batch: ToolBatch, toolCall: AgentToolCall): Promise<void> {
-	await batch.emit({
+function emitStart(batch: ToolBatch, toolCall: AgentToolCall): void | Promise<void> {
+	return batch.emit({
 		type: "tool_execution_start",
 		toolCallId: toolCall.id,
 		toolName: toolCall.name,
@@ -308,28 +380,29 @@ async function emitStart(batch: ToolBatch, toolCall: AgentToolCall): Promise<voi
 	});
 }
 
-async function finishCall(
+function finishCall(
 	batch: ToolBatch,
 	toolCall: AgentToolCall,
 	finished: Finished,
 	outcome: BatchProgress,
-): Promise<void> {
-	await batch.emit({
+): void | Promise<void> {
+	const ended = batch.emit({
 		type: "tool_execution_end",
 		toolCallId: toolCall.id,
 		toolName: toolCall.name,
 		result: finished.result,
 		isError: finished.isError,
 	});
-	await recordResult(batch, toolCall, finished, outcome);
+	if (ended) return Promise.resolve(ended).then(() => recordResult(batch, toolCall, finished, outcome));
+	return recordResult(batch, toolCall, finished, outcome);
 }
 
-async function recordResult(
+function recordResult(
 	batch: ToolBatch,
 	toolCall: AgentToolCall,
 	finished: Finished,
 	outcome: BatchProgress,
-): Promise<void> {
+): void | Promise<void> {
 	const message: ToolResultMessage = {
 		role: "toolResult",
 		toolCallId: toolCall.id,
@@ -341,14 +414,14 @@ async function recordResult(
 	};
 	outcome.toolResults.push(message);
 	if (finished.result.terminate === true && !finished.isError) outcome.terminating++;
-	await batch.recordToolResult(message);
+	return batch.recordToolResult(message);
 }
 
 function allTerminate(outcome: BatchProgress): boolean {
 	return outcome.toolResults.length > 0 && outcome.terminating === outcome.toolResults.length;
 }
 
-async function pollSteeringDuringBatch(batch: ToolBatch): Promise<AgentMessage[]> {
+function pollSteeringDuringBatch(batch: ToolBatch): AgentMessage[] | Promise<AgentMessage[]> {
 	if ((batch.config.steeringCheck ?? "after-each-tool") !== "after-each-tool") return [];
 	return pollMessages("getSteeringMessages", batch.config.getSteeringMessages, batch.signal);
 }
