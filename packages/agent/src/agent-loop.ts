@@ -15,7 +15,7 @@ import {
 	type ToolCall,
 	type ToolResultMessage,
 } from "@keel/ai";
-import { isPromiseLike, pollMessages, step } from "./callback-step.js";
+import { ABORTED, AbortWatch, isPromiseLike, pollMessages, step } from "./callback-step.js";
 import { errorText } from "./error-text.js";
 import { executeToolCalls } from "./tool-execution.js";
 import type { AgentContext, AgentEvent, AgentEventSink, AgentLoopConfig, AgentMessage, StreamFn } from "./types.js";
@@ -310,13 +310,14 @@ async function streamAssistantResponse(
 		throw new Error("streamFn must return an AssistantMessageEventStream");
 	}
 
-	const abort = signal ? waitForAbort(signal) : undefined;
+	// After an abort the provider gets a grace period to end the stream itself (usage included).
+	const abort = signal ? new AbortWatch(signal, ABORT_GRACE_MS) : undefined;
 	try {
 		const iterator = stream[Symbol.asyncIterator]();
 		let final: AssistantMessage | undefined;
 		while (final === undefined) {
-			const next = abort ? await Promise.race([iterator.next(), abort.promise]) : await iterator.next();
-			if (next === "aborted") {
+			const next = abort ? await abort.race(iterator.next()) : await iterator.next();
+			if (next === ABORTED) {
 				// The stream function ignored the abort: keep what arrived and stop waiting for it.
 				void iterator.return?.();
 				final = withError(run.streaming ?? endedMessage(config, "aborted", ""), "aborted", ABORTED_BEFORE_CALL_TEXT);
@@ -390,25 +391,6 @@ function endedMessage(config: AgentLoopConfig, reason: "error" | "aborted", erro
 
 function withError(message: AssistantMessage, reason: "error" | "aborted", errorMessage: string): AssistantMessage {
 	return { ...message, content: [...message.content], stopReason: reason, errorMessage };
-}
-
-function waitForAbort(signal: AbortSignal): { promise: Promise<"aborted">; dispose: () => void } {
-	let timer: ReturnType<typeof setTimeout> | undefined;
-	let listener: (() => void) | undefined;
-	const promise = new Promise<"aborted">((resolve) => {
-		listener = () => {
-			timer = setTimeout(() => resolve("aborted"), ABORT_GRACE_MS);
-		};
-		if (signal.aborted) listener();
-		else signal.addEventListener("abort", listener, { once: true });
-	});
-	return {
-		promise,
-		dispose: () => {
-			if (timer) clearTimeout(timer);
-			if (listener) signal.removeEventListener("abort", listener);
-		},
-	};
 }
 
 // ---------------------------------------------------------------------------------------------

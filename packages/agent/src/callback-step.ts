@@ -73,3 +73,60 @@ function checkMessages(name: string, messages: AgentMessage[] | undefined | null
 	if (!Array.isArray(messages)) throw new Error(`${name} must return an array of messages, got ${typeof messages}`);
 	return messages;
 }
+
+/** What an `AbortWatch` resolves to once the signal has aborted (and any grace period has passed). */
+export const ABORTED = Symbol("aborted");
+
+/**
+ * Lets a wait be cut short by an abort: `race(promise)` settles like `promise`, or with ABORTED once
+ * `signal` aborted and `graceMs` more passed. One listener for the whole wait, however many promises it
+ * races; the watch itself is the listener (`handleEvent`), so no closure is made per wait. Call
+ * `dispose()` when done: it removes the listener and any grace timer.
+ */
+export class AbortWatch {
+	private wake?: (value: typeof ABORTED) => void;
+	private timer?: ReturnType<typeof setTimeout>;
+	private fired = false;
+
+	constructor(
+		private readonly signal: AbortSignal,
+		private readonly graceMs: number,
+	) {
+		if (signal.aborted) this.handleEvent();
+		else signal.addEventListener("abort", this, { once: true });
+	}
+
+	/** Called by the signal on abort. */
+	handleEvent(): void {
+		if (this.graceMs <= 0) this.fire();
+		else if (this.timer === undefined) this.timer = setTimeout(() => this.fire(), this.graceMs);
+	}
+
+	/**
+	 * Settles like `promise`, or with ABORTED when the watch fires first. A plain promise plus one
+	 * settle function is cheaper than `Promise.race`, and nothing accumulates on a shared promise.
+	 */
+	race<T>(promise: T | PromiseLike<T>): Promise<T | typeof ABORTED> {
+		if (this.fired) {
+			// Settles the caller's promise anyway, so a late rejection is never reported as unhandled.
+			Promise.resolve(promise).catch(() => {});
+			return Promise.resolve(ABORTED);
+		}
+		return new Promise<T | typeof ABORTED>((resolve, reject) => {
+			this.wake = resolve;
+			Promise.resolve(promise).then(resolve, reject);
+		});
+	}
+
+	dispose(): void {
+		if (this.timer !== undefined) clearTimeout(this.timer);
+		this.wake = undefined;
+		this.signal.removeEventListener("abort", this);
+	}
+
+	private fire(): void {
+		this.fired = true;
+		this.wake?.(ABORTED);
+		this.wake = undefined;
+	}
+}

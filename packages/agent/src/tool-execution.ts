@@ -2,7 +2,7 @@
 // parallel. Every call gets exactly one tool_execution_start, one tool_execution_end and one
 // toolResult message, in the order of the calls, whatever throws, blocks, or is aborted.
 import type { AssistantMessage, ToolResultMessage } from "@keel/ai";
-import { isPromiseLike, pollMessages, step } from "./callback-step.js";
+import { ABORTED, AbortWatch, isPromiseLike, pollMessages, step } from "./callback-step.js";
 import { errorText } from "./error-text.js";
 import type {
 	AgentContext,
@@ -303,44 +303,25 @@ async function executeWithAbort(
 ): Promise<Finished & { aborted?: true }> {
 	const forwarding: UpdateForwarding = { settled: false };
 	const signal = batch.signal;
+	// An abort ends the wait at once; the tool is left to run and its late result is ignored.
+	const abort = signal ? new AbortWatch(signal, 0) : undefined;
 	let winner: Finished | typeof ABORTED;
 	try {
 		const returned = prepared.tool.execute(toolCall.id, prepared.args as never, signal, (partialResult) =>
 			forwardUpdate(forwarding, emit, toolCall, prepared.args, partialResult),
 		);
-		const result = signal ? await untilSettledOrAborted(returned, signal) : await returned;
+		const result = abort ? await abort.race(returned) : await returned;
 		winner = result === ABORTED ? ABORTED : checkToolResult(toolCall.name, result);
 	} catch (error) {
 		// A rejection, or a tool that throws synchronously instead of rejecting.
 		winner = errorResult(errorText(error));
 	}
+	abort?.dispose();
 	forwarding.settled = true;
 	// Updates emitted before the result are delivered before tool_execution_end.
 	if (forwarding.updates) await forwarding.updates;
 	if (winner === ABORTED) return { ...errorResult(ABORTED_TOOL_TEXT), aborted: true };
 	return winner;
-}
-
-const ABORTED = Symbol("aborted");
-
-/** Settles like `value`, or resolves to ABORTED as soon as `signal` aborts (the tool is then left to run). */
-function untilSettledOrAborted<T>(value: T | PromiseLike<T>, signal: AbortSignal): Promise<T | typeof ABORTED> {
-	return new Promise<T | typeof ABORTED>((resolve, reject) => {
-		const onAbort = () => resolve(ABORTED);
-		if (signal.aborted) onAbort();
-		else signal.addEventListener("abort", onAbort, { once: true });
-		// Attached even after an abort, so a late rejection is handled rather than reported as unhandled.
-		Promise.resolve(value).then(
-			(result) => {
-				signal.removeEventListener("abort", onAbort);
-				resolve(result);
-			},
-			(error: unknown) => {
-				signal.removeEventListener("abort", onAbort);
-				reject(error);
-			},
-		);
-	});
 }
 
 // --- helpers --------------------------------------------------------------------------------
