@@ -110,6 +110,11 @@ class LiveAgentState implements AgentState {
 export class Agent {
 	private readonly liveState = new LiveAgentState();
 	private readonly listeners = new Set<AgentListener>();
+	/**
+	 * The listeners as an array, rebuilt only after subscribe or unsubscribe rather than copied for
+	 * every event. Never mutated: an event in flight keeps the array it started with.
+	 */
+	private listenerSnapshot: AgentListener[] | undefined;
 	private steeringQueue: AgentMessage[] = [];
 	private followUpQueue: AgentMessage[] = [];
 	private abortController: AbortController | undefined;
@@ -251,8 +256,10 @@ export class Agent {
 	/** Adds a listener; returns the function that removes it. */
 	subscribe(listener: AgentListener): () => void {
 		this.listeners.add(listener);
+		this.listenerSnapshot = undefined;
 		return () => {
 			this.listeners.delete(listener);
+			this.listenerSnapshot = undefined;
 		};
 	}
 
@@ -432,7 +439,8 @@ export class Agent {
 	private dispatch(event: AgentEvent, signal: AbortSignal): void | Promise<void> {
 		this.reduce(event);
 		if (this.listeners.size === 0) return;
-		const listeners = [...this.listeners];
+		this.listenerSnapshot ??= [...this.listeners];
+		const listeners = this.listenerSnapshot;
 		for (let index = 0; index < listeners.length; index++) {
 			const pending = this.callListener(listeners[index], event, signal);
 			if (pending) return this.dispatchAfter(pending, listeners, index + 1, event, signal);
