@@ -89,6 +89,17 @@ export default async function (): Promise<void> {
 			createStreamFn(),
 		);
 	};
+	// The Agent always passes an AbortSignal, which adds the abort-aware waits (stream events, tools).
+	const runLoopWithSignal = async () => {
+		await agentCore.runAgentLoop(
+			[prompt],
+			{ systemPrompt: "", messages: [], tools: [noop] },
+			{ model, convertToLlm: agentCore.defaultConvertToLlm },
+			() => {},
+			new AbortController().signal,
+			createStreamFn(),
+		);
+	};
 	const runAgent = async () => {
 		const instance = new agentCore.Agent({ initialState: { model, tools: [noop] }, streamFn: createStreamFn() });
 		instance.subscribe(() => {});
@@ -99,13 +110,20 @@ export default async function (): Promise<void> {
 	const runValidation = async () => {
 		for (let turn = 0; turn < TURNS; turn++) ai.validateToolArguments(noop, toolCall);
 	};
-	for (const task of [runStreamOnly, runLoop, runAgent, runValidation]) await warmUp(task);
+	for (const task of [runStreamOnly, runLoop, runLoopWithSignal, runAgent, runValidation]) await warmUp(task);
 	// The cases are interleaved so that load from other processes hits them alike; the best run is
 	// the closest estimate of the code's own cost on a busy machine, the median is shown beside it.
-	const samples = { stream: [] as number[], loop: [] as number[], agent: [] as number[], validation: [] as number[] };
+	const samples = {
+		stream: [] as number[],
+		loop: [] as number[],
+		loopWithSignal: [] as number[],
+		agent: [] as number[],
+		validation: [] as number[],
+	};
 	for (let round = 0; round < REPEAT; round++) {
 		samples.stream.push(await timeMs(runStreamOnly));
 		samples.loop.push(await timeMs(runLoop));
+		samples.loopWithSignal.push(await timeMs(runLoopWithSignal));
 		samples.agent.push(await timeMs(runAgent));
 		samples.validation.push(await timeMs(runValidation));
 	}
@@ -121,6 +139,7 @@ export default async function (): Promise<void> {
 		row("runAgentLoop (stream + validated tool + loop)", samples.loop),
 		overhead,
 		row("  of which argument validation (@keel/ai)", samples.validation),
+		row("loop overhead with an AbortSignal", samples.loopWithSignal, samples.stream),
 		row("Agent.prompt, one listener", samples.agent),
 		row("Agent overhead (Agent − stream)", samples.agent, samples.stream),
 	]);

@@ -80,8 +80,10 @@ describe("event sink results", () => {
 
 	it("accepts a sink that returns a value other than a promise", async () => {
 		const events: AgentEvent[] = [];
-		// Array.prototype.push returns the new length: a truthy value that is not a promise.
-		await runWith((event) => events.push(event), "parallel");
+		// Array.prototype.push returns the new length: a truthy value that is not a promise (the types
+		// forbid it, a JavaScript caller may still pass such a sink).
+		const countingSink = ((event: AgentEvent) => events.push(event)) as unknown as AgentEventSink;
+		await runWith(countingSink, "parallel");
 		expect(events[0].type).toBe("agent_start");
 		expect(events[events.length - 1].type).toBe("agent_end");
 	});
