@@ -1,6 +1,14 @@
 // The stateful Agent: the transcript, the queues, the listeners. Each run is one call of the loop
 // (agent-loop.ts); this class only keeps state and reduces the loop's events into it.
-import type { AssistantMessage, ImageContent, Model, SimpleStreamOptions, ThinkingBudgets, Transport } from "@keel/ai";
+import {
+	type AssistantMessage,
+	createEmptyAssistantMessage,
+	type ImageContent,
+	type Model,
+	type SimpleStreamOptions,
+	type ThinkingBudgets,
+	type Transport,
+} from "@keel/ai";
 import { defaultConvertToLlm, defaultStreamFn, UNKNOWN_MODEL } from "./agent-defaults.js";
 import { runAgentLoop, runAgentLoopContinue } from "./agent-loop.js";
 import { errorText } from "./error-text.js";
@@ -367,22 +375,10 @@ export class Agent {
 			// The loop ends every failure with agent_end itself; this is the last line of defence.
 			const model = state.model;
 			const message: AssistantMessage = {
-				role: "assistant",
+				...createEmptyAssistantMessage(model.api, model.provider, model.id),
 				content: [{ type: "text", text: "" }],
-				api: model.api,
-				provider: model.provider,
-				model: model.id,
-				usage: {
-					input: 0,
-					output: 0,
-					cacheRead: 0,
-					cacheWrite: 0,
-					totalTokens: 0,
-					cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-				},
 				stopReason: controller.signal.aborted ? "aborted" : "error",
 				errorMessage: errorText(error),
-				timestamp: Date.now(),
 			};
 			this.appendMessage(message);
 			state.errorMessage = message.errorMessage;
