@@ -119,6 +119,10 @@ interface RunState {
 	streaming?: AssistantMessage;
 	/** Tool calls with a tool_execution_start but no tool_execution_end yet. */
 	runningToolCalls: Set<string>;
+	/** Tool calls of the current batch that had a tool_execution_start (even if they ended since). */
+	startedToolCalls: Set<string>;
+	/** Set just before agent_end is emitted: a sink that throws on it must not get a second one. */
+	agentEnded: boolean;
 	/** Steering or follow-up messages taken from their source and not yet in the transcript. */
 	pending: AgentMessage[];
 	/** The sink for tool events (tracks `runningToolCalls`) and the result recorder: made once per run. */
@@ -139,10 +143,14 @@ async function runLoop(
 		newMessages: [...prompts],
 		turnOpen: false,
 		runningToolCalls: new Set(),
+		startedToolCalls: new Set(),
+		agentEnded: false,
 		pending: [],
 		toolSink: (event) => {
-			if (event.type === "tool_execution_start") run.runningToolCalls.add(event.toolCallId);
-			else if (event.type === "tool_execution_end") run.runningToolCalls.delete(event.toolCallId);
+			if (event.type === "tool_execution_start") {
+				run.runningToolCalls.add(event.toolCallId);
+				run.startedToolCalls.add(event.toolCallId);
+			} else if (event.type === "tool_execution_end") run.runningToolCalls.delete(event.toolCallId);
 			return emit(event);
 		},
 		recordToolResult: (message) => recordMessage(run, emit, message),
@@ -173,7 +181,7 @@ async function runLoop(
 				const assistantMessage = await streamAssistantResponse(run, config, emit, signal, streamFn);
 				if (assistantMessage.stopReason === "error" || assistantMessage.stopReason === "aborted") {
 					await endTurn(run, emit, assistantMessage, []);
-					await emit({ type: "agent_end", messages: run.newMessages });
+					await endRun(run, emit);
 					return run.newMessages;
 				}
 
@@ -205,7 +213,7 @@ async function runLoop(
 					stopRequested = await shouldStop(config, run, assistantMessage, toolResults, signal);
 				}
 				if (stopRequested) {
-					await emit({ type: "agent_end", messages: run.newMessages });
+					await endRun(run, emit);
 					return run.newMessages;
 				}
 				if (run.pending.length === 0) {
@@ -217,12 +225,17 @@ async function runLoop(
 			run.pending = await pollMessages("getFollowUpMessages", config.getFollowUpMessages, signal);
 			if (run.pending.length === 0) break;
 		}
-		await emit({ type: "agent_end", messages: run.newMessages });
+		await endRun(run, emit);
 		return run.newMessages;
 	} catch (error) {
 		await failRun(run, config, emit, signal, error);
 		return run.newMessages;
 	}
+}
+
+function endRun(run: RunState, emit: AgentEventSink): void | Promise<void> {
+	run.agentEnded = true;
+	return emit({ type: "agent_end", messages: run.newMessages });
 }
 
 function endTurn(
@@ -282,6 +295,8 @@ async function streamAssistantResponse(
 	signal: AbortSignal | undefined,
 	streamFn: StreamFn | undefined,
 ): Promise<AssistantMessage> {
+	// Tool call ids are unique within one assistant message only: a new message starts a new set.
+	run.startedToolCalls.clear();
 	if (signal?.aborted) {
 		const message = endedMessage(config, "aborted", ABORTED_BEFORE_CALL_TEXT);
 		await recordFinalMessage(run, emit, message);
@@ -404,6 +419,8 @@ async function failRun(
 	signal: AbortSignal | undefined,
 	error: unknown,
 ): Promise<void> {
+	// agent_end was already emitted (the sink threw on it): the run is over, nothing more is sent.
+	if (run.agentEnded) return;
 	// The sink itself may be what failed: from here on its errors are ignored, never rethrown.
 	const safeEmit = async (event: AgentEvent) => {
 		try {
@@ -462,11 +479,15 @@ async function addMissingToolResults(
 		if (block.type !== "toolCall" || answered.has(block.id)) continue;
 		const text = `Tool call was not run: the run failed (${reason})`;
 		const result = { content: [{ type: "text" as const, text }], details: {} };
-		if (!run.runningToolCalls.has(block.id)) {
+		// A call whose tool_execution_end already went out (the sink threw on it) gets no second one.
+		const started = run.startedToolCalls.has(block.id);
+		if (!started) {
 			await emit({ type: "tool_execution_start", toolCallId: block.id, toolName: block.name, args: block.arguments });
 		}
-		run.runningToolCalls.delete(block.id);
-		await emit({ type: "tool_execution_end", toolCallId: block.id, toolName: block.name, result, isError: true });
+		if (!started || run.runningToolCalls.has(block.id)) {
+			run.runningToolCalls.delete(block.id);
+			await emit({ type: "tool_execution_end", toolCallId: block.id, toolName: block.name, result, isError: true });
+		}
 		const message: ToolResultMessage = {
 			role: "toolResult",
 			toolCallId: block.id,

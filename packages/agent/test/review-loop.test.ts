@@ -1,0 +1,60 @@
+import { describe, expect, it } from "vitest";
+import { type AgentEvent, defaultConvertToLlm, runAgentLoop } from "../src/index.js";
+import { call, controlledTool, describeEvents, echoTool, scriptedStreamFn, testModel, text, user } from "./helpers.js";
+
+describe("review: agent_end exactly once", () => {
+	it("emits agent_end once when the sink throws on agent_end itself", async () => {
+		const events: AgentEvent[] = [];
+		await runAgentLoop(
+			[user("hi")],
+			{ systemPrompt: "", messages: [], tools: [] },
+			{ model: testModel, convertToLlm: defaultConvertToLlm },
+			(event) => {
+				events.push(event);
+				if (event.type === "agent_end") throw new Error("sink failed on agent_end");
+			},
+			undefined,
+			scriptedStreamFn([{ blocks: [text("answer")] }]),
+		);
+		expect(events.filter((event) => event.type === "agent_end")).toHaveLength(1);
+		expect(events.at(-1)?.type).toBe("agent_end");
+	});
+
+	it("gives each call one start and one end, and emits nothing after agent_end, when the sink throws on a tool_execution_end", async () => {
+		const slow = controlledTool("slow");
+		const events: AgentEvent[] = [];
+		const messages = await runAgentLoop(
+			[user("hi")],
+			{ systemPrompt: "", messages: [], tools: [slow.tool, echoTool()] },
+			{ model: testModel, convertToLlm: defaultConvertToLlm },
+			(event) => {
+				events.push(event);
+				if (event.type === "tool_execution_end" && event.toolCallId === "c2") throw new Error("sink failed");
+			},
+			undefined,
+			scriptedStreamFn([
+				{ blocks: [call("slow", {}, "c1"), call("echo", { value: "x" }, "c2")] },
+				{ blocks: [text("done")] },
+			]),
+		);
+		const ended = events.length;
+		slow.finish("c1");
+		await new Promise((resolve) => setImmediate(resolve));
+		expect(events.slice(ended)).toEqual([]);
+		// One start and one end per call, though the sink threw on c2's end: no second c2 tree.
+		expect(describeEvents(events).filter((line) => line.startsWith("tool_execution"))).toEqual([
+			"tool_execution_start:c1",
+			"tool_execution_start:c2",
+			"tool_execution_end:c2",
+			"tool_execution_end:c1:error",
+		]);
+		expect(messages.map((message) => (message as { role: string }).role)).toEqual([
+			"user",
+			"assistant",
+			"toolResult",
+			"toolResult",
+			"assistant",
+		]);
+		expect(events.at(-1)?.type).toBe("agent_end");
+	});
+});
