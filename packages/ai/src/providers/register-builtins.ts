@@ -1,6 +1,10 @@
 import { clearApiProviders, registerApiProvider } from "../api-registry.js";
-import type { Api, Context, Model, SimpleStreamOptions, StreamOptions } from "../types.js";
-import { type AssistantMessageEventStream, createAssistantMessageEventStream } from "../utils/event-stream.js";
+import type { Api, AssistantMessage, Context, Model, SimpleStreamOptions, StreamOptions } from "../types.js";
+import {
+	type AssistantMessageEventStream,
+	createAssistantMessageEventStream,
+	createEmptyAssistantMessage,
+} from "../utils/event-stream.js";
 import { failedStream } from "./shared/failed-stream.js";
 
 /** What a provider module exports: its raw and unified stream functions. */
@@ -74,8 +78,27 @@ function lazyStream(
 		} catch (error) {
 			inner = failedStream(model, `Failed to load the provider for api "${model.api}": ${errorText(error)}`);
 		}
-		for await (const event of inner) outer.push(event);
-		outer.end(await inner.result());
+		let lastPartial: AssistantMessage | undefined;
+		try {
+			for await (const event of inner) {
+				if ("partial" in event) lastPartial = event.partial;
+				outer.push(event);
+			}
+			outer.end(await inner.result());
+		} catch (error) {
+			// A provider stream that breaks while being read still ends the caller's stream with one
+			// error event that keeps the content received so far.
+			if (!outer.isDone) {
+				const partial = lastPartial ?? createEmptyAssistantMessage(model.api, model.provider, model.id);
+				const message: AssistantMessage = {
+					...partial,
+					stopReason: "error",
+					errorMessage: `The provider for api "${model.api}" failed while streaming: ${errorText(error)}`,
+				};
+				outer.push({ type: "error", reason: "error", error: message });
+			}
+			outer.end();
+		}
 	})();
 	return outer;
 }
