@@ -65,19 +65,34 @@ export function createProviderStream<TApi extends Api>(
 ): AssistantMessageEventStream {
 	const stream = createAssistantMessageEventStream();
 	const resolvedOptions: StreamOptions = options ?? {};
-	const builder = new AssistantMessageBuilder(model, (event) => stream.push(event));
-	void execute(model, resolvedOptions, builder, run, config).finally(() => stream.end(builder.message));
+	const apiKey = resolvedOptions.apiKey || getEnvApiKey(model.provider) || undefined;
+	const builder = new AssistantMessageBuilder(model, (event) => {
+		// Decoders end with the provider's own in-stream error text, which may echo the key.
+		if (event.type === "error" && event.error.errorMessage) {
+			event.error.errorMessage = redactSecret(event.error.errorMessage, apiKey);
+		}
+		stream.push(event);
+	});
+	void execute(model, resolvedOptions, apiKey, builder, run, config)
+		.catch((error) => {
+			// execute turns every failure inside its try into an error event; this catches what its setup
+			// threw before (an unusable option such as a `signal` that is not an AbortSignal).
+			if (!builder.isSealed) {
+				builder.fail("error", `Could not start the request: ${error instanceof Error ? error.message : String(error)}`);
+			}
+		})
+		.finally(() => stream.end(builder.message));
 	return stream;
 }
 
 async function execute<TApi extends Api>(
 	model: Model<TApi>,
 	options: StreamOptions,
+	apiKey: string | undefined,
 	builder: AssistantMessageBuilder,
 	run: (attempt: ProviderAttempt<TApi>) => Promise<void>,
 	config: ProviderStreamConfig,
 ): Promise<void> {
-	const apiKey = options.apiKey || getEnvApiKey(model.provider) || undefined;
 	const classify = config.classifyError ?? classifyError;
 	const maxRetries = Math.max(0, options.maxRetries ?? DEFAULT_MAX_RETRIES);
 	const maxRetryDelayMs = options.maxRetryDelayMs ?? DEFAULT_MAX_RETRY_DELAY_MS;
@@ -173,7 +188,16 @@ async function execute<TApi extends Api>(
 				const message = redactSecret(classified.message, apiKey);
 				const status = classified.status;
 				if (status !== undefined && !responseReported) {
-					await attemptContext.reportResponse({ status, headers: {} }).catch(() => {});
+					// Raced and watched like the attempt itself: a hanging onResponse must not outlive an
+					// abort, timeoutMs or the idle watchdog.
+					touch();
+					await Promise.race([attemptContext.reportResponse({ status, headers: {} }), stopped]).catch(() => {});
+					pauseIdle();
+					const stoppedBy = currentStop();
+					if (stoppedBy) {
+						builder.fail(stoppedBy.kind === "aborted" ? "aborted" : "error", stopMessage(stoppedBy));
+						return;
+					}
 				}
 				const canRetry =
 					classified.retryable && !(error instanceof NonRetryableError) && !builder.hasContent && attempt < maxRetries;
