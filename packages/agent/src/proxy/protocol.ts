@@ -184,8 +184,11 @@ const blockedHeaderNames = new Set([
 
 // Any name that looks like a credential, whatever the vendor calls it: x-api-key (Anthropic),
 // api-key (Azure), x-goog-api-key (Google), ocp-apim-subscription-key, x-amz-security-token,
-// cf-aig-authorization (Cloudflare AI Gateway), chatgpt-account-id (Codex).
-const credentialLikeName = /auth|key|token|secret|cookie|session|credential|password|account|signature|^x-amz-/i;
+// cf-aig-authorization (Cloudflare AI Gateway), chatgpt-account-id (Codex). Also the billing-scope
+// headers, which pick whose organization or project the server's key bills: openai-organization,
+// openai-project, x-goog-user-project.
+const credentialLikeName =
+	/auth|key|token|secret|cookie|session|credential|password|account|signature|organization|project|^x-amz-/i;
 
 /**
  * True when a browser may set this request header on the upstream provider call. Provider auth

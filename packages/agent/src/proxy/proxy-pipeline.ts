@@ -164,6 +164,7 @@ export async function runProxyRequest<TRequest>(
 		if (!model) {
 			throw new ProxyRequestError(403, `Model "${body.model.provider}/${body.model.id}" is not allowed by this proxy`);
 		}
+		dropHeadersOfServerModel(body.options, model);
 		const streamOptions: SimpleStreamOptions = options.prepareOptions
 			? await callUserCode(options, () =>
 					options.prepareOptions!(body.options, { model, context: body.context, request: parts.request }),
@@ -190,6 +191,24 @@ export async function runProxyRequest<TRequest>(
 		}
 		return jsonError(500, "The proxy failed to handle the request", cors);
 	}
+}
+
+/**
+ * The server's Model decides its own headers: a client header of the same name (any case) would win
+ * in the provider's merge, so it is dropped.
+ */
+function dropHeadersOfServerModel(options: ProxyForwardedOptions, model: Model<Api>): void {
+	if (!options.headers || !model.headers) return;
+	const serverNames = new Set(Object.keys(model.headers).map((name) => name.toLowerCase()));
+	const kept: Record<string, string> = {};
+	let count = 0;
+	for (const [name, value] of Object.entries(options.headers)) {
+		if (serverNames.has(name.trim().toLowerCase())) continue;
+		kept[name] = value;
+		count++;
+	}
+	if (count > 0) options.headers = kept;
+	else delete options.headers;
 }
 
 export function tooLarge(limit: number): ProxyRequestError {
