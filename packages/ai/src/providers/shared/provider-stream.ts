@@ -16,7 +16,7 @@ export interface ProviderAttempt<TApi extends Api> {
 	/** `options.apiKey`, else the environment's key for `model.provider`, else undefined. */
 	apiKey: string | undefined;
 	builder: AssistantMessageBuilder;
-	/** Aborts on the caller's abort, on `timeoutMs` and on the idle watchdog: pass it to the SDK. */
+	/** Aborts on the caller's abort, on `timeoutMs`, on the idle watchdog and when the attempt ends: pass it to the SDK. */
 	signal: AbortSignal;
 	/** 0 for the first attempt. */
 	attempt: number;
@@ -148,12 +148,21 @@ async function execute<TApi extends Api>(
 
 		for (let attempt = 0; ; attempt++) {
 			let responseReported = false;
+			// Each attempt has its own signal, aborted when the attempt ends: whatever it left open (a
+			// response body nobody read because onResponse threw) is closed rather than holding a socket.
+			const attemptController = new AbortController();
+			const abortAttempt = () => attemptController.abort(controller.signal.reason);
+			controller.signal.addEventListener("abort", abortAttempt, { once: true });
+			const endAttempt = () => {
+				controller.signal.removeEventListener("abort", abortAttempt);
+				if (!attemptController.signal.aborted) attemptController.abort(new Error("The attempt ended"));
+			};
 			const attemptContext: ProviderAttempt<TApi> = {
 				model,
 				options,
 				apiKey,
 				builder,
-				signal: controller.signal,
+				signal: attemptController.signal,
 				attempt,
 				touch,
 				preparePayload: async (payload) => {
@@ -170,6 +179,7 @@ async function execute<TApi extends Api>(
 			try {
 				touch();
 				await Promise.race([run(attemptContext), stopped]);
+				endAttempt();
 				pauseIdle();
 				if (stopCause) throw new Error(stopMessage(stopCause));
 				if (!builder.isSealed) {
@@ -177,6 +187,7 @@ async function execute<TApi extends Api>(
 				}
 				return;
 			} catch (error) {
+				endAttempt();
 				pauseIdle();
 				if (builder.isSealed) return;
 				const cause = currentStop();
