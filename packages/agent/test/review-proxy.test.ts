@@ -9,6 +9,7 @@ import {
 	type SimpleStreamOptions,
 } from "@keel/ai";
 import { describe, expect, it } from "vitest";
+import { streamProxy } from "../src/proxy/client.js";
 import { isForwardableHeader, pickForwardedOptions } from "../src/proxy/protocol.js";
 import { createFetchProxyHandler } from "../src/proxy/server.js";
 
@@ -66,5 +67,31 @@ describe("review: proxy header policy", () => {
 		expect(response.status).toBe(200);
 		await response.text();
 		expect(received?.headers).toEqual({ "x-trace-id": "t1" });
+	});
+});
+
+describe("review: proxy client abort", () => {
+	it("settles result() as aborted when the caller aborts while an authToken function is still pending", async () => {
+		const controller = new AbortController();
+		let fetched = false;
+		const stream = streamProxy(
+			serverModel,
+			{ messages: [] },
+			{
+				proxyUrl: "http://proxy.test",
+				authToken: () => new Promise<string>(() => {}),
+				signal: controller.signal,
+				proxyIdleTimeoutMs: 0,
+				fetch: (async () => {
+					fetched = true;
+					throw new Error("must not be called");
+				}) as typeof fetch,
+			},
+		);
+		controller.abort();
+		const result = await stream.result();
+		expect(result.stopReason).toBe("aborted");
+		expect(result.errorMessage).toBe("Request was aborted");
+		expect(fetched).toBe(false);
 	});
 });

@@ -8,6 +8,7 @@ import {
 	type SimpleStreamOptions,
 	type StopReason,
 } from "@keel/ai";
+import { untilAborted } from "../callback-step.js";
 import { ProxyMessageRebuilder } from "./message-rebuilder.js";
 import {
 	PROXY_STREAM_PATH,
@@ -108,8 +109,11 @@ async function runProxyRequest(
 	try {
 		let authToken: string;
 		try {
-			authToken = typeof options.authToken === "function" ? await options.authToken() : options.authToken;
+			const token = typeof options.authToken === "function" ? options.authToken() : options.authToken;
+			// A token function that never settles must not hold the stream past an abort or the idle limit.
+			authToken = await untilAborted(Promise.resolve(token), controller.signal, "options.authToken()");
 		} catch (error) {
+			if (controller.signal.aborted) throw error;
 			return fail("error", `streamProxy: options.authToken() failed: ${describe(error)}`);
 		}
 		if (typeof authToken !== "string" || authToken === "") {
