@@ -334,7 +334,7 @@ async function streamAssistantResponse(
 			const next = abort ? await abort.race(iterator.next()) : await iterator.next();
 			if (next === ABORTED) {
 				// The stream function ignored the abort: keep what arrived and stop waiting for it.
-				void iterator.return?.();
+				abandonIterator(iterator);
 				final = withError(run.streaming ?? endedMessage(config, "aborted", ""), "aborted", ABORTED_BEFORE_CALL_TEXT);
 				break;
 			}
@@ -355,6 +355,14 @@ async function streamAssistantResponse(
 	} finally {
 		abort?.dispose();
 	}
+}
+
+/** Asks an abandoned stream to stop; whatever its return() throws or rejects with is of no interest now. */
+function abandonIterator(iterator: AsyncIterator<unknown>): void {
+	try {
+		const returned = iterator.return?.();
+		if (isPromiseLike(returned)) Promise.resolve(returned).catch(() => {});
+	} catch {}
 }
 
 /** message_start for the first provider event, message_update for every event after `start`. */

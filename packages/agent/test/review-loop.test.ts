@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type AgentEvent, defaultConvertToLlm, runAgentLoop } from "../src/index.js";
+import { type AgentEvent, defaultConvertToLlm, runAgentLoop, type StreamFn } from "../src/index.js";
 import { call, controlledTool, describeEvents, echoTool, scriptedStreamFn, testModel, text, user } from "./helpers.js";
 
 describe("review: agent_end exactly once", () => {
@@ -56,5 +56,49 @@ describe("review: agent_end exactly once", () => {
 			"assistant",
 		]);
 		expect(events.at(-1)?.type).toBe("agent_end");
+	});
+});
+
+describe("review: abort of a stream function that ignores it", () => {
+	it("leaves no unhandled rejection when the abandoned iterator's return() rejects", async () => {
+		const unhandled: unknown[] = [];
+		const onUnhandled = (reason: unknown) => unhandled.push(reason);
+		process.on("unhandledRejection", onUnhandled);
+		try {
+			const controller = new AbortController();
+			let started!: () => void;
+			const nextCalled = new Promise<void>((resolve) => {
+				started = resolve;
+			});
+			const ignoringStream = {
+				[Symbol.asyncIterator]() {
+					return {
+						next: () => {
+							started();
+							return new Promise<IteratorResult<never>>(() => {});
+						},
+						return: () => Promise.reject(new Error("return failed")),
+					};
+				},
+				result: () => new Promise<never>(() => {}),
+			};
+			const run = runAgentLoop(
+				[user("hi")],
+				{ systemPrompt: "", messages: [], tools: [] },
+				{ model: testModel, convertToLlm: defaultConvertToLlm },
+				() => {},
+				controller.signal,
+				(() => ignoringStream) as unknown as StreamFn,
+			);
+			await nextCalled;
+			controller.abort();
+			const messages = await run;
+			expect((messages.at(-1) as { stopReason?: string }).stopReason).toBe("aborted");
+			// Node reports unhandled rejections once the microtask queue has drained.
+			await new Promise((resolve) => setImmediate(resolve));
+			expect(unhandled).toEqual([]);
+		} finally {
+			process.off("unhandledRejection", onUnhandled);
+		}
 	});
 });
