@@ -1,5 +1,6 @@
 import { getApiProvider } from "./api-registry.js";
 import { failedStream } from "./providers/shared/failed-stream.js";
+import { redactSecret } from "./providers/shared/retry.js";
 import type {
 	Api,
 	AssistantMessage,
@@ -19,12 +20,16 @@ function resolveProvider(api: Api) {
 }
 
 /** Runs a provider call; anything it throws after this point becomes an error event. */
-function guarded(model: Model<Api>, call: () => AssistantMessageEventStream): AssistantMessageEventStream {
+function guarded(
+	model: Model<Api>,
+	apiKey: string | undefined,
+	call: () => AssistantMessageEventStream,
+): AssistantMessageEventStream {
 	try {
 		return call();
 	} catch (error) {
 		const text = error instanceof Error ? error.message : String(error);
-		return failedStream(model, text);
+		return failedStream(model, redactSecret(text, apiKey));
 	}
 }
 
@@ -35,7 +40,7 @@ export function stream<TApi extends Api>(
 	options?: ProviderStreamOptions | StreamOptions,
 ): AssistantMessageEventStream {
 	const provider = resolveProvider(model.api);
-	return guarded(model, () => provider.stream(model, context, options));
+	return guarded(model, options?.apiKey, () => provider.stream(model, context, options));
 }
 
 export function complete<TApi extends Api>(
@@ -53,7 +58,7 @@ export function streamSimple<TApi extends Api>(
 	options?: SimpleStreamOptions,
 ): AssistantMessageEventStream {
 	const provider = resolveProvider(model.api);
-	return guarded(model, () => provider.streamSimple(model, context, options));
+	return guarded(model, options?.apiKey, () => provider.streamSimple(model, context, options));
 }
 
 export function completeSimple<TApi extends Api>(

@@ -15,7 +15,7 @@ vi.mock("../src/providers/anthropic/index.js", () => {
 		return {
 			async *[Symbol.asyncIterator](): AsyncGenerator<AssistantMessageEvent> {
 				yield { type: "start", partial };
-				throw new Error("iteration broke");
+				throw new Error("iteration broke for key sk-lazy-secret-0123456789");
 			},
 			result: () => new Promise(() => {}),
 		};
@@ -34,13 +34,14 @@ const model = testModel({
 describe("lazily loaded provider", () => {
 	beforeAll(() => resetApiProviders());
 
-	it("turns an exception thrown while reading the provider's stream into one error event", async () => {
-		const stream = streamSimple(model, { messages: [] }, { apiKey: "k" });
+	it("turns an exception thrown while reading the provider's stream into one error event, key redacted", async () => {
+		const stream = streamSimple(model, { messages: [] }, { apiKey: "sk-lazy-secret-0123456789" });
 		const events: AssistantMessageEvent[] = [];
 		for await (const event of stream) events.push(event);
 		expect(events.map((event) => event.type)).toEqual(["start", "error"]);
 		const result = await stream.result();
 		expect(result.stopReason).toBe("error");
-		expect(result.errorMessage).toContain("iteration broke");
+		expect(result.errorMessage).toContain("iteration broke for key [redacted]");
+		expect(JSON.stringify(events)).not.toContain("sk-lazy-secret");
 	});
 });

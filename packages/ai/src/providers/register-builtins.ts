@@ -6,6 +6,7 @@ import {
 	createEmptyAssistantMessage,
 } from "../utils/event-stream.js";
 import { failedStream } from "./shared/failed-stream.js";
+import { redactSecret } from "./shared/retry.js";
 
 /** What a provider module exports: its raw and unified stream functions. */
 export interface ProviderModule {
@@ -76,7 +77,10 @@ function lazyStream(
 			const module = await load();
 			inner = pick(module)(model, context, options);
 		} catch (error) {
-			inner = failedStream(model, `Failed to load the provider for api "${model.api}": ${errorText(error)}`);
+			inner = failedStream(
+				model,
+				`Failed to load the provider for api "${model.api}": ${redactSecret(errorText(error), options?.apiKey)}`,
+			);
 		}
 		let lastPartial: AssistantMessage | undefined;
 		try {
@@ -93,7 +97,7 @@ function lazyStream(
 				const message: AssistantMessage = {
 					...partial,
 					stopReason: "error",
-					errorMessage: `The provider for api "${model.api}" failed while streaming: ${errorText(error)}`,
+					errorMessage: `The provider for api "${model.api}" failed while streaming: ${redactSecret(errorText(error), options?.apiKey)}`,
 				};
 				outer.push({ type: "error", reason: "error", error: message });
 			}
