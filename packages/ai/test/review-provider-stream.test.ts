@@ -74,6 +74,27 @@ describe("createProviderStream contract (review)", () => {
 		expect(calls).toBe(0);
 	});
 
+	// Node fires a timer longer than 2^31-1 ms after 1 ms (TimeoutOverflowWarning), so an "endless"
+	// limit must mean no timer rather than an immediate timeout.
+	for (const [name, limit] of [
+		["timeoutMs", { timeoutMs: Number.POSITIVE_INFINITY }],
+		["idleTimeoutMs", { idleTimeoutMs: Number.POSITIVE_INFINITY }],
+		["timeoutMs beyond the timer range", { timeoutMs: 2 ** 31 }],
+	] as const) {
+		it(`treats ${name} = ${Object.values(limit)[0]} as no limit`, async () => {
+			const stream = createProviderStream(model, { apiKey: "k-secret", ...limit }, async ({ builder }) => {
+				// A provider that takes a moment to answer (longer than the 1 ms an overflowed timer waits).
+				await new Promise((resolve) => setTimeout(resolve, 25));
+				const index = builder.startText();
+				builder.appendText(index, "ok");
+				builder.finish("stop");
+			});
+			const result = await stream.result();
+			expect(result.errorMessage).toBeUndefined();
+			expect(result.stopReason).toBe("stop");
+		});
+	}
+
 	it("redacts the key from an error the decoder reports from the stream itself", async () => {
 		const key = "sk-live-1234567890";
 		const stream = createProviderStream(model, { apiKey: key }, async ({ builder }) => {

@@ -96,8 +96,8 @@ async function execute<TApi extends Api>(
 	const classify = config.classifyError ?? classifyError;
 	const maxRetries = Math.max(0, options.maxRetries ?? DEFAULT_MAX_RETRIES);
 	const maxRetryDelayMs = options.maxRetryDelayMs ?? DEFAULT_MAX_RETRY_DELAY_MS;
-	const idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
-	const timeoutMs = options.timeoutMs ?? 0;
+	const idleTimeoutMs = timerLimit(options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS);
+	const timeoutMs = timerLimit(options.timeoutMs ?? 0);
 
 	// One controller for the whole call: the caller's signal, the total timeout and the idle
 	// watchdog all abort it, and `stopCause` records which one did.
@@ -244,6 +244,14 @@ async function execute<TApi extends Api>(
 		options.signal?.removeEventListener("abort", onCallerAbort);
 		builder.seal();
 	}
+}
+
+// setTimeout runs a delay above 2^31-1 ms after 1 ms. A limit that long (or Infinity) can never be
+// reached, so it means no limit rather than an immediate timeout.
+const MAX_TIMER_DELAY_MS = 2 ** 31 - 1;
+
+function timerLimit(ms: number): number {
+	return ms > MAX_TIMER_DELAY_MS ? 0 : ms;
 }
 
 /** Resolves true after `ms`, or false as soon as the signal aborts. */
