@@ -339,7 +339,12 @@ async function streamAssistantResponse(
 				break;
 			}
 			if (next.done) {
-				final = await stream.result();
+				// A foreign stream's result() may never settle: an abort stops that wait too.
+				const result = abort ? await abort.race(stream.result()) : await stream.result();
+				final =
+					result === ABORTED
+						? withError(run.streaming ?? endedMessage(config, "aborted", ""), "aborted", ABORTED_BEFORE_CALL_TEXT)
+						: result;
 				break;
 			}
 			if (next.value.type === "done") final = next.value.message;

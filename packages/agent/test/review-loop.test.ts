@@ -102,3 +102,34 @@ describe("review: abort of a stream function that ignores it", () => {
 		}
 	});
 });
+
+describe("review: abort after a stream ended without a terminal event", () => {
+	it("does not wait on a result() that never settles once the run is aborted", async () => {
+		const controller = new AbortController();
+		let resultCalled!: () => void;
+		const waitingForResult = new Promise<void>((resolve) => {
+			resultCalled = resolve;
+		});
+		const endedStream = {
+			[Symbol.asyncIterator]() {
+				return { next: async (): Promise<IteratorResult<never>> => ({ done: true, value: undefined }) };
+			},
+			result: () => {
+				resultCalled();
+				return new Promise<never>(() => {});
+			},
+		};
+		const run = runAgentLoop(
+			[user("hi")],
+			{ systemPrompt: "", messages: [], tools: [] },
+			{ model: testModel, convertToLlm: defaultConvertToLlm },
+			() => {},
+			controller.signal,
+			(() => endedStream) as unknown as StreamFn,
+		);
+		await waitingForResult;
+		controller.abort();
+		const messages = await run;
+		expect((messages.at(-1) as { stopReason?: string }).stopReason).toBe("aborted");
+	});
+});
