@@ -19,6 +19,10 @@ const model: Model<"test-api"> = {
 	maxTokens: 100,
 };
 
+function throwHookError(): never {
+	throw new Error("network hook failed");
+}
+
 async function collect(stream: AsyncIterable<AssistantMessageEvent>) {
 	const events: AssistantMessageEvent[] = [];
 	for await (const event of stream) events.push(event);
@@ -92,6 +96,30 @@ describe("createProviderStream contract (review)", () => {
 			const result = await stream.result();
 			expect(result.errorMessage).toBeUndefined();
 			expect(result.stopReason).toBe("stop");
+		});
+	}
+
+	// A callback's exception is the caller's bug, not a transient failure: it ends the call at once,
+	// even when its text looks like a connection error, and the callback is not run again.
+	for (const [name, hook] of [
+		["onPayload throws", { onPayload: () => throwHookError() }],
+		["onPayload rejects", { onPayload: async () => throwHookError() }],
+		["onResponse throws", { onResponse: () => throwHookError() }],
+	] as const) {
+		it(`${name}: one error event with the callback's message, no retry`, async () => {
+			let attempts = 0;
+			const stream = createProviderStream(model, { apiKey: "k-secret", ...hook }, async (attempt) => {
+				attempts++;
+				await attempt.preparePayload({ body: true });
+				await attempt.reportResponse({ status: 200, headers: {} });
+				attempt.builder.finish("stop");
+			});
+			const events = await collect(stream);
+			expect(events.map((event) => event.type)).toEqual(["start", "error"]);
+			const result = await stream.result();
+			expect(result.errorMessage).toBe("network hook failed");
+			expect(attempts).toBe(1);
+			expect(result.diagnostics).toBeUndefined();
 		});
 	}
 

@@ -167,13 +167,13 @@ async function execute<TApi extends Api>(
 				touch,
 				preparePayload: async (payload) => {
 					if (!options.onPayload) return payload;
-					const replaced = await options.onPayload(payload, model as Model<Api>);
+					const replaced = await callerCallback(() => options.onPayload?.(payload, model as Model<Api>));
 					return (replaced === undefined ? payload : replaced) as typeof payload;
 				},
 				reportResponse: async (response) => {
 					if (responseReported) return;
 					responseReported = true;
-					await options.onResponse?.(response, model as Model<Api>);
+					await callerCallback(() => options.onResponse?.(response, model as Model<Api>));
 				},
 			};
 			try {
@@ -243,6 +243,18 @@ async function execute<TApi extends Api>(
 		if (totalTimer) clearTimeout(totalTimer);
 		options.signal?.removeEventListener("abort", onCallerAbort);
 		builder.seal();
+	}
+}
+
+/**
+ * Runs onPayload or onResponse. Their exceptions are the caller's bugs, not transient failures: they
+ * end the call without a retry (which would run the callback again), whatever their text says.
+ */
+async function callerCallback<T>(callback: () => T | Promise<T>): Promise<T> {
+	try {
+		return await callback();
+	} catch (error) {
+		throw new NonRetryableError(error instanceof Error ? error.message : String(error), { cause: error });
 	}
 }
 
