@@ -69,14 +69,19 @@ async function serveNodeRequest(
 		writeNodeJson(
 			response,
 			404,
-			{ "Content-Type": "application/json; charset=utf-8" },
+			request.complete
+				? { "Content-Type": "application/json; charset=utf-8" }
+				: { "Content-Type": "application/json; charset=utf-8", Connection: "close" },
 			JSON.stringify({ error: `Not found: ${url.pathname}` }),
 		);
 		return;
 	}
 	if (result.kind === "json") {
-		// A refused body may still be arriving; closing the connection is cheaper than draining it.
-		const headers = result.status === 413 ? { ...result.headers, Connection: "close" } : result.headers;
+		// A refused body may still be arriving (too large, or never read because the token was refused):
+		// closing the connection is cheaper than draining it, and an unauthenticated client cannot make
+		// the server read an unbounded body.
+		const unread = result.status === 413 || !request.complete;
+		const headers = unread ? { ...result.headers, Connection: "close" } : result.headers;
 		writeNodeJson(response, result.status, headers, result.body);
 		return;
 	}
