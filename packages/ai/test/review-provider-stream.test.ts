@@ -123,6 +123,25 @@ describe("createProviderStream contract (review)", () => {
 		});
 	}
 
+	it("waits out a retry-after beyond setTimeout's range (maxRetryDelayMs 0) instead of retrying after 1 ms", async () => {
+		let attempts = 0;
+		// timeoutMs is the clock: the call ends at 50 ms, long after an overflowed timer would have fired.
+		const stream = createProviderStream(
+			model,
+			{ apiKey: "k-secret", maxRetries: 1, maxRetryDelayMs: 0, timeoutMs: 50 },
+			async () => {
+				attempts++;
+				if (attempts === 1) {
+					throw Object.assign(new Error("429 slow down"), { status: 429, headers: { "retry-after-ms": "3000000000" } });
+				}
+				await new Promise<never>(() => {});
+			},
+		);
+		const result = await stream.result();
+		expect(result.errorMessage).toBe("Request timed out after 50 ms (timeoutMs)");
+		expect(attempts).toBe(1);
+	});
+
 	it("redacts the key from an error the decoder reports from the stream itself", async () => {
 		const key = "sk-live-1234567890";
 		const stream = createProviderStream(model, { apiKey: key }, async ({ builder }) => {

@@ -266,14 +266,17 @@ function timerLimit(ms: number): number {
 	return ms > MAX_TIMER_DELAY_MS ? 0 : ms;
 }
 
-/** Resolves true after `ms`, or false as soon as the signal aborts. */
+/** Resolves true after `ms` (at most setTimeout's range), or false as soon as the signal aborts. */
 function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
 	if (signal.aborted) return Promise.resolve(false);
 	return new Promise((resolve) => {
-		const timer = setTimeout(() => {
-			signal.removeEventListener("abort", onAbort);
-			resolve(true);
-		}, ms);
+		const timer = setTimeout(
+			() => {
+				signal.removeEventListener("abort", onAbort);
+				resolve(true);
+			},
+			Math.min(ms, MAX_TIMER_DELAY_MS),
+		);
 		const onAbort = () => {
 			clearTimeout(timer);
 			resolve(false);
