@@ -222,6 +222,8 @@ function runPreparedCall(
 	prepared: Extract<Prepared, { kind: "run" }>,
 	emit: AgentEventSink,
 ): Promise<Finished> {
+	// Aborted after preparation (during a hook, or while earlier calls were prepared): never start it.
+	if (batch.signal?.aborted) return Promise.resolve(errorResult(ABORTED_TOOL_TEXT));
 	const executed = executeWithAbort(batch, toolCall, prepared, emit);
 	if (!batch.config.afterToolCall) return executed;
 	return executed.then((result) => (result.aborted ? result : applyAfterToolCall(batch, toolCall, prepared, result)));

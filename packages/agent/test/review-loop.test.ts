@@ -1,6 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { type AgentEvent, defaultConvertToLlm, runAgentLoop, type StreamFn } from "../src/index.js";
-import { call, controlledTool, describeEvents, echoTool, scriptedStreamFn, testModel, text, user } from "./helpers.js";
+import { ABORTED_TOOL_TEXT, type AgentEvent, defaultConvertToLlm, runAgentLoop, type StreamFn } from "../src/index.js";
+import {
+	call,
+	controlledTool,
+	describeEvents,
+	echoTool,
+	scriptedStreamFn,
+	testModel,
+	text,
+	textOf,
+	user,
+} from "./helpers.js";
 
 describe("review: agent_end exactly once", () => {
 	it("emits agent_end once when the sink throws on agent_end itself", async () => {
@@ -132,4 +142,42 @@ describe("review: abort after a stream ended without a terminal event", () => {
 		const messages = await run;
 		expect((messages.at(-1) as { stopReason?: string }).stopReason).toBe("aborted");
 	});
+});
+
+describe("review: abort during tool preparation", () => {
+	it.each(["parallel", "sequential"] as const)(
+		"%s: never starts a prepared call once the run was aborted",
+		async (toolExecution) => {
+			const controller = new AbortController();
+			const executed: string[] = [];
+			const recording = {
+				...echoTool(),
+				async execute(toolCallId: string) {
+					executed.push(toolCallId);
+					return { content: [{ type: "text" as const, text: "ran" }], details: {} };
+				},
+			};
+			const messages = await runAgentLoop(
+				[user("hi")],
+				{ systemPrompt: "", messages: [], tools: [recording] },
+				{
+					model: testModel,
+					convertToLlm: defaultConvertToLlm,
+					toolExecution,
+					// The user presses stop while the first call is being prepared.
+					beforeToolCall: ({ toolCall }) => {
+						if (toolCall.id === "c1") controller.abort();
+						return undefined;
+					},
+				},
+				() => {},
+				controller.signal,
+				scriptedStreamFn([{ blocks: [call("echo", { value: "1" }, "c1"), call("echo", { value: "2" }, "c2")] }]),
+			);
+			expect(executed).toEqual([]);
+			const results = messages.filter((message) => (message as { role: string }).role === "toolResult");
+			expect(results.map((message) => textOf(message))).toEqual([ABORTED_TOOL_TEXT, ABORTED_TOOL_TEXT]);
+			expect((messages.at(-1) as { stopReason?: string }).stopReason).toBe("aborted");
+		},
+	);
 });
