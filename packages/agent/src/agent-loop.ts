@@ -123,6 +123,8 @@ interface RunState {
 	startedToolCalls: Set<string>;
 	/** Set just before agent_end is emitted: a sink that throws on it must not get a second one. */
 	agentEnded: boolean;
+	/** A non-assistant message whose message_start went out and whose message_end has not yet. */
+	openMessage?: AgentMessage;
 	/** Steering or follow-up messages taken from their source and not yet in the transcript. */
 	pending: AgentMessage[];
 	/** The sink for tool events (tracks `runningToolCalls`) and the result recorder: made once per run. */
@@ -157,9 +159,10 @@ async function runLoop(
 	};
 	try {
 		await emit({ type: "agent_start" });
-		await emit({ type: "turn_start" });
+		// Open before the event goes out: a sink that throws on turn_start must not get a second one.
 		run.turnOpen = true;
-		for (const prompt of prompts) await emitMessage(emit, prompt);
+		await emit({ type: "turn_start" });
+		for (const prompt of prompts) await emitMessage(run, emit, prompt);
 		// Polled before the first turn, so messages queued while the agent was idle go in at once.
 		run.pending = await pollMessages("getSteeringMessages", config.getSteeringMessages, signal);
 		let firstTurn = true;
@@ -167,9 +170,9 @@ async function runLoop(
 			let hadToolCalls = true;
 			while (hadToolCalls || run.pending.length > 0) {
 				if (!firstTurn) {
+					run.turnOpen = true;
 					const started = emit({ type: "turn_start" });
 					if (started) await started;
-					run.turnOpen = true;
 				}
 				firstTurn = false;
 				// One at a time: each message leaves `pending` as it enters the transcript.
@@ -251,13 +254,22 @@ function endTurn(
 function recordMessage(run: RunState, emit: AgentEventSink, message: AgentMessage): void | Promise<void> {
 	run.context.messages.push(message);
 	run.newMessages.push(message);
-	return emitMessage(emit, message);
+	return emitMessage(run, emit, message);
 }
 
-/** message_start then message_end; a promise only when the sink returned one. */
-function emitMessage(emit: AgentEventSink, message: AgentMessage): void | Promise<void> {
+/**
+ * message_start then message_end; a promise only when the sink returned one. The message stays in
+ * `openMessage` between the two, so a run failing in between still closes it.
+ */
+function emitMessage(run: RunState, emit: AgentEventSink, message: AgentMessage): void | Promise<void> {
+	run.openMessage = message;
 	const started = emit({ type: "message_start", message });
-	if (started) return Promise.resolve(started).then(() => emit({ type: "message_end", message }));
+	if (started) return Promise.resolve(started).then(() => endMessage(run, emit, message));
+	return endMessage(run, emit, message);
+}
+
+function endMessage(run: RunState, emit: AgentEventSink, message: AgentMessage): void | Promise<void> {
+	run.openMessage = undefined;
 	return emit({ type: "message_end", message });
 }
 
@@ -398,6 +410,8 @@ function recordFinalMessage(run: RunState, emit: AgentEventSink, final: Assistan
 		return endFinalMessage(run, emit, final);
 	}
 	messages.push(final);
+	// Like a streamed message from here on: a run failing before message_end closes it as failed.
+	run.streaming = final;
 	const started = emit({ type: "message_start", message: { ...final } });
 	if (started) return Promise.resolve(started).then(() => endFinalMessage(run, emit, final));
 	return endFinalMessage(run, emit, final);
@@ -442,6 +456,8 @@ async function failRun(
 	};
 	const reason = signal?.aborted ? "aborted" : "error";
 	const text = errorText(error);
+	const openMessage = run.openMessage;
+	if (openMessage) await endMessage(run, safeEmit, openMessage);
 	await addMissingToolResults(run, safeEmit, text);
 	if (!run.turnOpen) await safeEmit({ type: "turn_start" });
 	// Messages already taken from the queues are not lost: they go in before the error message.
