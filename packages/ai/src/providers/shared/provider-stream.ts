@@ -119,11 +119,20 @@ async function execute<TApi extends Api>(
 	const onCallerAbort = () => stop({ kind: "aborted" });
 	options.signal?.addEventListener("abort", onCallerAbort, { once: true });
 	const totalTimer = timeoutMs > 0 ? setTimeout(() => stop({ kind: "timeout", ms: timeoutMs }), timeoutMs) : undefined;
+	// The idle watchdog keeps a deadline rather than re-arming a timer per chunk: `touch` only records
+	// the time, and the one timer, when it fires early, waits again for what is left. Plain
+	// setTimeout/clearTimeout, so it works in browsers and Workers (Node's `timer.refresh()` does not).
 	let idleTimer: ReturnType<typeof setTimeout> | undefined;
+	let lastActivity = 0;
+	const checkIdle = () => {
+		const quietFor = Date.now() - lastActivity;
+		if (quietFor >= idleTimeoutMs) stop({ kind: "idle", ms: idleTimeoutMs });
+		else idleTimer = setTimeout(checkIdle, idleTimeoutMs - quietFor);
+	};
 	const touch = () => {
 		if (idleTimeoutMs <= 0 || stopCause) return;
-		if (idleTimer) idleTimer.refresh();
-		else idleTimer = setTimeout(() => stop({ kind: "idle", ms: idleTimeoutMs }), idleTimeoutMs);
+		lastActivity = Date.now();
+		if (!idleTimer) idleTimer = setTimeout(checkIdle, idleTimeoutMs);
 	};
 	const pauseIdle = () => {
 		if (idleTimer) clearTimeout(idleTimer);
