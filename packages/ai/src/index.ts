@@ -78,6 +78,7 @@ export {
 export { isSameModel, MISSING_TOOL_RESULT_TEXT, transformMessages } from "./providers/shared/transform-messages.js";
 export { complete, completeSimple, stream, streamSimple } from "./stream.js";
 export type * from "./types.js";
+export { createErrorMessage, formatThrownValue } from "./utils/error-message.js";
 export {
 	AssistantMessageEventStream,
 	createAssistantMessageEventStream,
