@@ -1,1 +1,1 @@
-export default ["packages/ai", "packages/agent"];
+export default ["packages/ai", "packages/agent", "tests"];
