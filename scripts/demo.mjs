@@ -2,7 +2,7 @@
 //
 // By default it runs on the faux provider from @keel/ai/testing (scripted, in memory, no key, no
 // network), so `npm run quickstart` works anywhere and prints the same thing every time.
-// With KEEL_DEMO_MODEL=<provider>/<model id> (for example anthropic/claude-haiku-4-5) the same
+// With KEEL_DEMO_MODEL=<provider>/<model id> (for example anthropic/claude-sonnet-4-6) the same
 // agent runs against that real model, with the key from the environment.
 //
 // It imports the BUILT packages: run `npm run build` first (quickstart does).
@@ -121,7 +121,8 @@ agent.subscribe((event) => {
 		}
 		case "message_end":
 			if (event.message.role === "assistant" && event.message.errorMessage) {
-				write(`agent ✗ ${event.message.stopReason}: ${event.message.errorMessage}\n`);
+				// A failed call (no key, HTTP error, timeout) is not thrown: it ends as this message.
+				process.stderr.write(`agent ✗ ${event.message.stopReason}: ${event.message.errorMessage}\n`);
 			}
 			break;
 		case "tool_execution_start":
@@ -174,7 +175,7 @@ function resolveRealModel(spec) {
 
 function printRealProviderHint() {
 	const candidates = [
-		["ANTHROPIC_API_KEY", "anthropic/claude-haiku-4-5"],
+		["ANTHROPIC_API_KEY", "anthropic/claude-sonnet-4-6"],
 		["OPENAI_API_KEY", "openai/gpt-4.1-mini"],
 	].filter(([variable]) => process.env[variable]);
 	if (candidates.length === 0) return;

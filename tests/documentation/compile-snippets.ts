@@ -1,13 +1,12 @@
 // Type-checks documentation snippets the way a user's project would: each one a module in a
-// directory whose node_modules is the repository's, so `@keel/ai`, `@keel/ai/testing`,
-// `@keel/ai/anthropic` and `@keel/agent-core` resolve through the packages' `exports` to the built
-// `.d.ts` files, under `strict` with NodeNext modules. All snippets share one TypeScript program, so
-// the whole documentation checks in one pass.
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+// stand-in project (snippet-directory.ts), so the `@keel/*` imports resolve to the built `.d.ts`
+// files, under `strict` with NodeNext modules. All snippets share one TypeScript program, so the
+// whole documentation checks in one pass.
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import ts from "typescript";
 import type { Snippet } from "./extract-snippets.js";
+import { createSnippetDirectory } from "./snippet-directory.js";
 
 export const COMPILER_OPTIONS: ts.CompilerOptions = {
 	strict: true,
@@ -21,12 +20,11 @@ export const COMPILER_OPTIONS: ts.CompilerOptions = {
 	noEmit: true,
 };
 
-/** Compiles every snippet; returns the diagnostics of each, keyed like the snippet (`file:line`). */
+/** Compiles every snippet; returns the diagnostics of each snippet, located as `file:line` in its Markdown. */
 export function compileSnippets(snippets: Snippet[], repositoryRoot: string): Map<Snippet, string[]> {
-	const directory = mkdtempSync(join(tmpdir(), "keel-snippets-"));
+	const project = createSnippetDirectory(repositoryRoot);
+	const directory = project.path;
 	try {
-		symlinkSync(join(repositoryRoot, "node_modules"), join(directory, "node_modules"), "dir");
-		writeFileSync(join(directory, "package.json"), JSON.stringify({ type: "module", private: true }));
 		mkdirSync(join(directory, "snippets"));
 		const fileOf = new Map<Snippet, string>();
 		snippets.forEach((snippet, index) => {
@@ -48,7 +46,7 @@ export function compileSnippets(snippets: Snippet[], repositoryRoot: string): Ma
 		if (global.length > 0) throw new Error(`The snippet program itself does not compile:\n${global.join("\n")}`);
 		return results;
 	} finally {
-		rmSync(directory, { recursive: true, force: true });
+		project.remove();
 	}
 }
 

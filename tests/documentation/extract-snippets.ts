@@ -12,7 +12,7 @@ import { readFileSync } from "node:fs";
 export interface Snippet {
 	/** The Markdown file, relative to the repository root, with forward slashes. */
 	file: string;
-	/** The 1-based line of the opening fence. */
+	/** The 1-based line of the opening fence; 0 for a whole file (its code starts at line 1). */
 	line: number;
 	/** The block's code, its indentation (inside a list item) removed. */
 	code: string;
@@ -28,6 +28,11 @@ const MARKER = /<!--\s*(snippet-prelude|not-compiled):([\s\S]*?)-->/g;
 
 export function extractSnippetsFromFile(absolutePath: string, file: string): Snippet[] {
 	return extractSnippets(readFileSync(absolutePath, "utf8"), file);
+}
+
+/** A whole TypeScript file (an example program) as one snippet. */
+export function wholeFileSnippet(absolutePath: string, file: string): Snippet {
+	return { file, line: 0, code: readFileSync(absolutePath, "utf8"), prelude: "" };
 }
 
 export function extractSnippets(markdown: string, file: string): Snippet[] {

@@ -1,13 +1,13 @@
-// Every TypeScript block in README.md, docs/*.md and the packages' READMEs compiles under
-// `strict` against the built packages, as a user who copies it would compile it. One case per
-// block, named `<file>:<line of the fence>`; a failure lists TypeScript's errors with their
-// Markdown line. The markers a block may carry are described in extract-snippets.ts.
+// Every TypeScript block in README.md, docs/*.md and the packages' READMEs, and every program in
+// examples/, compiles under `strict` against the built packages, as a user who copies it would
+// compile it. One case per block, named `<file>:<line of the fence>`; a failure lists TypeScript's
+// errors with their Markdown line. The markers a block may carry are described in extract-snippets.ts.
 import { existsSync, readdirSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { compileSnippets } from "./compile-snippets.js";
-import { extractSnippets, extractSnippetsFromFile } from "./extract-snippets.js";
+import { extractSnippets, extractSnippetsFromFile, wholeFileSnippet } from "./extract-snippets.js";
 
 const repositoryRoot = fileURLToPath(new URL("../..", import.meta.url));
 
@@ -30,6 +30,17 @@ function markdownIn(directory: string): string[] {
 		.map((name) => join(directory, name));
 }
 
+function examplePrograms(): string[] {
+	const examples = join(repositoryRoot, "examples");
+	if (!existsSync(examples)) return [];
+	return readdirSync(examples)
+		.filter((name) => name.endsWith(".ts"))
+		.sort()
+		.map((name) => join(examples, name));
+}
+
+const relativeName = (path: string) => relative(repositoryRoot, path).split("\\").join("/");
+
 // Pages other branches are rewriting while this test lands: a block of theirs that does not compile
 // yet is listed as a todo with its first error instead of failing. Remove a page once its blocks
 // compile (a case below fails to say so).
@@ -43,13 +54,12 @@ const PAGES_AWAITING_REWRITE = new Set([
 	"docs/proxy.md",
 ]);
 
-const snippets = documentationFiles().flatMap((path) =>
-	extractSnippetsFromFile(path, relative(repositoryRoot, path).split("\\").join("/")),
-);
+const snippets = documentationFiles().flatMap((path) => extractSnippetsFromFile(path, relativeName(path)));
+const examples = examplePrograms().map((path) => wholeFileSnippet(path, relativeName(path)));
 if (!existsSync(join(repositoryRoot, "packages/ai/dist/index.d.ts")))
 	throw new Error("The packages are not built: run `pnpm build` first (the snippets compile against dist).");
 const diagnostics = compileSnippets(
-	snippets.filter((snippet) => snippet.notCompiled === undefined),
+	[...snippets.filter((snippet) => snippet.notCompiled === undefined), ...examples],
 	repositoryRoot,
 );
 
@@ -74,6 +84,14 @@ describe("documentation snippets compile under tsc --strict", () => {
 		it(`${page} still has a block that does not compile (else remove it from PAGES_AWAITING_REWRITE)`, () => {
 			const failing = snippets.filter((snippet) => snippet.file === page && diagnostics.get(snippet)?.length);
 			expect(failing.length).toBeGreaterThan(0);
+		});
+	}
+});
+
+describe("the example programs compile under tsc --strict", () => {
+	for (const example of examples) {
+		it(example.file, () => {
+			expect(diagnostics.get(example)?.join("\n"), "TypeScript errors in this example").toBe("");
 		});
 	}
 });
