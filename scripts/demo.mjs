@@ -5,12 +5,19 @@
 // With KEEL_DEMO_MODEL=<provider>/<model id> (for example anthropic/claude-sonnet-4-6) the same
 // agent runs against that real model, with the key from the environment.
 //
-// It imports the BUILT packages: run `npm run build` first (quickstart does).
-import { Agent } from "@keel/agent-core";
-import * as ai from "@keel/ai";
-import { fauxAssistantMessage, fauxText, fauxThinking, fauxToolCall, registerFauxProvider } from "@keel/ai/testing";
-
+// It imports the BUILT packages: run `npx -y pnpm@10.34.9 run build` first (`npm run quickstart` does).
+const [{ Agent }, ai, testing] = await Promise.all([
+	import("@keel/agent-core"),
+	import("@keel/ai"),
+	import("@keel/ai/testing"),
+]).catch((error) => {
+	// Before the first build, the packages' dist/ files do not exist: say what to run.
+	if (error?.code === "ERR_MODULE_NOT_FOUND" && String(error.message).includes("dist"))
+		fail("the packages are not built yet: run `npx -y pnpm@10.34.9 run build` (or `npm run quickstart`).");
+	throw error;
+});
 const { Type } = ai;
+const { fauxAssistantMessage, fauxText, fauxThinking, fauxToolCall, registerFauxProvider } = testing;
 
 // --- two tools ------------------------------------------------------------------------------
 
