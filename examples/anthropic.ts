@@ -3,9 +3,10 @@
 //   ANTHROPIC_API_KEY=sk-ant-... node --import tsx examples/anthropic.ts
 //
 // (Run `npx -y pnpm@10.34.9 run build` once first: the example imports the built @keel/ai.)
+// A failed call prints its error on stderr and the process exits with 1.
 // Without a key the same code runs against a local replay of a recorded Anthropic stream, so
 // you can see the events offline; set ANTHROPIC_API_KEY (or ANTHROPIC_OAUTH_TOKEN) to talk to Claude.
-import { type Context, getModel, getModelOrThrow, streamSimple, Type } from "@keel/ai";
+import { type Context, getModel, streamSimple, Type } from "@keel/ai";
 import { formatSse, WireTestServer } from "@keel/ai/testing";
 
 const context: Context = {
@@ -22,12 +23,12 @@ const context: Context = {
 
 const hasKey = Boolean(process.env.ANTHROPIC_API_KEY || process.env.ANTHROPIC_OAUTH_TOKEN);
 let replay: WireTestServer | undefined;
-let model = getModel("anthropic", "claude-haiku-4-5");
+let model = getModel("anthropic", "claude-sonnet-4-6");
 
 if (!hasKey) {
 	console.log("No ANTHROPIC_API_KEY set: replaying a recorded stream from a local server instead.\n");
 	replay = await startReplay();
-	model = { ...getModelOrThrow("anthropic", "claude-haiku-4-5"), baseUrl: replay.url } as typeof model;
+	model = { ...model, baseUrl: replay.url };
 }
 
 const stream = streamSimple(model, context, {
@@ -42,11 +43,18 @@ for await (const event of stream) {
 		console.log(`\n[tool call] ${event.toolCall.name}(${JSON.stringify(event.toolCall.arguments)})`);
 }
 const message = await stream.result();
-console.log(`\nstop: ${message.stopReason}${message.errorMessage ? ` (${message.errorMessage})` : ""}`);
-console.log(
-	`tokens: ${message.usage.input} in, ${message.usage.output} out, cost $${message.usage.cost.total.toFixed(6)}`,
-);
 await replay?.close();
+// A failed call (no key, HTTP error, timeout, abort) is not thrown: it ends the stream with stopReason
+// "error" or "aborted" and the reason in errorMessage.
+if (message.stopReason === "error" || message.stopReason === "aborted") {
+	console.error(`\n${message.stopReason}: ${message.errorMessage}`);
+	process.exitCode = 1;
+} else {
+	console.log(`\nstop: ${message.stopReason}`);
+	console.log(
+		`tokens: ${message.usage.input} in, ${message.usage.output} out, cost $${message.usage.cost.total.toFixed(6)}`,
+	);
+}
 
 /** A local server that answers like the Messages API: thinking, then a streamed tool call. */
 async function startReplay(): Promise<WireTestServer> {
@@ -59,7 +67,7 @@ async function startReplay(): Promise<WireTestServer> {
 				id: "msg_replay",
 				type: "message",
 				role: "assistant",
-				model: "claude-haiku-4-5",
+				model: "claude-sonnet-4-6",
 				content: [],
 				stop_reason: null,
 				usage: { input_tokens: 412, output_tokens: 1 },

@@ -5,8 +5,9 @@
 //
 // Defaults: model "qwen3:8b" at Ollama's http://127.0.0.1:11434/v1. For LM Studio use
 // http://127.0.0.1:1234/v1, vLLM http://127.0.0.1:8000/v1, llama.cpp http://127.0.0.1:8080/v1.
-// In your own project, import from "@keel/ai" instead of the source path.
-import { defineModel, LOCAL_SERVER_URLS, streamSimple } from "../packages/ai/src/index.js";
+// (Run `npx -y pnpm@10.34.9 run build` once first: the example imports the built @keel/ai.)
+// A failed call (no server, unknown model) prints its error on stderr and the process exits with 1.
+import { defineModel, LOCAL_SERVER_URLS, streamSimple } from "@keel/ai";
 
 const id = process.argv[2] ?? process.env.KEEL_LOCAL_MODEL ?? "qwen3:8b";
 const baseUrl = process.argv[3] ?? process.env.KEEL_LOCAL_BASE_URL ?? LOCAL_SERVER_URLS.ollama;
@@ -24,8 +25,8 @@ for await (const event of stream) {
 	if (event.type === "text_delta") process.stdout.write(event.delta);
 }
 const result = await stream.result();
-if (result.stopReason === "error") {
-	console.error(`\n${result.errorMessage}`);
+if (result.stopReason === "error" || result.stopReason === "aborted") {
+	console.error(`\n${result.stopReason}: ${result.errorMessage}`);
 	console.error(
 		`Is a server running at ${baseUrl} with model "${id}"? Pass another: local-model.ts <model-id> <base-url>`,
 	);

@@ -5,9 +5,10 @@
 // Uses the first key it finds: GROQ_API_KEY, OPENROUTER_API_KEY, DEEPSEEK_API_KEY or
 // OPENAI_API_KEY (any catalogue vendor on openai-completions works the same way). Without a key it
 // plays a scripted answer from a local wire-test server, so you can see the events offline.
-// In your own project, import from "@keel/ai" and "@keel/ai/testing" instead of the source paths.
-import { type Context, getEnvApiKey, getModel, type Model, streamSimple, Type } from "../packages/ai/src/index.js";
-import { WireTestServer } from "../packages/ai/src/testing/index.js";
+// (Run `npx -y pnpm@10.34.9 run build` once first: the example imports the built @keel/ai.)
+// A failed call prints its error on stderr and the process exits with 1.
+import { type Context, getEnvApiKey, getModel, type Model, streamSimple, Type } from "@keel/ai";
+import { WireTestServer } from "@keel/ai/testing";
 
 const context: Context = {
 	systemPrompt: "You are terse. Use the tool when asked about the weather.",
@@ -84,8 +85,14 @@ for await (const event of stream) {
 		console.log(`\n→ ${event.toolCall.name}(${JSON.stringify(event.toolCall.arguments)})`);
 }
 const result = await stream.result();
-console.log(`\nstop: ${result.stopReason}${result.errorMessage ? ` (${result.errorMessage})` : ""}`);
-console.log(
-	`tokens: ${result.usage.input} in, ${result.usage.cacheRead} cached, ${result.usage.output} out; $${result.usage.cost.total.toFixed(6)}`,
-);
 await offline?.server.close();
+// A failed call is not thrown: it ends with stopReason "error" or "aborted" and the reason in errorMessage.
+if (result.stopReason === "error" || result.stopReason === "aborted") {
+	console.error(`\n${result.stopReason}: ${result.errorMessage}`);
+	process.exitCode = 1;
+} else {
+	console.log(`\nstop: ${result.stopReason}`);
+	console.log(
+		`tokens: ${result.usage.input} in, ${result.usage.cacheRead} cached, ${result.usage.output} out; $${result.usage.cost.total.toFixed(6)}`,
+	);
+}

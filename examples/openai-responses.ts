@@ -7,17 +7,10 @@
 // AZURE_OPENAI_BASE_URL or AZURE_OPENAI_RESOURCE_NAME set (and optionally
 // AZURE_OPENAI_DEPLOYMENT_NAME_MAP="gpt-5-mini=<your deployment>") it talks to your Azure deployment.
 // Without either it plays a scripted answer from a local wire-test server, so you can see the
-// events offline. In your own project, import from "@keel/ai" and "@keel/ai/testing" instead.
-import {
-	type AssistantMessage,
-	type Context,
-	getEnvApiKey,
-	getModel,
-	type Model,
-	streamSimple,
-	Type,
-} from "../packages/ai/src/index.js";
-import { WireTestServer } from "../packages/ai/src/testing/index.js";
+// events offline. (Run `npx -y pnpm@10.34.9 run build` once first: the example imports the built
+// @keel/ai.) A failed call prints its error on stderr and the process exits with 1.
+import { type AssistantMessage, type Context, getEnvApiKey, getModel, type Model, streamSimple, Type } from "@keel/ai";
+import { WireTestServer } from "@keel/ai/testing";
 
 const context: Context = {
 	systemPrompt: "You are terse. Use the tool when asked about the weather.",
@@ -50,7 +43,7 @@ if (!model) {
 
 const first = await run(model, context);
 const toolCall = first.content.find((block) => block.type === "toolCall");
-if (toolCall) {
+if (toolCall && first.stopReason === "toolUse") {
 	// Answer the tool call and continue: the reasoning item (encrypted) goes back with the history.
 	context.messages.push(first, {
 		role: "toolResult",
@@ -73,8 +66,14 @@ async function run(target: Model, turn: Context): Promise<AssistantMessage> {
 			console.log(`[tool call] ${event.toolCall.name}(${JSON.stringify(event.toolCall.arguments)})`);
 	}
 	const message = await stream.result();
-	console.log(`\nstop: ${message.stopReason}${message.errorMessage ? ` (${message.errorMessage})` : ""}`);
+	// A failed call is not thrown: it ends with stopReason "error" or "aborted" and the reason in errorMessage.
+	if (message.stopReason === "error" || message.stopReason === "aborted") {
+		console.error(`\n${message.stopReason}: ${message.errorMessage}`);
+		process.exitCode = 1;
+		return message;
+	}
 	const { usage } = message;
+	console.log(`\nstop: ${message.stopReason}`);
 	console.log(
 		`tokens: ${usage.input} in (+${usage.cacheRead} cached), ${usage.output} out, $${usage.cost.total.toFixed(6)}\n`,
 	);

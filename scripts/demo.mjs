@@ -2,15 +2,22 @@
 //
 // By default it runs on the faux provider from @keel/ai/testing (scripted, in memory, no key, no
 // network), so `npm run quickstart` works anywhere and prints the same thing every time.
-// With KEEL_DEMO_MODEL=<provider>/<model id> (for example anthropic/claude-haiku-4-5) the same
+// With KEEL_DEMO_MODEL=<provider>/<model id> (for example anthropic/claude-sonnet-4-6) the same
 // agent runs against that real model, with the key from the environment.
 //
-// It imports the BUILT packages: run `npm run build` first (quickstart does).
-import { Agent } from "@keel/agent-core";
-import * as ai from "@keel/ai";
-import { fauxAssistantMessage, fauxText, fauxThinking, fauxToolCall, registerFauxProvider } from "@keel/ai/testing";
-
+// It imports the BUILT packages: run `npx -y pnpm@10.34.9 run build` first (`npm run quickstart` does).
+const [{ Agent }, ai, testing] = await Promise.all([
+	import("@keel/agent-core"),
+	import("@keel/ai"),
+	import("@keel/ai/testing"),
+]).catch((error) => {
+	// Before the first build, the packages' dist/ files do not exist: say what to run.
+	if (error?.code === "ERR_MODULE_NOT_FOUND" && String(error.message).includes("dist"))
+		fail("the packages are not built yet: run `npx -y pnpm@10.34.9 run build` (or `npm run quickstart`).");
+	throw error;
+});
 const { Type } = ai;
+const { fauxAssistantMessage, fauxText, fauxThinking, fauxToolCall, registerFauxProvider } = testing;
 
 // --- two tools ------------------------------------------------------------------------------
 
@@ -121,7 +128,8 @@ agent.subscribe((event) => {
 		}
 		case "message_end":
 			if (event.message.role === "assistant" && event.message.errorMessage) {
-				write(`agent ✗ ${event.message.stopReason}: ${event.message.errorMessage}\n`);
+				// A failed call (no key, HTTP error, timeout) is not thrown: it ends as this message.
+				process.stderr.write(`agent ✗ ${event.message.stopReason}: ${event.message.errorMessage}\n`);
 			}
 			break;
 		case "tool_execution_start":
@@ -174,7 +182,7 @@ function resolveRealModel(spec) {
 
 function printRealProviderHint() {
 	const candidates = [
-		["ANTHROPIC_API_KEY", "anthropic/claude-haiku-4-5"],
+		["ANTHROPIC_API_KEY", "anthropic/claude-sonnet-4-6"],
 		["OPENAI_API_KEY", "openai/gpt-4.1-mini"],
 	].filter(([variable]) => process.env[variable]);
 	if (candidates.length === 0) return;
