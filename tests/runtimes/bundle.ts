@@ -1,6 +1,7 @@
-// esbuild set up as the bundlers of each target are: a page (platform browser), a Cloudflare
-// Worker (the `workerd`/`worker`/`browser` export conditions wrangler resolves with), a neutral
-// target that assumes no runtime at all, and Node with `@keel/ai` left to Node's own resolution.
+// esbuild set up for each target: a page (platform browser), a Cloudflare Worker (platform
+// browser with the `workerd`, `worker` and `browser` export conditions that wrangler resolves
+// with), a neutral target that assumes no runtime at all, and Node with `@keel/ai` left to Node's
+// own resolution.
 import { mkdir, mkdtemp, realpath, symlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -18,13 +19,9 @@ export type BundleTarget = "browser" | "worker" | "neutral";
 
 const TARGET_OPTIONS: Record<BundleTarget, BuildOptions> = {
 	browser: { platform: "browser" },
-	// What wrangler uses for a Worker without Node.js compatibility.
+	// A Worker without Node.js compatibility has no node: modules at all.
 	// @see https://developers.cloudflare.com/workers/wrangler/bundling/
-	worker: {
-		platform: "neutral",
-		conditions: ["workerd", "worker", "browser"],
-		mainFields: ["browser", "module", "main"],
-	},
+	worker: { platform: "browser", conditions: ["workerd", "worker", "browser"] },
 	// No runtime's conditions; packages that only have `main` still resolve.
 	neutral: { platform: "neutral", mainFields: ["module", "main"] },
 };
