@@ -6,7 +6,7 @@ import { mkdir, mkdtemp, realpath, symlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type BuildOptions, build, type Metafile } from "esbuild";
+import { type BuildOptions, build, type Metafile, type Plugin } from "esbuild";
 
 export const REPOSITORY_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -15,7 +15,7 @@ export function entryPath(name: string): string {
 	return fileURLToPath(new URL(`./entries/${name}`, import.meta.url));
 }
 
-export type BundleTarget = "browser" | "worker" | "neutral";
+export type BundleTarget = "browser" | "worker" | "neutral" | "node";
 
 const TARGET_OPTIONS: Record<BundleTarget, BuildOptions> = {
 	browser: { platform: "browser" },
@@ -24,6 +24,11 @@ const TARGET_OPTIONS: Record<BundleTarget, BuildOptions> = {
 	worker: { platform: "browser", conditions: ["workerd", "worker", "browser"] },
 	// No runtime's conditions; packages that only have `main` still resolve.
 	neutral: { platform: "neutral", mainFields: ["module", "main"] },
+	// CommonJS dependencies (ajv) require Node built-ins; an ES module output needs a `require`.
+	node: {
+		platform: "node",
+		banner: { js: 'import { createRequire } from "node:module"; const require = createRequire(import.meta.url);' },
+	},
 };
 
 export interface Bundle {
@@ -56,16 +61,20 @@ export async function bundleFor(
 }
 
 /**
- * The entry bundled for Node with `@keel/ai` left as an import, in a fresh directory whose
- * node_modules/@keel/ai links to the installed package: Node loads the built package (its
- * exports map, its dependencies) exactly as it does for a user. Returns the script's path.
+ * A fresh directory whose node_modules/@keel/ai links to the installed package, so that a script
+ * there imports the built package (its exports map, its dependencies) exactly as a user's does.
  */
-export async function bundleForNode(entryName: string): Promise<string> {
+export async function createProjectDirectory(): Promise<string> {
 	const directory = await mkdtemp(join(tmpdir(), "keel-runtime-node-"));
 	await mkdir(join(directory, "node_modules", "@keel"), { recursive: true });
 	const installed = await realpath(join(REPOSITORY_ROOT, "node_modules", "@keel", "ai"));
 	await symlink(installed, join(directory, "node_modules", "@keel", "ai"), "dir");
-	const outfile = join(directory, "main.mjs");
+	return directory;
+}
+
+/** The entry bundled for Node into `directory` with `@keel/ai` left as an import; returns the script's path. */
+export async function bundleForNode(entryName: string, directory: string): Promise<string> {
+	const outfile = join(directory, `${entryName.replace(/\.ts$/, "")}.mjs`);
 	await build({
 		entryPoints: [entryPath(entryName)],
 		platform: "node",
@@ -78,6 +87,19 @@ export async function bundleForNode(entryName: string): Promise<string> {
 	});
 	return outfile;
 }
+
+/**
+ * Leaves every package but @keel/ai out of the bundle (their imports stay as they are), so that
+ * only @keel/ai's own modules are analysed.
+ */
+export const bundleOnlyKeel: Plugin = {
+	name: "bundle-only-keel",
+	setup(builder) {
+		builder.onResolve({ filter: /^[^./]/ }, (args) =>
+			args.path === "@keel/ai" || args.path.startsWith("@keel/ai/") ? undefined : { path: args.path, external: true },
+		);
+	},
+};
 
 /** Node built-in modules an output imports or requires (`node:*`, `fs`, `child_process`, …). */
 export function nodeBuiltinImports(metafile: Metafile): string[] {

@@ -2,22 +2,22 @@
 // process (no test runner in between), from the wire-test servers.
 import { execFile } from "node:child_process";
 import { rm } from "node:fs/promises";
-import { dirname } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, it } from "vitest";
-import { bundleForNode } from "./bundle.js";
+import { bundleForNode, createProjectDirectory } from "./bundle.js";
 import { expectStreamedAnswer, summariesByApi } from "./expect-streamed-answer.js";
 import { RUNTIME_APIS, type StreamSummary } from "./stream-cases.js";
 import { WireServers } from "./wire-servers.js";
 
 const run = promisify(execFile);
 let servers: WireServers;
-let script: string;
+let directory: string | undefined;
 let summaries: Map<string, StreamSummary>;
 
 beforeAll(async () => {
 	servers = await WireServers.start();
-	script = await bundleForNode("node-main.ts");
+	directory = await createProjectDirectory();
+	const script = await bundleForNode("node-main.ts", directory);
 	servers.prepare();
 	const { stdout } = await run(process.execPath, [script, JSON.stringify(servers.urls)], { timeout: 30_000 });
 	summaries = summariesByApi(JSON.parse(stdout) as StreamSummary[]);
@@ -25,7 +25,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
 	await servers?.close();
-	if (script) await rm(dirname(script), { recursive: true, force: true });
+	if (directory) await rm(directory, { recursive: true, force: true });
 });
 
 describe("streaming in Node from the built package", () => {
