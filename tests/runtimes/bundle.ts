@@ -57,7 +57,9 @@ export async function bundleFor(
 		logLevel: "silent",
 		...extra,
 	});
-	return { code: result.outputFiles[0].text, metafile: result.metafile };
+	const [output] = result.outputFiles ?? [];
+	if (!output || !result.metafile) throw new Error("esbuild returned no output file or metafile");
+	return { code: output.text, metafile: result.metafile };
 }
 
 /**
