@@ -105,8 +105,10 @@ function chatCompletionsAnswer(): string {
 	return formatSse([...chunks.map((data) => ({ data })), { data: "[DONE]" }]);
 }
 
-/** The Responses API's events; Azure OpenAI streams the same ones. */
-/** @see https://platform.openai.com/docs/api-reference/responses-streaming */
+/**
+ * The Responses API's events; Azure OpenAI streams the same ones.
+ * @see https://platform.openai.com/docs/api-reference/responses-streaming
+ */
 function responsesAnswer(): string {
 	const text = TEXT_PIECES.join("");
 	const argumentsText = ARGUMENT_PIECES.join("");

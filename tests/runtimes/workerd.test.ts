@@ -30,7 +30,11 @@ beforeAll(async () => {
 	servers = await WireServers.start();
 	worker = await startWorker(binary.path, bundle.code);
 	servers.prepare();
-	const response = await fetch(worker.url, { method: "POST", body: JSON.stringify(servers.urls) });
+	const response = await fetch(worker.url, {
+		method: "POST",
+		body: JSON.stringify(servers.urls),
+		signal: AbortSignal.timeout(45_000),
+	});
 	const text = await response.text();
 	if (!response.ok) throw new Error(`The Worker answered ${response.status}: ${text}\nworkerd log:\n${worker.log}`);
 	summaries = summariesByApi(JSON.parse(text) as StreamSummary[]);
