@@ -127,3 +127,66 @@ describe("wire format helpers", () => {
 		expect(() => splitBytes("a", -1)).toThrow("splitBytes: size must be positive, got -1");
 	});
 });
+
+describe("WireTestServer with cors: true", () => {
+	let corsServer: WireTestServer;
+	const origin = "http://127.0.0.1:1";
+
+	beforeAll(async () => {
+		corsServer = await WireTestServer.start({ cors: true });
+	});
+	afterAll(async () => {
+		await corsServer.close();
+	});
+	beforeEach(() => {
+		corsServer.reset();
+	});
+
+	it("answers a preflight itself, allowing the requested method and headers, without using the queue", async () => {
+		corsServer.enqueue({ body: "data: {}\n\n" });
+		const response = await fetch(`${corsServer.url}/v1/messages`, {
+			method: "OPTIONS",
+			headers: {
+				origin,
+				"access-control-request-method": "POST",
+				"access-control-request-headers": "authorization,content-type,anthropic-dangerous-direct-browser-access",
+			},
+		});
+		expect(response.status).toBe(204);
+		expect(response.headers.get("access-control-allow-origin")).toBe(origin);
+		expect(response.headers.get("access-control-allow-methods")).toBe("POST");
+		expect(response.headers.get("access-control-allow-headers")).toBe(
+			"authorization,content-type,anthropic-dangerous-direct-browser-access",
+		);
+		expect(corsServer.pending).toBe(1);
+		expect(corsServer.requests).toHaveLength(0);
+		expect(corsServer.preflightRequests.map((request) => request.url)).toEqual(["/v1/messages"]);
+	});
+
+	it("allows the origin on scripted responses and exposes their headers", async () => {
+		corsServer.enqueue({ headers: { "request-id": "req_1" }, body: "data: {}\n\n" });
+		const response = await fetch(corsServer.url, { method: "POST", headers: { origin } });
+		expect(response.headers.get("access-control-allow-origin")).toBe(origin);
+		expect(response.headers.get("access-control-expose-headers")?.split(", ")).toEqual(
+			expect.arrayContaining(["content-type", "request-id"]),
+		);
+		expect(await response.text()).toBe("data: {}\n\n");
+	});
+
+	it("allows the origin on the 500 for a request with no scripted response, so a page can read why", async () => {
+		const response = await fetch(corsServer.url, { method: "POST", headers: { origin } });
+		expect(response.status).toBe(500);
+		expect(response.headers.get("access-control-allow-origin")).toBe(origin);
+	});
+
+	it("sends no CORS headers and treats OPTIONS as a scripted request without the option", async () => {
+		server.enqueue({ status: 404, body: { error: "none" } });
+		const response = await fetch(server.url, {
+			method: "OPTIONS",
+			headers: { origin, "access-control-request-method": "POST" },
+		});
+		expect(response.status).toBe(404);
+		expect(response.headers.get("access-control-allow-origin")).toBeNull();
+		expect(server.requests.map((request) => request.method)).toEqual(["OPTIONS"]);
+	});
+});

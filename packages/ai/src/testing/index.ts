@@ -28,4 +28,5 @@ export {
 	splitBytes,
 	splitText,
 	WireTestServer,
+	type WireTestServerOptions,
 } from "./wire-test-server.js";

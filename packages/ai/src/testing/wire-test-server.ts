@@ -22,6 +22,17 @@ export interface ScriptedResponse {
 	cut?: boolean;
 }
 
+/** How the server is started. */
+export interface WireTestServerOptions {
+	/**
+	 * Answer as a cross-origin API does, so a page served from another origin can call the server
+	 * with `fetch`: CORS preflights (OPTIONS) get a 204 allowing the requested method and headers,
+	 * and every response allows the caller's origin and exposes its headers. Default false.
+	 * @see https://fetch.spec.whatwg.org/#http-cors-protocol
+	 */
+	cors?: boolean;
+}
+
 /** A request the server received. */
 export interface RecordedRequest {
 	method: string;
@@ -40,22 +51,25 @@ export interface RecordedRequest {
  */
 export class WireTestServer {
 	readonly requests: RecordedRequest[] = [];
+	/** CORS preflights (with `cors: true`): answered by the server itself, never from the queue. */
+	readonly preflightRequests: RecordedRequest[] = [];
 	private readonly queue: ScriptedResponse[] = [];
 	private readonly open = new Set<ServerResponse>();
 
 	private constructor(
 		private readonly server: Server,
 		readonly url: string,
+		private readonly cors: boolean,
 	) {}
 
-	static async start(): Promise<WireTestServer> {
+	static async start(options: WireTestServerOptions = {}): Promise<WireTestServer> {
 		let instance: WireTestServer | undefined;
 		const server = createServer((request, response) => {
 			void instance?.handle(request, response);
 		});
 		await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
 		const { port } = server.address() as AddressInfo;
-		instance = new WireTestServer(server, `http://127.0.0.1:${port}`);
+		instance = new WireTestServer(server, `http://127.0.0.1:${port}`, options.cors ?? false);
 		return instance;
 	}
 
@@ -78,6 +92,7 @@ export class WireTestServer {
 	/** Forgets recorded requests and queued responses. */
 	reset(): void {
 		this.requests.length = 0;
+		this.preflightRequests.length = 0;
 		this.queue.length = 0;
 	}
 
@@ -97,19 +112,28 @@ export class WireTestServer {
 		} catch {
 			json = undefined;
 		}
-		this.requests.push({
+		const recorded: RecordedRequest = {
 			method: request.method ?? "GET",
 			url: request.url ?? "/",
 			headers: request.headers,
 			body,
 			json,
-		});
+		};
+		if (this.cors && isPreflight(request)) {
+			this.preflightRequests.push(recorded);
+			response.writeHead(204, preflightHeaders(request));
+			response.end();
+			return;
+		}
+		this.requests.push(recorded);
 
 		const scripted = this.queue.shift();
 		this.open.add(response);
 		response.on("close", () => this.open.delete(response));
+		const cors = this.cors ? (headers: Record<string, string>) => withCorsHeaders(request, headers) : undefined;
 		if (!scripted) {
-			response.writeHead(500, { "content-type": "application/json" });
+			const headers = { "content-type": "application/json" };
+			response.writeHead(500, cors ? cors(headers) : headers);
 			response.end(
 				JSON.stringify({
 					error: { message: `wire-test server: no scripted response left for ${request.method} ${request.url}` },
@@ -117,10 +141,14 @@ export class WireTestServer {
 			);
 			return;
 		}
-		await this.play(scripted, response);
+		await this.play(scripted, response, cors);
 	}
 
-	private async play(scripted: ScriptedResponse, response: ServerResponse): Promise<void> {
+	private async play(
+		scripted: ScriptedResponse,
+		response: ServerResponse,
+		cors: ((headers: Record<string, string>) => Record<string, string>) | undefined,
+	): Promise<void> {
 		if (scripted.stallBeforeHeaders) return;
 		const status = scripted.status ?? 200;
 		const isObjectBody =
@@ -129,7 +157,8 @@ export class WireTestServer {
 			!Array.isArray(scripted.body) &&
 			!(scripted.body instanceof Uint8Array);
 		const defaultType = isObjectBody || status !== 200 ? "application/json" : "text/event-stream";
-		response.writeHead(status, { "content-type": defaultType, "cache-control": "no-cache", ...scripted.headers });
+		const headers = { "content-type": defaultType, "cache-control": "no-cache", ...scripted.headers };
+		response.writeHead(status, cors ? cors(headers) : headers);
 		response.flushHeaders();
 
 		const pieces = isObjectBody
@@ -152,6 +181,36 @@ export class WireTestServer {
 		if (scripted.stall) return;
 		response.end();
 	}
+}
+
+/** A CORS preflight: OPTIONS naming the method the real request will use. */
+function isPreflight(request: IncomingMessage): boolean {
+	return request.method === "OPTIONS" && request.headers["access-control-request-method"] !== undefined;
+}
+
+/** Allows the origin, method and headers the preflight asks for (the browser lists them). */
+function preflightHeaders(request: IncomingMessage): Record<string, string> {
+	const headers: Record<string, string> = {
+		"access-control-allow-origin": request.headers.origin ?? "*",
+		"access-control-allow-methods": String(request.headers["access-control-request-method"]),
+		"access-control-max-age": "600",
+		vary: "Origin",
+	};
+	// Echoed rather than "*": a wildcard does not cover the Authorization header.
+	const requestedHeaders = request.headers["access-control-request-headers"];
+	if (requestedHeaders) headers["access-control-allow-headers"] = requestedHeaders;
+	return headers;
+}
+
+/** Response headers plus the CORS headers that let the page read the body and every header. */
+function withCorsHeaders(request: IncomingMessage, headers: Record<string, string>): Record<string, string> {
+	return {
+		...headers,
+		"access-control-allow-origin": request.headers.origin ?? "*",
+		// Listed by name: the "*" wildcard is ignored for requests sent with credentials.
+		"access-control-expose-headers": Object.keys(headers).join(", "),
+		vary: "Origin",
+	};
 }
 
 function delay(ms: number): Promise<void> {

@@ -1,0 +1,46 @@
+// One wire-test server per API, so that a runtime where one API fails before sending its request
+// cannot shift the answers of the others. CORS is on: the Chromium page calls them cross-origin.
+import { WireTestServer } from "@keel/ai/testing";
+import { expect } from "vitest";
+import { RUNTIME_APIS, type RuntimeApi, type ServerUrls } from "./stream-cases.js";
+import { REQUEST_PATHS, wireAnswer } from "./wire-answers.js";
+
+export class WireServers {
+	private constructor(private readonly servers: Record<RuntimeApi, WireTestServer>) {}
+
+	static async start(): Promise<WireServers> {
+		const started = await Promise.all(RUNTIME_APIS.map(() => WireTestServer.start({ cors: true })));
+		return new WireServers(
+			Object.fromEntries(RUNTIME_APIS.map((api, index) => [api, started[index]])) as Record<RuntimeApi, WireTestServer>,
+		);
+	}
+
+	get urls(): ServerUrls {
+		return Object.fromEntries(RUNTIME_APIS.map((api) => [api, this.servers[api].url])) as ServerUrls;
+	}
+
+	/** Forgets earlier requests and queues each API's answer once. */
+	prepare(): void {
+		for (const api of RUNTIME_APIS) this.servers[api].reset();
+		for (const api of RUNTIME_APIS) this.servers[api].enqueue(wireAnswer(api));
+	}
+
+	/** The API's server got exactly one streaming request, on the API's path. */
+	expectOneStreamingRequest(api: RuntimeApi): void {
+		const requests = this.servers[api].requests;
+		expect(
+			requests.map((request) => `${request.method} ${request.url}`),
+			`${api}: requests`,
+		).toEqual([`POST ${REQUEST_PATHS[api]}`]);
+		expect(requests[0]?.json, `${api}: request body`).toMatchObject({ stream: true });
+	}
+
+	/** The preflights the browser sent to the API's server. */
+	preflights(api: RuntimeApi) {
+		return this.servers[api].preflightRequests;
+	}
+
+	async close(): Promise<void> {
+		await Promise.all(RUNTIME_APIS.map((api) => this.servers[api].close()));
+	}
+}
