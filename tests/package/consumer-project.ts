@@ -75,19 +75,23 @@ export async function packWithPnpm(
 			`Could not run ${rootManifest.packageManager} from npm's cache (run the quick start once, online). ${error.message}`,
 		);
 	});
-	const packed = JSON.parse(output) as { name: string; version: string; filename: string; files: { path: string }[] };
+	const packed = JSON.parse(output) as { name: string; version: string; filename: string };
 	const extracted = join(destination, `${sanitize(packed.name)}-extracted`);
 	mkdirSync(extracted, { recursive: true });
-	await runCommandOrThrow("tar", ["-xzf", packed.filename, "-C", extracted], {
-		cwd: destination,
-		timeoutMs: TIMEOUT_MS,
-	});
+	const tarOptions = { cwd: destination, timeoutMs: TIMEOUT_MS };
+	await runCommandOrThrow("tar", ["-xzf", packed.filename, "-C", extracted], tarOptions);
+	// The archive's own listing: pnpm's --json file list leaves out the LICENSE it adds from the root.
+	const listing = await runCommandOrThrow("tar", ["-tzf", packed.filename], tarOptions);
 	const packageRoot = join(extracted, "package");
 	return {
 		name: packed.name,
 		version: packed.version,
 		tarball: packed.filename,
-		files: packed.files.map((file) => file.path).sort(),
+		files: listing
+			.split("\n")
+			.filter((line) => line.startsWith("package/") && !line.endsWith("/"))
+			.map((line) => line.slice("package/".length))
+			.sort(),
 		manifest: JSON.parse(readFileSync(join(packageRoot, "package.json"), "utf8")) as PublishedManifest,
 		extracted: packageRoot,
 	};
