@@ -42,10 +42,13 @@ beforeAll(async () => {
 		packWithPnpm(repositoryRoot, aiDirectory, tarballs),
 		packWithPnpm(repositoryRoot, agentDirectory, tarballs),
 	]);
+	// The third-party dependencies only: a Keel package must come from its packed tarball.
+	const thirdParty = (packed: PackedPackage) =>
+		Object.keys(packed.manifest.dependencies ?? {}).filter((name) => name !== ai.name && name !== agentCore.name);
 	const overrides = createDependencyTarballs(
 		[
-			{ fromDirectory: aiDirectory, names: Object.keys(ai.manifest.dependencies ?? {}) },
-			{ fromDirectory: agentDirectory, names: Object.keys(agentCore.manifest.dependencies ?? {}) },
+			{ fromDirectory: aiDirectory, names: thirdParty(ai) },
+			{ fromDirectory: agentDirectory, names: thirdParty(agentCore) },
 			// For the type-check: a Node project has Node's types.
 			{ fromDirectory: repositoryRoot, names: ["@types/node"] },
 		],
