@@ -1,0 +1,47 @@
+// Type-checked (never run) in the consumer project with strict on, under moduleResolution node16
+// (with skipLibCheck off, so every published .d.ts and its imports must resolve and check) and bundler.
+import { Agent, type AgentEvent, type AgentTool } from "@keel/agent-core";
+import { type AssistantMessage, type Context, getModel, type Model, stream, Type } from "@keel/ai";
+import { fauxAssistantMessage, fauxToolCall, registerFauxProvider } from "@keel/ai/testing";
+
+// Declaration merging reaches the installed package.
+declare module "@keel/agent-core" {
+	interface CustomAgentMessages {
+		note: { role: "note"; text: string; timestamp: number };
+	}
+}
+
+const parameters = Type.Object({ city: Type.String() });
+export const weatherTool: AgentTool<typeof parameters, { city: string }> = {
+	name: "get_weather",
+	label: "Weather",
+	description: "Current weather for a city",
+	parameters,
+	async execute(_toolCallId, { city }) {
+		const upperCity: string = city.toUpperCase();
+		return { content: [{ type: "text", text: `${upperCity}: 22 °C` }], details: { city } };
+	},
+};
+
+// The catalogue's types: a known id is typed by its API, an unknown one is a compile error.
+export const claude: Model<"anthropic-messages"> = getModel("anthropic", "claude-haiku-4-5");
+// @ts-expect-error an id the catalogue does not have
+getModel("anthropic", "no-such-model");
+
+export async function run(): Promise<string> {
+	const faux = registerFauxProvider();
+	faux.setResponses([fauxAssistantMessage(fauxToolCall("get_weather", { city: "Lisbon" })), "Sunny."]);
+	const context: Context = { messages: [{ role: "user", content: "Weather?", timestamp: Date.now() }] };
+	const message: AssistantMessage = await stream(faux.getModel(), context).result();
+
+	const agent = new Agent({ initialState: { model: faux.getModel(), tools: [weatherTool] } });
+	agent.subscribe((event: AgentEvent) => {
+		if (event.type === "message_update" && event.assistantMessageEvent.type === "text_delta") {
+			const delta: string = event.assistantMessageEvent.delta;
+			void delta;
+		}
+	});
+	agent.appendMessage({ role: "note", text: "an application message", timestamp: Date.now() });
+	await agent.prompt("What's the weather in Lisbon?");
+	return message.stopReason;
+}

@@ -1,0 +1,195 @@
+// What `npm install @keel/ai @keel/agent-core` gives a user, tested as such: both packages packed
+// by pnpm (which publishes them), installed from the tarballs with plain npm into an empty project,
+// then run with plain node, type-checked by a consumer, and required from CommonJS.
+//
+// No network: the third-party dependencies are tarballs made from the exact versions pnpm
+// installed, given to npm through `overrides`, and npm runs with --offline and an empty cache.
+// The @keel/ai that @keel/agent-core needs is not overridden: npm resolves the published peer range.
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+	assertBuilt,
+	createDependencyTarballs,
+	createNpmProject,
+	exportTargets,
+	type NpmProject,
+	type PackedPackage,
+	packWithPnpm,
+	repackWithVersion,
+} from "./consumer-project.js";
+import { runCommand, runCommandOrThrow } from "./run-command.js";
+
+const repositoryRoot = fileURLToPath(new URL("../../", import.meta.url));
+const aiDirectory = join(repositoryRoot, "packages/ai");
+const agentDirectory = join(repositoryRoot, "packages/agent");
+const fixtureDirectory = fileURLToPath(new URL("./consumer/", import.meta.url));
+const typescriptCompiler = join(repositoryRoot, "node_modules/typescript/bin/tsc");
+
+let workDirectory: string;
+let ai: PackedPackage;
+let agentCore: PackedPackage;
+let project: NpmProject;
+
+beforeAll(async () => {
+	assertBuilt(aiDirectory);
+	assertBuilt(agentDirectory);
+	workDirectory = mkdtempSync(join(tmpdir(), "keel-pack-install-"));
+	const tarballs = join(workDirectory, "tarballs");
+	[ai, agentCore] = await Promise.all([
+		packWithPnpm(repositoryRoot, aiDirectory, tarballs),
+		packWithPnpm(repositoryRoot, agentDirectory, tarballs),
+	]);
+	// The third-party dependencies only: a Keel package must come from its packed tarball.
+	const thirdParty = (packed: PackedPackage) =>
+		Object.keys(packed.manifest.dependencies ?? {}).filter((name) => name !== ai.name && name !== agentCore.name);
+	const overrides = createDependencyTarballs(
+		[
+			{ fromDirectory: aiDirectory, names: thirdParty(ai) },
+			{ fromDirectory: agentDirectory, names: thirdParty(agentCore) },
+			// For the type-check: a Node project has Node's types.
+			{ fromDirectory: repositoryRoot, names: ["@types/node"] },
+		],
+		tarballs,
+	);
+	project = createNpmProject(
+		join(workDirectory, "consumer"),
+		fixtureDirectory,
+		{
+			name: "keel-consumer",
+			private: true,
+			type: "module",
+			dependencies: { "@keel/ai": `file:${ai.tarball}`, "@keel/agent-core": `file:${agentCore.tarball}` },
+			devDependencies: { "@types/node": overrides["@types/node"] },
+			overrides,
+		},
+		join(workDirectory, "npm-cache"),
+	);
+	await project.npm(["install"]);
+});
+
+afterAll(() => {
+	if (workDirectory) rmSync(workDirectory, { recursive: true, force: true });
+});
+
+async function installedCopiesOfAi(): Promise<string[]> {
+	const output = await project.npm(["ls", "@keel/ai", "--all", "--parseable", "--long"]);
+	return output
+		.trim()
+		.split("\n")
+		.map((line) => line.slice(line.lastIndexOf(":") + 1));
+}
+
+async function runAgentScript(): Promise<Record<string, unknown>> {
+	const output = await runCommandOrThrow("node", ["run-agent.mjs"], { cwd: project.directory, timeoutMs: 60_000 });
+	return JSON.parse(output) as Record<string, unknown>;
+}
+
+describe("the packed tarballs", () => {
+	it("hold only the built code, the README and the LICENSE", () => {
+		const rootLicense = readFileSync(join(repositoryRoot, "LICENSE"), "utf8");
+		for (const packed of [ai, agentCore]) {
+			const unexpected = packed.files.filter(
+				(file) => !file.startsWith("dist/") && !["package.json", "README.md", "LICENSE"].includes(file),
+			);
+			expect(unexpected, packed.name).toEqual([]);
+			expect(packed.files, packed.name).toEqual(expect.arrayContaining(["README.md", "LICENSE"]));
+			expect(packed.files, packed.name).toEqual(expect.arrayContaining(exportTargets(packed.manifest)));
+			expect(readFileSync(join(packed.extracted, "LICENSE"), "utf8"), packed.name).toBe(rootLicense);
+		}
+	});
+
+	it("keep no workspace: range, and @keel/agent-core takes @keel/ai as a caret peer", () => {
+		for (const packed of [ai, agentCore]) {
+			expect(JSON.stringify(packed.manifest), packed.name).not.toContain("workspace:");
+		}
+		expect(agentCore.manifest.peerDependencies).toEqual({ "@keel/ai": `^${ai.version}` });
+		expect(agentCore.manifest.dependencies?.["@keel/ai"]).toBeUndefined();
+	});
+
+	it("carry the metadata a registry page shows", () => {
+		for (const packed of [ai, agentCore]) {
+			const { manifest } = packed;
+			expect(manifest.license, packed.name).toBe("MIT");
+			expect(manifest.repository?.url, packed.name).toMatch(/^git\+https:\/\/github\.com\/.+\.git$/);
+			expect(manifest.repository?.directory, packed.name).toMatch(/^packages\//);
+			expect(manifest.homepage, packed.name).toMatch(/^https:\/\//);
+			expect(manifest.bugs?.url, packed.name).toMatch(/^https:\/\//);
+			expect(manifest.keywords?.length, packed.name).toBeGreaterThan(0);
+			expect(manifest.publishConfig?.access, packed.name).toBe("public");
+		}
+	});
+});
+
+describe("installed with plain npm", () => {
+	it("has one copy of @keel/ai", async () => {
+		expect(await installedCopiesOfAi()).toEqual([`@keel/ai@${ai.version}`]);
+	});
+
+	it("streams from the faux provider and runs an Agent with a tool, with plain node", async () => {
+		const result = await runAgentScript();
+		expect(result).toEqual({
+			streamedText: "Streamed from the faux provider.",
+			streamedStopReason: "stop",
+			toolCalls: [{ a: 20, b: 22 }],
+			finalText: "The sum is 42.",
+			finalStopReason: "stop",
+			// The Agent streamed through the provider the app registered: one registry.
+			agentError: null,
+			lastEvent: "agent_end",
+			fauxCalls: 3,
+		});
+	});
+
+	it("type-checks a strict consumer under moduleResolution node16 and bundler", async () => {
+		// node16 runs with skipLibCheck off: every published .d.ts and its imports must check. bundler
+		// resolves the same files through the same "types" conditions, so it skips the libraries.
+		const results = await Promise.all(
+			["tsconfig.node16.json", "tsconfig.bundler.json"].map((config) =>
+				runCommand("node", [typescriptCompiler, "-p", config], { cwd: project.directory, timeoutMs: 180_000 }),
+			),
+		);
+		expect(results.map((result) => result.stdout + result.stderr)).toEqual(["", ""]);
+		expect(results.map((result) => result.exitCode)).toEqual([0, 0]);
+	});
+
+	it("loads from CommonJS with require(), the same module as import (or says it is an ES module)", async () => {
+		const output = await runCommandOrThrow("node", ["require-from-commonjs.cjs"], {
+			cwd: project.directory,
+			timeoutMs: 60_000,
+		});
+		const result = JSON.parse(output);
+		// Node 20.19+ and 22.12+ load ES modules with require(); older versions throw ERR_REQUIRE_ESM,
+		// whose message tells the user to use import().
+		if (process.features.require_module) {
+			expect(result).toEqual({ required: { stream: "function", Agent: "function" }, sameModuleAsImport: true });
+		} else {
+			expect(result.error.code).toBe("ERR_REQUIRE_ESM");
+			expect(result.error.message).toMatch(/ES Module/);
+		}
+	});
+
+	it("lets the app upgrade @keel/ai within the peer range with one copy, and flags a version outside it", async () => {
+		const [major, minor, patch] = ai.version.split(".").map(Number);
+		const inRange = `${major}.${minor}.${patch + 1}`;
+		// In 0.x a caret range stops at the next minor; from 1.0 at the next major.
+		const outOfRange = major === 0 ? `0.${minor + 1}.0` : `${major + 1}.0.0`;
+		const tarballs = join(workDirectory, "tarballs");
+
+		await project.npm(["install", `file:${repackWithVersion(ai, inRange, tarballs)}`]);
+		expect(await installedCopiesOfAi()).toEqual([`@keel/ai@${inRange}`]);
+		expect(await runAgentScript()).toMatchObject({ agentError: null, finalText: "The sum is 42." });
+
+		// npm 11 lets an explicit install override the peer, with a warning naming the range (older
+		// npm versions refuse with the same ERESOLVE text); it never installs a second copy.
+		const outside = await project.npmResult([
+			"install",
+			"--dry-run",
+			`file:${repackWithVersion(ai, outOfRange, tarballs)}`,
+		]);
+		expect(outside.stderr).toContain("ERESOLVE");
+		expect(outside.stderr).toContain(`peer @keel/ai@"^${ai.version}" from @keel/agent-core@${agentCore.version}`);
+	});
+});
