@@ -121,7 +121,7 @@ export class EventStream<T, R = T> implements AsyncIterable<T> {
 export class AssistantMessageEventStream extends EventStream<AssistantMessageEvent, AssistantMessage> {
 	private lastPartial: AssistantMessage | undefined;
 
-	constructor(fallbackResult?: () => AssistantMessage) {
+	constructor() {
 		super(
 			(event) => event.type === "done" || event.type === "error",
 			(event) => {
@@ -129,7 +129,7 @@ export class AssistantMessageEventStream extends EventStream<AssistantMessageEve
 				if (event.type === "error") return event.error;
 				throw new Error(`Not a terminal event: ${event.type}`);
 			},
-			() => fallbackResult?.() ?? this.unterminatedResult(),
+			() => this.unterminatedResult(),
 		);
 	}
 
@@ -165,12 +165,7 @@ export function createEmptyAssistantMessage(api: string, provider: string, model
 	};
 }
 
-/**
- * Creates an AssistantMessageEventStream. When `fallbackResult` is given, `end()` without a
- * terminal event settles `result()` with it.
- */
-export function createAssistantMessageEventStream(
-	fallbackResult?: () => AssistantMessage,
-): AssistantMessageEventStream {
-	return new AssistantMessageEventStream(fallbackResult);
+/** Creates an AssistantMessageEventStream. */
+export function createAssistantMessageEventStream(): AssistantMessageEventStream {
+	return new AssistantMessageEventStream();
 }
