@@ -1,4 +1,5 @@
 import type { AssistantMessage, AssistantMessageEvent } from "../types.js";
+import { createErrorMessage } from "./error-message.js";
 
 /**
  * A push-based async iterable with a final-result promise.
@@ -139,8 +140,8 @@ export class AssistantMessageEventStream extends EventStream<AssistantMessageEve
 	}
 
 	private unterminatedResult(): AssistantMessage {
-		const base = this.lastPartial ?? createEmptyAssistantMessage("unknown", "unknown", "unknown");
-		return { ...base, stopReason: "error", errorMessage: "The stream ended without a done or error event" };
+		const from = this.lastPartial ?? { api: "unknown", provider: "unknown", id: "unknown" };
+		return createErrorMessage(from, "error", "The stream ended without a done or error event");
 	}
 }
 
