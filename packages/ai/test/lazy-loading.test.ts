@@ -11,11 +11,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { registerApiProvider, unregisterApiProviders } from "../src/api-registry.js";
 import { apiProviderFromDefinition, type ProviderDefinition } from "../src/providers/shared/provider-definition.js";
 import { stream } from "../src/stream.js";
 import type { AssistantMessageEvent, Context } from "../src/types.js";
+import { AssistantMessageEventStream } from "../src/utils/event-stream.js";
 import { testModel } from "./helpers/models.js";
 
 const packageRoot = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -133,6 +134,27 @@ describe("a provider loaded on its first call", () => {
 		for (let next = await iterator.next(); !next.done; next = await iterator.next()) rest.push(next.value.type);
 		expect(rest).toEqual(["text_start", "text_delta", "text_end", "done"]);
 		expect((await response.result()).content).toEqual([{ type: "text", text: "hello" }]);
+	});
+
+	it("pushes every event into the caller's one stream: no second stream copies them", async () => {
+		const push = vi.spyOn(AssistantMessageEventStream.prototype, "push");
+		try {
+			registerApiProvider(
+				apiProviderFromDefinition("lazy-api", async () =>
+					definition(async ({ builder }) => {
+						builder.appendText(builder.startText(), "hello");
+						builder.finish("stop");
+					}),
+				),
+				SOURCE,
+			);
+			const response = stream(lazyModel, context, { apiKey: "k" });
+			await collect(response);
+			expect(new Set(push.mock.contexts)).toEqual(new Set([response]));
+			expect(push).toHaveBeenCalledTimes(5);
+		} finally {
+			push.mockRestore();
+		}
 	});
 
 	it("a module that fails to load: `start`, then one error naming the api", async () => {

@@ -16,7 +16,7 @@ export interface CallLimits {
 
 // setTimeout runs a delay above 2^31-1 ms after 1 ms. A limit that long (or Infinity) can never be
 // reached, so it means no limit rather than an immediate timeout.
-export const MAX_TIMER_DELAY_MS = 2 ** 31 - 1;
+const MAX_TIMER_DELAY_MS = 2 ** 31 - 1;
 
 function timerLimit(ms: number | undefined): number {
 	if (ms === undefined || !(ms > 0) || ms > MAX_TIMER_DELAY_MS) return 0;
