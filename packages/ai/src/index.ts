@@ -65,9 +65,7 @@ export {
 } from "./providers/shared/simple-options.js";
 export { readServerSentEvents, type ServerSentEvent, ServerSentEventParser } from "./providers/shared/sse.js";
 export {
-	createMistralToolCallIdNormalizer,
 	normalizeAnthropicToolCallId,
-	normalizeMistralToolCallId,
 	normalizeOpenAICompletionsToolCallId,
 	normalizeOpenAIResponsesToolCallId,
 	parseResponsesToolCallId,

@@ -10,27 +10,39 @@ import type {
 	SimpleStreamOptions,
 	StreamOptions,
 } from "./types.js";
+import { formatThrownValue } from "./utils/error-message.js";
 import type { AssistantMessageEventStream } from "./utils/event-stream.js";
 
-function resolveProvider(api: Api) {
-	const provider = getApiProvider(api);
-	// An unknown api is a programming error, so it throws at once rather than becoming an event.
-	if (!provider) throw new Error(`No API provider registered for api: ${api}`);
-	return provider;
+type EntryPoint = "stream" | "streamSimple";
+
+/**
+ * Calls the registered provider for the model's api. An unknown api is a programming error and
+ * throws at once; everything else arrives as events. A registered StreamFunction must not throw
+ * (see its type); should one throw anyway, this is the one place that turns it into an error event.
+ */
+function callProvider<TApi extends Api>(
+	entryPoint: EntryPoint,
+	model: Model<TApi>,
+	context: Context,
+	options: (StreamOptions & Record<string, unknown>) | SimpleStreamOptions | undefined,
+): AssistantMessageEventStream {
+	if (model === undefined || model === null || typeof model !== "object") return missingModelStream(entryPoint, model);
+	const provider = getApiProvider(model.api);
+	if (!provider) throw new Error(`No API provider registered for api: ${model.api}`);
+	try {
+		return provider[entryPoint](model, context, options);
+	} catch (error) {
+		return failedStream(model, redactSecret(formatThrownValue(error), options?.apiKey));
+	}
 }
 
-/** Runs a provider call; anything it throws after this point becomes an error event. */
-function guarded(
-	model: Model<Api>,
-	apiKey: string | undefined,
-	call: () => AssistantMessageEventStream,
-): AssistantMessageEventStream {
-	try {
-		return call();
-	} catch (error) {
-		const text = error instanceof Error ? error.message : String(error);
-		return failedStream(model, redactSecret(text, apiKey));
-	}
+/** `getModel` returns undefined for an id the catalogue does not know; that arrives here at run time. */
+function missingModelStream(entryPoint: EntryPoint, model: unknown): AssistantMessageEventStream {
+	const got = model === null ? "null" : typeof model === "object" ? "an object" : String(model);
+	return failedStream(
+		{ api: "unknown", provider: "unknown", id: "unknown" },
+		`${entryPoint}() was called without a model (got ${got}): getModel() returns undefined for a provider/model id the catalogue does not know. Check the id (getModels(provider) lists them), or look the model up with getModelOrThrow() to fail where the id is wrong`,
+	);
 }
 
 /** Streams a response with provider-specific options. Never throws for request or runtime failures. */
@@ -39,8 +51,7 @@ export function stream<TApi extends Api>(
 	context: Context,
 	options?: ProviderStreamOptions | StreamOptions,
 ): AssistantMessageEventStream {
-	const provider = resolveProvider(model.api);
-	return guarded(model, options?.apiKey, () => provider.stream(model, context, options));
+	return callProvider("stream", model, context, options);
 }
 
 export function complete<TApi extends Api>(
@@ -57,8 +68,7 @@ export function streamSimple<TApi extends Api>(
 	context: Context,
 	options?: SimpleStreamOptions,
 ): AssistantMessageEventStream {
-	const provider = resolveProvider(model.api);
-	return guarded(model, options?.apiKey, () => provider.streamSimple(model, context, options));
+	return callProvider("streamSimple", model, context, options);
 }
 
 export function completeSimple<TApi extends Api>(

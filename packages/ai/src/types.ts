@@ -251,7 +251,10 @@ export interface StreamOptions {
 	idleTimeoutMs?: number;
 	/** Retries before the first content event. Default 2. */
 	maxRetries?: number;
-	/** Cap on one retry delay in ms. Default 60000; 0 means no cap. */
+	/**
+	 * Cap on one retry delay in ms: a longer retry-after from the server ends the call at once (saying
+	 * so), Keel's own backoff is shortened to it. Default 60000; 0 means no cap.
+	 */
 	maxRetryDelayMs?: number;
 	metadata?: Record<string, unknown>;
 }
@@ -270,6 +273,10 @@ export interface SimpleStreamOptions extends StreamOptions {
  * Once called, a StreamFunction must not throw and must not hang: a missing key, an HTTP error,
  * a malformed stream, a timeout and an abort all arrive as exactly one `error` event (stopReason
  * "error" or "aborted", `errorMessage` set, partial content kept), and `result()` always settles.
+ * The stream begins with `start`. Implementers must not throw, synchronously or later: return the
+ * stream at once and report every failure through it (`createProviderStream` does all of this for
+ * a function that performs one attempt). `stream()` turns a synchronous throw into an error event
+ * as a last resort, but nothing catches an exception thrown later.
  */
 export type StreamFunction<TApi extends Api = Api, TOptions extends StreamOptions = StreamOptions> = (
 	model: Model<TApi>,

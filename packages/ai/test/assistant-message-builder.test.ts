@@ -82,13 +82,13 @@ describe("AssistantMessageBuilder", () => {
 
 	it("upgrades stop to toolUse when the message holds tool calls, keeps length as is", () => {
 		const withCall = setup();
-		withCall.builder.addCompleteToolCall("c", "run", { a: 1 });
+		withCall.builder.endToolCall(withCall.builder.startToolCall("c", "run"));
 		expect(withCall.builder.finish("stop").stopReason).toBe("toolUse");
 		const done = withCall.events.at(-1);
 		expect(done?.type === "done" && done.reason).toBe("toolUse");
 
 		const truncated = setup();
-		truncated.builder.addCompleteToolCall("c", "run", {});
+		truncated.builder.endToolCall(truncated.builder.startToolCall("c", "run"));
 		expect(truncated.builder.finish("length").stopReason).toBe("length");
 	});
 

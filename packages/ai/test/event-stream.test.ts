@@ -232,12 +232,4 @@ describe("AssistantMessageEventStream", () => {
 		expect(result.stopReason).toBe("error");
 		expect(result.content).toEqual([]);
 	});
-
-	it("end() uses the fallback given to createAssistantMessageEventStream", async () => {
-		const aborted = { ...messageWithText(""), stopReason: "aborted" as const, errorMessage: "Request was aborted" };
-		const stream = createAssistantMessageEventStream(() => aborted);
-		stream.push({ type: "start", partial: messageWithText("x") });
-		stream.end();
-		expect(await stream.result()).toBe(aborted);
-	});
 });

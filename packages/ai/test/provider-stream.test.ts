@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createProviderStream } from "../src/providers/shared/provider-stream.js";
+import { createProviderStream, startProviderCall } from "../src/providers/shared/provider-stream.js";
 import type { AssistantMessageEvent, Model } from "../src/types.js";
 
 const model: Model<"test-api"> = {
@@ -21,74 +21,40 @@ async function collect(stream: AsyncIterable<AssistantMessageEvent>) {
 	return events;
 }
 
-describe("createProviderStream", () => {
+describe("createProviderStream: checks before the first attempt, and how a call ends", () => {
 	it("ends with a clear error when no key is found", async () => {
 		const result = await createProviderStream(model, {}, async () => {}).result();
 		expect(result.stopReason).toBe("error");
 		expect(result.errorMessage).toBe('No API key for provider "test-provider": pass options.apiKey');
 	});
 
-	it("retries a 429 before content, then succeeds, and records the retry", async () => {
+	it("ends with one error event when options.signal is not an AbortSignal, without calling the transport", async () => {
 		let calls = 0;
-		const stream = createProviderStream(model, { apiKey: "k-secret", maxRetries: 2 }, async ({ builder }) => {
+		const response = createProviderStream(model, { apiKey: "k", signal: {} as AbortSignal }, async ({ builder }) => {
 			calls++;
-			if (calls === 1)
-				throw Object.assign(new Error("429 slow down"), { status: 429, headers: { "retry-after-ms": "5" } });
-			const index = builder.startText();
-			builder.appendText(index, "hi");
-			builder.updateUsage({ input: 1_000_000, output: 0 });
 			builder.finish("stop");
 		});
-		const events = await collect(stream);
-		expect(calls).toBe(2);
-		expect(events.filter((event) => event.type === "start")).toHaveLength(1);
-		const result = await stream.result();
-		expect(result.stopReason).toBe("stop");
-		expect(result.usage.cost.input).toBe(3);
-		expect(result.diagnostics?.[0]?.type).toBe("retry");
+		const events = await collect(response);
+		expect(events.map((event) => event.type)).toEqual(["start", "error"]);
+		const result = await response.result();
+		expect(result.errorMessage).toBe(
+			"options.signal must be an AbortSignal (for example new AbortController().signal), got a plain object",
+		);
+		expect(calls).toBe(0);
 	});
 
-	it("never retries once content was emitted, and keeps the partial content", async () => {
-		let calls = 0;
-		const result = await createProviderStream(model, { apiKey: "k" }, async ({ builder }) => {
-			calls++;
-			const index = builder.startText();
-			builder.appendText(index, "partial");
-			throw Object.assign(new Error("boom"), { status: 500 });
-		}).result();
-		expect(calls).toBe(1);
-		expect(result.stopReason).toBe("error");
-		expect(result.errorMessage).toBe("500 boom");
-		expect(result.content).toEqual([{ type: "text", text: "partial" }]);
+	it("ends with a clear error for a maxTokens that is not a non-negative integer", async () => {
+		const result = await createProviderStream(model, { apiKey: "k", maxTokens: 1.5 }, async () => {}).result();
+		expect(result.errorMessage).toBe("maxTokens must be a non-negative integer, got 1.5");
 	});
 
-	it("redacts the API key from error messages", async () => {
-		const result = await createProviderStream(model, { apiKey: "sk-very-secret", maxRetries: 0 }, async () => {
-			throw Object.assign(new Error("401 invalid key sk-very-secret"), { status: 401 });
-		}).result();
-		expect(result.errorMessage).toBe("401 invalid key [redacted]");
-	});
-
-	it("ends an idle stream even when the transport ignores the signal", async () => {
-		const result = await createProviderStream(model, { apiKey: "k", idleTimeoutMs: 30 }, ({ builder }) => {
-			builder.appendText(builder.startText(), "before stall");
-			return new Promise(() => {});
-		}).result();
-		expect(result.stopReason).toBe("error");
-		expect(result.errorMessage).toMatch(/No data received from the provider for 30 ms/);
-		expect(result.content).toEqual([{ type: "text", text: "before stall" }]);
-	});
-
-	it("reports abort before the request as aborted without calling the transport", async () => {
-		const controller = new AbortController();
-		controller.abort();
-		let called = false;
-		const result = await createProviderStream(model, { apiKey: "k", signal: controller.signal }, async () => {
-			called = true;
-		}).result();
-		expect(called).toBe(false);
-		expect(result.stopReason).toBe("aborted");
-		expect(result.errorMessage).toBe("Request was aborted");
+	it("turns an exception outside any attempt (a bug in a provider's preparation) into one error event", async () => {
+		const response = startProviderCall(model, { apiKey: "k" }, () => {
+			throw new Error("prepare broke");
+		});
+		const events = await collect(response);
+		expect(events.map((event) => event.type)).toEqual(["start", "error"]);
+		expect((await response.result()).errorMessage).toBe("prepare broke");
 	});
 
 	it("fails when the transport returns without a stop event", async () => {

@@ -135,26 +135,55 @@ describe("stream and streamSimple", () => {
 		faux.unregister();
 	});
 
-	it("turn a provider that throws synchronously into one error event", async () => {
+	it("turn a provider that throws synchronously into `start` and one error event", async () => {
 		const throwing = () => {
 			throw new Error("provider exploded");
 		};
 		registerApiProvider({ api: "throwing", stream: throwing, streamSimple: throwing });
 		for (const call of [stream, streamSimple]) {
 			const events = await collect(call(modelFor("throwing"), context));
-			expect(events).toHaveLength(1);
-			const [event] = events;
-			expect(event.type).toBe("error");
+			expect(events.map((event) => event.type)).toEqual(["start", "error"]);
+			const event = events[1];
 			if (event.type !== "error") return;
 			expect(event.error).toMatchObject({ stopReason: "error", errorMessage: "provider exploded", api: "throwing" });
 		}
 	});
 
-	it("turn a provider module that fails to load into one error event", async () => {
+	for (const [name, call] of [
+		["stream", stream],
+		["streamSimple", streamSimple],
+		["complete", complete],
+		["completeSimple", completeSimple],
+	] as const) {
+		it(`${name}: a model that is undefined (an id getModel did not find) ends with one error saying so`, async () => {
+			const missing = undefined as unknown as Model<Api>;
+			const result = await Promise.resolve(call(missing, context)).then((value) =>
+				"result" in value ? value.result() : value,
+			);
+			expect(result.stopReason).toBe("error");
+			const entryPoint = name.startsWith("complete") ? name.replace("complete", "stream") : name;
+			expect(result.errorMessage).toMatch(
+				new RegExp(
+					`^${entryPoint}\\(\\) was called without a model \\(got undefined\\): getModel\\(\\) returns undefined`,
+				),
+			);
+			expect(result.errorMessage).toContain("getModelOrThrow()");
+		});
+	}
+
+	it("a null model gets the same clear error event, not a TypeError", async () => {
+		const events = await collect(stream(null as unknown as Model<Api>, context));
+		expect(events.map((event) => event.type)).toEqual(["start", "error"]);
+		expect((events[1] as { error: { errorMessage: string } }).error.errorMessage).toMatch(
+			/^stream\(\) was called without a model \(got null\)/,
+		);
+	});
+
+	it("turn a built-in provider module that fails to load into `start` and one error event", async () => {
 		const model = modelFor("anthropic-messages", "claude-test");
 		const response = stream(model, context, { apiKey: "k" });
 		const events = await collect(response);
-		expect(events.map((event) => event.type)).toEqual(["error"]);
+		expect(events.map((event) => event.type)).toEqual(["start", "error"]);
 		const message = await response.result();
 		expect(message.stopReason).toBe("error");
 		expect(message.errorMessage).toMatch(/^Failed to load the provider for api "anthropic-messages": /);

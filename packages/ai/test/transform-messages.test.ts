@@ -1,8 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
-	createMistralToolCallIdNormalizer,
 	normalizeAnthropicToolCallId,
-	normalizeMistralToolCallId,
 	normalizeOpenAICompletionsToolCallId,
 	normalizeOpenAIResponsesToolCallId,
 	parseResponsesToolCallId,
@@ -244,25 +242,5 @@ describe("tool-call id normalisers", () => {
 		expect(normalizeOpenAIResponsesToolCallId("toolu_01!!")).toBe("toolu_01");
 		expect(parseResponsesToolCallId("call_1|fc_2")).toEqual({ callId: "call_1", itemId: "fc_2" });
 		expect(parseResponsesToolCallId("toolu_1")).toEqual({ callId: "toolu_1" });
-	});
-
-	it("Mistral: 9 alphanumerics kept, anything else hashed deterministically", () => {
-		expect(normalizeMistralToolCallId("abcDEF123")).toBe("abcDEF123");
-		expect(normalizeMistralToolCallId("abc-DEF-123")).toBe("abcDEF123");
-		const hashed = normalizeMistralToolCallId("toolu_01ABCDEFGHIJ");
-		expect(hashed).toMatch(/^[A-Za-z0-9]{9}$/);
-		expect(normalizeMistralToolCallId("toolu_01ABCDEFGHIJ")).toBe(hashed);
-		expect(normalizeMistralToolCallId("toolu_01ABCDEFGHIK")).not.toBe(hashed);
-	});
-
-	it("Mistral per-request normaliser re-hashes collisions and is stable per id", () => {
-		const normalize = createMistralToolCallIdNormalizer();
-		// "abc-DEF-123" and "abcDEF123" strip to the same 9 characters.
-		const first = normalize("abcDEF123");
-		const second = normalize("abc-DEF-123");
-		expect(first).toBe("abcDEF123");
-		expect(second).not.toBe(first);
-		expect(second).toMatch(/^[A-Za-z0-9]{9}$/);
-		expect(normalize("abc-DEF-123")).toBe(second);
 	});
 });

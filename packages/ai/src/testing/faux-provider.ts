@@ -5,6 +5,7 @@
 import { registerApiProvider, unregisterApiProviders } from "../api-registry.js";
 import { createProviderStream, type ProviderAttempt } from "../providers/shared/provider-stream.js";
 import type { Api, Context, Message, Model, SimpleStreamOptions, StopReason, StreamOptions } from "../types.js";
+import { formatThrownValue } from "../utils/error-message.js";
 import type { AssistantMessageEventStream } from "../utils/event-stream.js";
 
 // --- scripts -----------------------------------------------------------------------------------
@@ -253,8 +254,7 @@ async function play(
 		resolved = typeof response === "function" ? await response(context, options, callIndex) : response;
 	} catch (error) {
 		// A throwing script is a test bug: report it once, never retry it.
-		const text = error instanceof Error ? error.message : String(error);
-		builder.fail("error", `Faux response ${callIndex + 1} threw: ${text}`);
+		builder.fail("error", `Faux response ${callIndex + 1} threw: ${formatThrownValue(error)}`);
 		return;
 	}
 	const script = typeof resolved === "string" ? fauxAssistantMessage(resolved) : resolved;

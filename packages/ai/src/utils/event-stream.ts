@@ -1,4 +1,5 @@
 import type { AssistantMessage, AssistantMessageEvent } from "../types.js";
+import { createErrorMessage } from "./error-message.js";
 
 /**
  * A push-based async iterable with a final-result promise.
@@ -121,7 +122,7 @@ export class EventStream<T, R = T> implements AsyncIterable<T> {
 export class AssistantMessageEventStream extends EventStream<AssistantMessageEvent, AssistantMessage> {
 	private lastPartial: AssistantMessage | undefined;
 
-	constructor(fallbackResult?: () => AssistantMessage) {
+	constructor() {
 		super(
 			(event) => event.type === "done" || event.type === "error",
 			(event) => {
@@ -129,7 +130,7 @@ export class AssistantMessageEventStream extends EventStream<AssistantMessageEve
 				if (event.type === "error") return event.error;
 				throw new Error(`Not a terminal event: ${event.type}`);
 			},
-			() => fallbackResult?.() ?? this.unterminatedResult(),
+			() => this.unterminatedResult(),
 		);
 	}
 
@@ -139,8 +140,8 @@ export class AssistantMessageEventStream extends EventStream<AssistantMessageEve
 	}
 
 	private unterminatedResult(): AssistantMessage {
-		const base = this.lastPartial ?? createEmptyAssistantMessage("unknown", "unknown", "unknown");
-		return { ...base, stopReason: "error", errorMessage: "The stream ended without a done or error event" };
+		const from = this.lastPartial ?? { api: "unknown", provider: "unknown", id: "unknown" };
+		return createErrorMessage(from, "error", "The stream ended without a done or error event");
 	}
 }
 
@@ -165,12 +166,7 @@ export function createEmptyAssistantMessage(api: string, provider: string, model
 	};
 }
 
-/**
- * Creates an AssistantMessageEventStream. When `fallbackResult` is given, `end()` without a
- * terminal event settles `result()` with it.
- */
-export function createAssistantMessageEventStream(
-	fallbackResult?: () => AssistantMessage,
-): AssistantMessageEventStream {
-	return new AssistantMessageEventStream(fallbackResult);
+/** Creates an AssistantMessageEventStream. */
+export function createAssistantMessageEventStream(): AssistantMessageEventStream {
+	return new AssistantMessageEventStream();
 }

@@ -1,7 +1,11 @@
-// The anthropic-messages provider: Claude through @anthropic-ai/sdk (`client.messages.create`, stream).
+// The anthropic-messages provider: Claude through the Messages API (`stream: true`).
 import type { Context, Model, SimpleStreamOptions } from "../../types.js";
 import type { AssistantMessageEventStream } from "../../utils/event-stream.js";
-import { createProviderStream } from "../shared/provider-stream.js";
+import {
+	type ProviderDefinition,
+	streamSimpleWithDefinition,
+	streamWithDefinition,
+} from "../shared/provider-definition.js";
 import { adjustMaxTokensForThinking, buildBaseOptions } from "../shared/simple-options.js";
 import { classifyAnthropicError } from "./errors.js";
 import type { AnthropicOptions } from "./options.js";
@@ -14,37 +18,19 @@ export { buildAnthropicHeaders } from "./encode-headers.js";
 export type { AnthropicEffort, AnthropicOptions, AnthropicToolChoice } from "./options.js";
 export { mapAnthropicStopReason } from "./stop-reason.js";
 
-/** Streams one Claude response with Anthropic-specific options. Never throws; see StreamFunction. */
-export function streamAnthropic(
-	model: Model<"anthropic-messages">,
-	context: Context,
-	options: AnthropicOptions = {},
-): AssistantMessageEventStream {
-	return createProviderStream(model, options, (attempt) => runAnthropicAttempt(attempt, context, options), {
-		// An injected client carries its own credentials.
-		requiresApiKey: options.client === undefined,
-		classifyError: classifyAnthropicError,
-	});
-}
-
 /**
  * Unified options: `reasoning` becomes adaptive thinking with an effort (Claude 4.6 and later) or a
  * token budget on top of maxTokens (older models). No reasoning level means no thinking parameter.
  */
-export function streamSimpleAnthropic(
+export function anthropicOptionsFromSimple(
 	model: Model<"anthropic-messages">,
-	context: Context,
-	options?: SimpleStreamOptions,
-): AssistantMessageEventStream {
+	options: SimpleStreamOptions | undefined,
+): AnthropicOptions {
 	const base = buildBaseOptions(model, options);
 	const level = options?.reasoning;
-	if (!level || !model.reasoning) return streamAnthropic(model, context, { ...base, thinkingEnabled: false });
+	if (!level || !model.reasoning) return { ...base, thinkingEnabled: false };
 	if (usesAdaptiveThinking(model)) {
-		return streamAnthropic(model, context, {
-			...base,
-			thinkingEnabled: true,
-			effort: effortForThinkingLevel(model, level),
-		});
+		return { ...base, thinkingEnabled: true, effort: effortForThinkingLevel(model, level) };
 	}
 	const adjusted = adjustMaxTokensForThinking(
 		base.maxTokens ?? model.maxTokens,
@@ -52,10 +38,37 @@ export function streamSimpleAnthropic(
 		level,
 		options?.thinkingBudgets,
 	);
-	return streamAnthropic(model, context, {
+	return {
 		...base,
 		maxTokens: adjusted.maxTokens,
 		thinkingEnabled: true,
 		thinkingBudgetTokens: adjusted.thinkingBudget,
-	});
+	};
+}
+
+export const anthropicMessagesProvider: ProviderDefinition<"anthropic-messages", AnthropicOptions> = {
+	api: "anthropic-messages",
+	simpleOptions: anthropicOptionsFromSimple,
+	// An injected client carries its own credentials.
+	requiresApiKey: (_model, options) => options.client === undefined,
+	classifyError: classifyAnthropicError,
+	runAttempt: runAnthropicAttempt,
+};
+
+/** Streams one Claude response with Anthropic-specific options. Never throws; see StreamFunction. */
+export function streamAnthropic(
+	model: Model<"anthropic-messages">,
+	context: Context,
+	options?: AnthropicOptions,
+): AssistantMessageEventStream {
+	return streamWithDefinition(anthropicMessagesProvider, model, context, options);
+}
+
+/** Streams one Claude response with unified options. Never throws; see StreamFunction. */
+export function streamSimpleAnthropic(
+	model: Model<"anthropic-messages">,
+	context: Context,
+	options?: SimpleStreamOptions,
+): AssistantMessageEventStream {
+	return streamSimpleWithDefinition(anthropicMessagesProvider, model, context, options);
 }

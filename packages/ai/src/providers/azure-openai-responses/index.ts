@@ -6,7 +6,11 @@ import type { AssistantMessageEventStream } from "../../utils/event-stream.js";
 import { buildOpenAIResponsesHeaders, encodeOpenAIResponsesRequest } from "../openai-responses/encode.js";
 import { toResponsesOptions } from "../openai-responses/index.js";
 import { classifyOpenAIResponsesError, runOpenAIResponsesAttempt } from "../openai-responses/transport.js";
-import { createProviderStream } from "../shared/provider-stream.js";
+import {
+	type ProviderDefinition,
+	streamSimpleWithDefinition,
+	streamWithDefinition,
+} from "../shared/provider-definition.js";
 import { openAIClientOptions } from "../shared/sdk-client-options.js";
 import type { AzureOpenAIResponsesOptions, AzureOpenAIResponsesSimpleOptions } from "./options.js";
 import { resolveAzureTarget } from "./resolve-azure-target.js";
@@ -20,27 +24,44 @@ export {
 	resolveAzureTarget,
 } from "./resolve-azure-target.js";
 
+/** Unified options: the Responses mapping, plus the Azure target fields. */
+export function azureOptionsFromSimple(
+	model: Model<"azure-openai-responses">,
+	options: AzureOpenAIResponsesSimpleOptions | undefined,
+): AzureOpenAIResponsesOptions {
+	return {
+		...toResponsesOptions(model, options),
+		azureBaseUrl: options?.azureBaseUrl,
+		azureResourceName: options?.azureResourceName,
+		azureApiVersion: options?.azureApiVersion,
+		azureDeploymentName: options?.azureDeploymentName,
+	};
+}
+
+export const azureOpenAIResponsesProvider: ProviderDefinition<"azure-openai-responses", AzureOpenAIResponsesOptions> = {
+	api: "azure-openai-responses",
+	simpleOptions: azureOptionsFromSimple,
+	classifyError: classifyOpenAIResponsesError,
+	runAttempt: async (attempt, context, options) => {
+		const { model } = attempt;
+		const target = resolveAzureTarget(model, options);
+		const client = new AzureOpenAI({
+			...openAIClientOptions(model, attempt.apiKey, buildOpenAIResponsesHeaders(model, options, context)),
+			baseURL: target.baseUrl,
+			apiVersion: target.apiVersion,
+		});
+		const body = encodeOpenAIResponsesRequest(model, context, options, { modelName: target.deploymentName });
+		await runOpenAIResponsesAttempt(attempt, client, body, "Azure OpenAI");
+	},
+};
+
 /** Streams one response from an Azure OpenAI deployment. Never throws; failures end in an error event. */
 export function streamAzureOpenAIResponses(
 	model: Model<"azure-openai-responses">,
 	context: Context,
 	options?: AzureOpenAIResponsesOptions,
 ): AssistantMessageEventStream {
-	return createProviderStream(
-		model,
-		options,
-		async (attempt) => {
-			const target = resolveAzureTarget(model, options);
-			const client = new AzureOpenAI({
-				...openAIClientOptions(model, attempt.apiKey, buildOpenAIResponsesHeaders(model, options, context)),
-				baseURL: target.baseUrl,
-				apiVersion: target.apiVersion,
-			});
-			const body = encodeOpenAIResponsesRequest(model, context, options, { modelName: target.deploymentName });
-			await runOpenAIResponsesAttempt(attempt, client, body, "Azure OpenAI");
-		},
-		{ classifyError: classifyOpenAIResponsesError },
-	);
+	return streamWithDefinition(azureOpenAIResponsesProvider, model, context, options);
 }
 
 /** The unified call: `reasoning` becomes the reasoning effort (thinking off when undefined). */
@@ -49,11 +70,5 @@ export function streamSimpleAzureOpenAIResponses(
 	context: Context,
 	options?: AzureOpenAIResponsesSimpleOptions,
 ): AssistantMessageEventStream {
-	return streamAzureOpenAIResponses(model, context, {
-		...toResponsesOptions(model, options),
-		azureBaseUrl: options?.azureBaseUrl,
-		azureResourceName: options?.azureResourceName,
-		azureApiVersion: options?.azureApiVersion,
-		azureDeploymentName: options?.azureDeploymentName,
-	});
+	return streamSimpleWithDefinition(azureOpenAIResponsesProvider, model, context, options);
 }

@@ -2,8 +2,14 @@
 // Cerebras, xAI, OpenRouter, z.ai, DeepSeek, Mistral-compatible gateways, Ollama, vLLM, LM Studio…).
 import { findEnvKeys } from "../../env-api-keys.js";
 import type { Context, Model, SimpleStreamOptions } from "../../types.js";
+import { formatThrownValue } from "../../utils/error-message.js";
 import type { AssistantMessageEventStream } from "../../utils/event-stream.js";
-import { createProviderStream, NonRetryableError } from "../shared/provider-stream.js";
+import { NonRetryableError } from "../shared/provider-attempt.js";
+import {
+	type ProviderDefinition,
+	streamSimpleWithDefinition,
+	streamWithDefinition,
+} from "../shared/provider-definition.js";
 import { buildBaseOptions } from "../shared/simple-options.js";
 import { resolveBaseUrl } from "./base-url.js";
 import { resolveOpenAICompletionsCompat } from "./compat.js";
@@ -22,34 +28,41 @@ export {
 export { buildOpenAICompletionsHeaders, encodeOpenAICompletionsRequest } from "./encode.js";
 export type { OpenAICompletionsOptions } from "./options.js";
 
+/** The unified options: `reasoning` becomes the vendor's thinking switch; `toolChoice` passes through. */
+export function openAICompletionsOptionsFromSimple(
+	model: Model<"openai-completions">,
+	options: (SimpleStreamOptions & Pick<OpenAICompletionsOptions, "toolChoice">) | undefined,
+): OpenAICompletionsOptions {
+	return { ...buildBaseOptions(model, options), reasoningEffort: options?.reasoning, toolChoice: options?.toolChoice };
+}
+
+export const openAICompletionsProvider: ProviderDefinition<"openai-completions", OpenAICompletionsOptions> = {
+	api: "openai-completions",
+	simpleOptions: openAICompletionsOptionsFromSimple,
+	// Providers Keel knows no key variable for (local servers) need no key.
+	requiresApiKey: (model) => findEnvKeys(model.provider).length > 0,
+	classifyError: classifyOpenAICompletionsError,
+	runAttempt: async (attempt, context, options) => {
+		const { model } = attempt;
+		const compat = safely(() => resolveOpenAICompletionsCompat(model));
+		if (compat instanceof Error) throw new NonRetryableError(compat.message);
+		const baseUrl = resolveBaseUrl(model.baseUrl);
+		if ("problem" in baseUrl) throw new NonRetryableError(baseUrl.problem);
+		const body = encodeChecked(model, context, options, compat);
+		await runOpenAICompletionsAttempt(attempt, context, options, compat, body, baseUrl.url);
+	},
+};
+
 /**
  * Streams one Chat Completions response (`stream: true`). Never throws: every failure is one
- * `error` event. Providers Keel knows no key variable for (local servers) need no key.
+ * `error` event.
  */
 export function streamOpenAICompletions(
 	model: Model<"openai-completions">,
 	context: Context,
 	options?: OpenAICompletionsOptions,
 ): AssistantMessageEventStream {
-	const resolvedOptions = options ?? {};
-	let body: ChatCompletionsRequest | undefined;
-	const compat = safely(() => resolveOpenAICompletionsCompat(model));
-	return createProviderStream(
-		model,
-		resolvedOptions,
-		async (attempt) => {
-			if (compat instanceof Error) throw new NonRetryableError(compat.message);
-			const baseUrl = resolveBaseUrl(model.baseUrl);
-			if ("problem" in baseUrl) throw new NonRetryableError(baseUrl.problem);
-			// Encoded once; retries send the same body.
-			body ??= encodeChecked(model, context, resolvedOptions, compat);
-			await runOpenAICompletionsAttempt(attempt, context, resolvedOptions, compat, body, baseUrl.url);
-		},
-		{
-			requiresApiKey: findEnvKeys(model.provider).length > 0,
-			classifyError: classifyOpenAICompletionsError,
-		},
-	);
+	return streamWithDefinition(openAICompletionsProvider, model, context, options);
 }
 
 /** The unified entry point: `reasoning` becomes the vendor's thinking switch; `toolChoice` passes through. */
@@ -58,11 +71,7 @@ export function streamSimpleOpenAICompletions(
 	context: Context,
 	options?: SimpleStreamOptions & Pick<OpenAICompletionsOptions, "toolChoice">,
 ): AssistantMessageEventStream {
-	return streamOpenAICompletions(model, context, {
-		...buildBaseOptions(model, options),
-		reasoningEffort: options?.reasoning,
-		toolChoice: options?.toolChoice,
-	});
+	return streamSimpleWithDefinition(openAICompletionsProvider, model, context, options);
 }
 
 function encodeChecked(
@@ -76,8 +85,9 @@ function encodeChecked(
 	try {
 		return encodeOpenAICompletionsRequest(model, context, options, compat);
 	} catch (error) {
-		const message = error instanceof Error ? error.message : String(error);
-		throw new NonRetryableError(`Could not build the Chat Completions request for "${model.id}": ${message}`);
+		throw new NonRetryableError(
+			`Could not build the Chat Completions request for "${model.id}": ${formatThrownValue(error)}`,
+		);
 	}
 }
 
@@ -108,6 +118,6 @@ function safely<T>(compute: () => T): T | Error {
 	try {
 		return compute();
 	} catch (error) {
-		return error instanceof Error ? error : new Error(String(error));
+		return error instanceof Error ? error : new Error(formatThrownValue(error));
 	}
 }

@@ -4,7 +4,11 @@ import OpenAI from "openai";
 import { findEnvKeys } from "../../env-api-keys.js";
 import type { Context, Model } from "../../types.js";
 import type { AssistantMessageEventStream } from "../../utils/event-stream.js";
-import { createProviderStream } from "../shared/provider-stream.js";
+import {
+	type ProviderDefinition,
+	streamSimpleWithDefinition,
+	streamWithDefinition,
+} from "../shared/provider-definition.js";
 import { openAIClientOptions } from "../shared/sdk-client-options.js";
 import { buildBaseOptions } from "../shared/simple-options.js";
 import { buildOpenAIResponsesHeaders, encodeOpenAIResponsesRequest } from "./encode.js";
@@ -15,30 +19,31 @@ export { OpenAIResponsesDecoder } from "./decode.js";
 export { buildOpenAIResponsesHeaders, encodeOpenAIResponsesRequest } from "./encode.js";
 export type { OpenAIResponsesOptions, OpenAIResponsesSimpleOptions } from "./options.js";
 
+export const openAIResponsesProvider: ProviderDefinition<"openai-responses", OpenAIResponsesOptions> = {
+	api: "openai-responses",
+	simpleOptions: toResponsesOptions,
+	// Providers with a known key variable (openai, github-copilot) need a key; a custom or local
+	// server (defineModel, LM Studio's /v1/responses) is called without one.
+	requiresApiKey: (model) => findEnvKeys(model.provider).length > 0,
+	classifyError: classifyOpenAIResponsesError,
+	runAttempt: async (attempt, context, options) => {
+		const { model } = attempt;
+		const client = new OpenAI({
+			...openAIClientOptions(model, attempt.apiKey, buildOpenAIResponsesHeaders(model, options, context)),
+			baseURL: model.baseUrl,
+		});
+		const body = encodeOpenAIResponsesRequest(model, context, options);
+		await runOpenAIResponsesAttempt(attempt, client, body, "OpenAI");
+	},
+};
+
 /** Streams one response from the OpenAI Responses API. Never throws; failures end in an error event. */
 export function streamOpenAIResponses(
 	model: Model<"openai-responses">,
 	context: Context,
 	options?: OpenAIResponsesOptions,
 ): AssistantMessageEventStream {
-	return createProviderStream(
-		model,
-		options,
-		async (attempt) => {
-			const client = new OpenAI({
-				...openAIClientOptions(model, attempt.apiKey, buildOpenAIResponsesHeaders(model, options, context)),
-				baseURL: model.baseUrl,
-			});
-			const body = encodeOpenAIResponsesRequest(model, context, options);
-			await runOpenAIResponsesAttempt(attempt, client, body, "OpenAI");
-		},
-		{
-			classifyError: classifyOpenAIResponsesError,
-			// Providers with a known key variable (openai, github-copilot) need a key; a custom or local
-			// server (defineModel, LM Studio's /v1/responses) is called without one.
-			requiresApiKey: findEnvKeys(model.provider).length > 0,
-		},
-	);
+	return streamWithDefinition(openAIResponsesProvider, model, context, options);
 }
 
 /** The unified call: `reasoning` becomes the reasoning effort (thinking off when undefined). */
@@ -47,7 +52,7 @@ export function streamSimpleOpenAIResponses(
 	context: Context,
 	options?: OpenAIResponsesSimpleOptions,
 ): AssistantMessageEventStream {
-	return streamOpenAIResponses(model, context, toResponsesOptions(model, options));
+	return streamSimpleWithDefinition(openAIResponsesProvider, model, context, options);
 }
 
 /** Maps unified options onto Responses options (shared with Azure). */

@@ -49,10 +49,6 @@ export class AssistantMessageBuilder {
 		return this.message.content.length > 0;
 	}
 
-	isBlockOpen(index: number): boolean {
-		return this.open.has(index);
-	}
-
 	// --- text ---------------------------------------------------------------------------------
 
 	startText(textSignature?: string): number {
@@ -97,10 +93,6 @@ export class AssistantMessageBuilder {
 	appendThinkingSignature(index: number, delta: string): void {
 		const block = this.block(index, "thinking");
 		block.thinkingSignature = (block.thinkingSignature ?? "") + delta;
-	}
-
-	setThinkingSignature(index: number, signature: string): void {
-		this.block(index, "thinking").thinkingSignature = signature;
 	}
 
 	endThinking(index: number, signature?: string): void {
@@ -168,14 +160,6 @@ export class AssistantMessageBuilder {
 		this.emit({ type: "toolcall_end", contentIndex: index, toolCall: block, partial: this.message });
 	}
 
-	/** Adds a tool call that arrives whole (Google): start, one delta, end. */
-	addCompleteToolCall(id: string, name: string, args: Record<string, unknown>, thoughtSignature?: string): number {
-		const index = this.startToolCall(id, name, thoughtSignature);
-		this.appendToolCallArguments(index, JSON.stringify(args ?? {}));
-		this.endToolCall(index);
-		return index;
-	}
-
 	// --- usage, identity, diagnostics ---------------------------------------------------------
 
 	/** Overwrites the given usage fields, recomputes the total (unless given) and the cost. */
@@ -212,7 +196,7 @@ export class AssistantMessageBuilder {
 	// --- ending ---------------------------------------------------------------------------------
 
 	/** Closes every open block, in index order, emitting its end event. */
-	closeOpenBlocks(): void {
+	private closeOpenBlocks(): void {
 		for (const index of [...this.open].sort((a, b) => a - b)) {
 			const block = this.message.content[index];
 			if (block.type === "text") this.endText(index);

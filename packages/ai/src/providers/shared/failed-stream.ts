@@ -1,21 +1,23 @@
 import type { Api, Model, StopReason } from "../../types.js";
+import { createErrorMessage } from "../../utils/error-message.js";
 import {
 	type AssistantMessageEventStream,
 	createAssistantMessageEventStream,
 	createEmptyAssistantMessage,
 } from "../../utils/event-stream.js";
 
-/** A stream that ends at once with one error event: for failures before a provider could start. */
+/**
+ * A stream that ends at once: `start`, then one error event. For failures found before any provider
+ * runs (no model, an API Keel does not implement, a registered provider that threw).
+ */
 export function failedStream(
-	model: Model<Api>,
+	model: Pick<Model<Api>, "api" | "provider" | "id">,
 	errorMessage: string,
 	reason: Extract<StopReason, "error" | "aborted"> = "error",
 ): AssistantMessageEventStream {
 	const stream = createAssistantMessageEventStream();
-	const message = createEmptyAssistantMessage(model.api, model.provider, model.id);
-	message.stopReason = reason;
-	message.errorMessage = errorMessage;
-	stream.push({ type: "error", reason, error: message });
+	stream.push({ type: "start", partial: createEmptyAssistantMessage(model.api, model.provider, model.id) });
+	stream.push({ type: "error", reason, error: createErrorMessage(model, reason, errorMessage) });
 	stream.end();
 	return stream;
 }

@@ -1,3 +1,5 @@
+import { findNetworkCause } from "./connection-error.js";
+
 /** How one failed attempt should be treated. */
 export interface ErrorClassification {
 	/** The text for `errorMessage` (the provider's own message where there is one). */
@@ -60,12 +62,6 @@ export function parseRetryAfter(headers: HeaderSource, now = Date.now()): number
 	return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-/** Exponential backoff with jitter: attempt 0 → 0.5–1 s, 1 → 1–2 s, 2 → 2–4 s … capped at 30 s. */
-export function backoffDelay(attempt: number, random: () => number = Math.random): number {
-	const ceiling = Math.min(30_000, 1000 * 2 ** attempt);
-	return Math.round(ceiling / 2 + (ceiling / 2) * random());
-}
-
 interface ErrorLike {
 	status?: unknown;
 	message?: unknown;
@@ -93,7 +89,8 @@ function providerMessage(body: unknown): { message?: string; type?: string } {
 
 /**
  * Classifies an error thrown by an SDK or fetch: HTTP status and the provider's message, and
- * whether retrying can help (408/409/429/5xx/overloaded and connection failures).
+ * whether retrying can help (408/409/429/5xx/overloaded and connection failures, except a host
+ * name that does not resolve). A network failure's message names its system error.
  */
 export function classifyError(error: unknown): ErrorClassification {
 	if (!error || typeof error !== "object") return { message: String(error), retryable: false };
@@ -102,7 +99,8 @@ export function classifyError(error: unknown): ErrorClassification {
 	const ownMessage = typeof candidate.message === "string" ? candidate.message : String(error);
 	const fromBody = providerMessage(candidate.error);
 	const detail = fromBody.message ?? stripStatusPrefix(ownMessage, status);
-	const causeText = candidate.cause instanceof Error ? candidate.cause.message : "";
+	const network = findNetworkCause(error);
+	const causeText = network?.message ?? (candidate.cause instanceof Error ? candidate.cause.message : "");
 	if (status !== undefined) {
 		const type = fromBody.type && !detail.includes(fromBody.type) ? ` (${fromBody.type})` : "";
 		return {
@@ -112,9 +110,10 @@ export function classifyError(error: unknown): ErrorClassification {
 			retryAfterMs: parseRetryAfter(candidate.headers),
 		};
 	}
+	const message = causeText && !ownMessage.includes(causeText) ? `${ownMessage} (${causeText})` : ownMessage;
+	if (network) return { message, retryable: network.retryable };
 	const connection =
 		CONNECTION_ERROR.test(ownMessage) || CONNECTION_ERROR.test(causeText) || /Connection/.test(String(candidate.name));
-	const message = causeText && !ownMessage.includes(causeText) ? `${ownMessage} (${causeText})` : ownMessage;
 	return { message, retryable: connection || OVERLOADED.test(ownMessage) };
 }
 

@@ -68,41 +68,9 @@ function trimPart(part: string): string {
 }
 
 const ALPHANUMERIC = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
-const MISTRAL_ID_LENGTH = 9;
-
-/**
- * Mistral: ids must be exactly 9 characters of `[a-zA-Z0-9]`. An id that already is one (after
- * removing other characters) is kept; any other id becomes a deterministic 9-character hash.
- * `attempt` salts the hash, for re-hashing after a collision.
- */
-export function normalizeMistralToolCallId(id: string, attempt = 0): string {
-	const stripped = id.replace(/[^A-Za-z0-9]/g, "");
-	if (attempt === 0 && stripped.length === MISTRAL_ID_LENGTH) return stripped;
-	return hashToAlphanumeric(attempt === 0 ? id : `${id}#${attempt}`, MISTRAL_ID_LENGTH);
-}
-
-/**
- * A Mistral normaliser for one request: like `normalizeMistralToolCallId`, but two different ids
- * never share a result (a collision is re-hashed), and the same id always gets the same result.
- */
-export function createMistralToolCallIdNormalizer(): (id: string) => string {
-	const byOriginal = new Map<string, string>();
-	const used = new Set<string>();
-	return (id) => {
-		const known = byOriginal.get(id);
-		if (known !== undefined) return known;
-		let attempt = 0;
-		let normalized = normalizeMistralToolCallId(id, attempt);
-		while (used.has(normalized)) normalized = normalizeMistralToolCallId(id, ++attempt);
-		byOriginal.set(id, normalized);
-		used.add(normalized);
-		return normalized;
-	};
-}
-
 /**
  * A deterministic hash of `text` written with `length` characters of [0-9A-Za-z]. Two
- * independent 32-bit FNV-1a style lanes give 64 bits, enough for the 9 characters (53 bits) Mistral needs.
+ * independent 32-bit FNV-1a style lanes give 64 bits, enough for the short ids this file builds.
  */
 export function hashToAlphanumeric(text: string, length: number): string {
 	let first = 0x811c9dc5;

@@ -170,13 +170,15 @@ describe("local OpenAI-compatible servers", () => {
 		expect(wire.server.lastRequest?.json).toMatchObject({ chat_template_kwargs: { enable_thinking: true } });
 	});
 
-	it("reports a server that is not running as a connection error, not a hang", async () => {
+	it("reports a server that is not running as a connection error naming its cause, not a hang", async () => {
 		const closed = await WireTestServer.start();
 		const url = closed.url;
 		await closed.close();
 		const result = await streamOpenAICompletions(localModel(url), context, { maxRetries: 0 }).result();
 		expect(result.stopReason).toBe("error");
-		expect(result.errorMessage).toMatch(/Connection error/);
+		expect(result.errorMessage).toBe(
+			`Could not connect to ollama at ${new URL(url).host}: connect ECONNREFUSED ${new URL(url).host}`,
+		);
 	});
 });
 

@@ -35,8 +35,8 @@ const throwingOnResponse = () => {
 	throw new Error("onResponse failed");
 };
 
-describe("an attempt that leaves its response body unread", () => {
-	it("anthropic: closes the request when onResponse throws", async () => {
+describe("an attempt that ends with its response body unread closes the request", () => {
+	it("anthropic: onResponse throws after the headers", async () => {
 		wire.server.enqueue({
 			body: [anthropicSse([messageStart({ input_tokens: 1 }), textStart(0), textDelta(0, "hi")])],
 			stall: true,
@@ -53,7 +53,7 @@ describe("an attempt that leaves its response body unread", () => {
 		expect(response.closed).toBe(true);
 	}, 3000);
 
-	it("openai-responses: closes the request when onResponse throws", async () => {
+	it("openai-responses: onResponse throws after the headers", async () => {
 		wire.server.enqueue({ body: [responsesSse([created()])], stall: true });
 		const result = await streamOpenAIResponses(responsesModel({ baseUrl: wire.server.url }), context, {
 			apiKey: "sk-test-secret-key-123",

@@ -1,0 +1,94 @@
+// The caller's API key never reaches an event, whichever way a call fails: a thrown error, an error
+// the decoder reports from the stream, a retry diagnostic, a provider module that failed to load,
+// a registered provider that threw synchronously.
+import { afterEach, describe, expect, it } from "vitest";
+import { registerApiProvider, unregisterApiProviders } from "../src/api-registry.js";
+import { apiProviderFromDefinition } from "../src/providers/shared/provider-definition.js";
+import { createProviderStream } from "../src/providers/shared/provider-stream.js";
+import { stream, streamSimple } from "../src/stream.js";
+import type { AssistantMessageEvent } from "../src/types.js";
+import { testModel } from "./helpers/models.js";
+
+const KEY = "sk-redaction-secret-0123456789";
+const SOURCE = "key-redaction-test";
+
+const model = testModel({
+	api: "key-redaction-api",
+	id: "m",
+	name: "M",
+	provider: "key-redaction-provider",
+	baseUrl: "http://127.0.0.1:1",
+});
+
+async function collect(events: AsyncIterable<AssistantMessageEvent>) {
+	const list: AssistantMessageEvent[] = [];
+	for await (const event of events) list.push(event);
+	return list;
+}
+
+afterEach(() => unregisterApiProviders(SOURCE));
+
+describe("API key redaction", () => {
+	it("from a thrown error's message", async () => {
+		const result = await createProviderStream(model, { apiKey: KEY, maxRetries: 0 }, async () => {
+			throw Object.assign(new Error(`401 invalid key ${KEY}`), { status: 401 });
+		}).result();
+		expect(result.errorMessage).toBe("401 invalid key [redacted]");
+	});
+
+	it("from an error the decoder reports from the stream itself, keeping the content", async () => {
+		const response = createProviderStream(model, { apiKey: KEY }, async ({ builder }) => {
+			builder.appendText(builder.startText(), "partial");
+			builder.fail("error", `Incorrect API key provided: ${KEY}`);
+		});
+		const events = await collect(response);
+		expect(events.at(-1)?.type).toBe("error");
+		expect(JSON.stringify(events)).not.toContain(KEY);
+		const result = await response.result();
+		expect(result.errorMessage).toBe("Incorrect API key provided: [redacted]");
+		expect(result.content).toEqual([{ type: "text", text: "partial" }]);
+	});
+
+	it("from the diagnostics of a retried attempt", async () => {
+		let attempts = 0;
+		const result = await createProviderStream(model, { apiKey: KEY, maxRetries: 1 }, async ({ builder }) => {
+			attempts++;
+			if (attempts === 1) {
+				throw Object.assign(new Error(`503 busy for ${KEY}`), { status: 503, headers: { "retry-after-ms": "1" } });
+			}
+			builder.finish("stop");
+		}).result();
+		expect(result.diagnostics?.[0]?.error?.message).toBe("503 busy for [redacted]");
+	});
+
+	it("from a provider module that failed to load", async () => {
+		const load = () => Promise.reject(new Error(`module init failed with ${KEY}`));
+		registerApiProvider(apiProviderFromDefinition(model.api, load), SOURCE);
+		const events = await collect(stream(model, { messages: [] }, { apiKey: KEY }));
+		expect(JSON.stringify(events)).not.toContain(KEY);
+		expect(events.at(-1)).toMatchObject({
+			type: "error",
+			error: {
+				errorMessage: `Failed to load the provider for api "key-redaction-api": module init failed with [redacted]`,
+			},
+		});
+	});
+
+	for (const [name, call] of [
+		["stream", stream],
+		["streamSimple", streamSimple],
+	] as const) {
+		it(`from a registered provider that throws synchronously (${name})`, async () => {
+			const throwWithKey = (): never => {
+				throw new Error(`Invalid API key: ${KEY}`);
+			};
+			registerApiProvider({ api: model.api, stream: throwWithKey, streamSimple: throwWithKey }, SOURCE);
+			const response = call(model, { messages: [] }, { apiKey: KEY });
+			const events = await collect(response);
+			const message = await response.result();
+			expect(message.stopReason).toBe("error");
+			expect(message.errorMessage).toBe("Invalid API key: [redacted]");
+			expect(JSON.stringify(events)).not.toContain(KEY);
+		});
+	}
+});
