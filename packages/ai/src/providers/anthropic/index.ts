@@ -1,4 +1,4 @@
-// The anthropic-messages provider: Claude through @anthropic-ai/sdk (`client.messages.create`, stream).
+// The anthropic-messages provider: Claude through the Messages API (POST /v1/messages, stream: true).
 import type { Context, Model, SimpleStreamOptions } from "../../types.js";
 import type { AssistantMessageEventStream } from "../../utils/event-stream.js";
 import { createProviderStream } from "../shared/provider-stream.js";

@@ -1,15 +1,12 @@
-// Azure OpenAI Responses: the OpenAI Responses wire format through the SDK's AzureOpenAI client
-// (api-key header, api-version query). Encode, decode and transport are the openai-responses ones.
-import { AzureOpenAI } from "openai";
+// Azure OpenAI Responses: the OpenAI Responses wire format with Azure's api-key header and
+// api-version query. Encode, decode and the Responses transport are the openai-responses ones.
 import type { Context, Model } from "../../types.js";
 import type { AssistantMessageEventStream } from "../../utils/event-stream.js";
-import { buildOpenAIResponsesHeaders, encodeOpenAIResponsesRequest } from "../openai-responses/encode.js";
+import { classifyOpenAIResponsesError } from "../openai-responses/errors.js";
 import { toResponsesOptions } from "../openai-responses/index.js";
-import { classifyOpenAIResponsesError, runOpenAIResponsesAttempt } from "../openai-responses/transport.js";
 import { createProviderStream } from "../shared/provider-stream.js";
-import { openAIClientOptions } from "../shared/sdk-client-options.js";
 import type { AzureOpenAIResponsesOptions, AzureOpenAIResponsesSimpleOptions } from "./options.js";
-import { resolveAzureTarget } from "./resolve-azure-target.js";
+import { runAzureOpenAIResponsesAttempt } from "./transport.js";
 
 export type { AzureOpenAIResponsesOptions, AzureOpenAIResponsesSimpleOptions } from "./options.js";
 export {
@@ -29,16 +26,7 @@ export function streamAzureOpenAIResponses(
 	return createProviderStream(
 		model,
 		options,
-		async (attempt) => {
-			const target = resolveAzureTarget(model, options);
-			const client = new AzureOpenAI({
-				...openAIClientOptions(model, attempt.apiKey, buildOpenAIResponsesHeaders(model, options, context)),
-				baseURL: target.baseUrl,
-				apiVersion: target.apiVersion,
-			});
-			const body = encodeOpenAIResponsesRequest(model, context, options, { modelName: target.deploymentName });
-			await runOpenAIResponsesAttempt(attempt, client, body, "Azure OpenAI");
-		},
+		(attempt) => runAzureOpenAIResponsesAttempt(attempt, context, options ?? {}),
 		{ classifyError: classifyOpenAIResponsesError },
 	);
 }

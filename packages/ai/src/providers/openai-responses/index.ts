@@ -1,15 +1,13 @@
-// The OpenAI Responses API (`client.responses.create`, stream: true). Azure reuses encode,
-// decode and transport from this folder with its own client and URL resolution.
-import OpenAI from "openai";
+// The OpenAI Responses API (POST /responses, stream: true). Azure reuses encode, decode and
+// transport from this folder with its own URL, credential header and deployment resolution.
 import { findEnvKeys } from "../../env-api-keys.js";
 import type { Context, Model } from "../../types.js";
 import type { AssistantMessageEventStream } from "../../utils/event-stream.js";
 import { createProviderStream } from "../shared/provider-stream.js";
-import { openAIClientOptions } from "../shared/sdk-client-options.js";
 import { buildBaseOptions } from "../shared/simple-options.js";
-import { buildOpenAIResponsesHeaders, encodeOpenAIResponsesRequest } from "./encode.js";
+import { classifyOpenAIResponsesError } from "./errors.js";
 import type { OpenAIResponsesOptions, OpenAIResponsesSimpleOptions } from "./options.js";
-import { classifyOpenAIResponsesError, runOpenAIResponsesAttempt } from "./transport.js";
+import { runOpenAIResponsesAttempt } from "./transport.js";
 
 export { OpenAIResponsesDecoder } from "./decode.js";
 export { buildOpenAIResponsesHeaders, encodeOpenAIResponsesRequest } from "./encode.js";
@@ -21,24 +19,12 @@ export function streamOpenAIResponses(
 	context: Context,
 	options?: OpenAIResponsesOptions,
 ): AssistantMessageEventStream {
-	return createProviderStream(
-		model,
-		options,
-		async (attempt) => {
-			const client = new OpenAI({
-				...openAIClientOptions(model, attempt.apiKey, buildOpenAIResponsesHeaders(model, options, context)),
-				baseURL: model.baseUrl,
-			});
-			const body = encodeOpenAIResponsesRequest(model, context, options);
-			await runOpenAIResponsesAttempt(attempt, client, body, "OpenAI");
-		},
-		{
-			classifyError: classifyOpenAIResponsesError,
-			// Providers with a known key variable (openai, github-copilot) need a key; a custom or local
-			// server (defineModel, LM Studio's /v1/responses) is called without one.
-			requiresApiKey: findEnvKeys(model.provider).length > 0,
-		},
-	);
+	return createProviderStream(model, options, (attempt) => runOpenAIResponsesAttempt(attempt, context, options ?? {}), {
+		classifyError: classifyOpenAIResponsesError,
+		// Providers with a known key variable (openai, github-copilot) need a key; a custom or local
+		// server (defineModel, LM Studio's /v1/responses) is called without one.
+		requiresApiKey: findEnvKeys(model.provider).length > 0,
+	});
 }
 
 /** The unified call: `reasoning` becomes the reasoning effort (thinking off when undefined). */

@@ -31,8 +31,9 @@ async function send(run: () => { result(): Promise<unknown> }) {
 describe("what the anthropic provider sends", () => {
 	it("authenticates a plain key and adds the fine-grained tool streaming beta", async () => {
 		const { headers, body } = await send(() => streamAnthropic(model(), context, { apiKey: TEST_KEY }));
-		// SDK 1.12 presents API keys as a Bearer token too.
-		expect(headers.authorization).toBe(`Bearer ${TEST_KEY}`);
+		// An API key goes in x-api-key, as Anthropic documents; Bearer is for OAuth and Copilot tokens.
+		expect(headers["x-api-key"]).toBe(TEST_KEY);
+		expect(headers.authorization).toBeUndefined();
 		expect(headers["anthropic-beta"]).toBe("fine-grained-tool-streaming-2025-05-14");
 		expect(headers["anthropic-version"]).toMatch(/^\d{4}-\d{2}-\d{2}$/);
 		expect(headers["anthropic-dangerous-direct-browser-access"]).toBe("true");

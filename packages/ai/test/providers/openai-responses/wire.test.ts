@@ -437,7 +437,9 @@ describe("openai-responses errors", () => {
 	it("reports a stream that ends without response.completed", async () => {
 		wire.server.enqueue({ body: responsesSse([created(), ...messageEvents(0, ["no end"])]) });
 		const result = await streamOpenAIResponses(model, context, fast).result();
-		expect(result.errorMessage).toBe("The provider's stream ended before the response was finished (no stop event)");
+		expect(result.errorMessage).toBe(
+			"The OpenAI stream ended before the response was finished (no response.completed event)",
+		);
 	});
 
 	it("bounds the whole request with timeoutMs, even before headers arrive", async () => {
