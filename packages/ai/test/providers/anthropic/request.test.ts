@@ -1,4 +1,3 @@
-import Anthropic from "@anthropic-ai/sdk";
 import { describe, expect, it } from "vitest";
 import { streamAnthropic, streamSimpleAnthropic } from "../../../src/providers/anthropic/index.js";
 import type { Context, ResponseInfo, ThinkingLevel } from "../../../src/types.js";
@@ -164,20 +163,6 @@ describe("what the anthropic provider sends", () => {
 			},
 		}).result();
 		expect(statuses).toEqual([401]);
-	});
-
-	it("uses an injected client, with no key required", async () => {
-		const client = new Anthropic({ apiKey: "injected-key", baseURL: wire.server.url, maxRetries: 0 });
-		const saved = process.env.ANTHROPIC_API_KEY;
-		delete process.env.ANTHROPIC_API_KEY;
-		try {
-			const { headers } = await send(() =>
-				streamAnthropic(model({ baseUrl: "http://unused.invalid" }), context, { client }),
-			);
-			expect(headers.authorization).toBe("Bearer injected-key");
-		} finally {
-			if (saved !== undefined) process.env.ANTHROPIC_API_KEY = saved;
-		}
 	});
 });
 
