@@ -30,7 +30,10 @@ export async function resolve(specifier, context, nextResolve) {
 `,
 	);
 	const register = join(workDirectory, "register.mjs");
-	writeFileSync(register, `import { register } from "node:module";\nregister(${JSON.stringify(pathToFileURL(hook).href)});\n`);
+	writeFileSync(
+		register,
+		`import { register } from "node:module";\nregister(${JSON.stringify(pathToFileURL(hook).href)});\n`,
+	);
 	const source = (path: string) => JSON.stringify(pathToFileURL(join(packageRoot, path)).href);
 	const script = `
 const { streamAnthropic } = await import(${source("src/providers/anthropic/index.ts")});

@@ -7,9 +7,23 @@ import { streamOpenAIResponses } from "../../../src/providers/openai-responses/i
 import type { StreamOptions } from "../../../src/types.js";
 import type { AssistantMessageEventStream } from "../../../src/utils/event-stream.js";
 import { userMessage } from "../../helpers/messages.js";
-import { anthropicSse, claudeModel, messageStart, textDelta, textResponseEvents, textStart } from "../anthropic/fixtures.js";
+import {
+	anthropicSse,
+	claudeModel,
+	messageStart,
+	textDelta,
+	textResponseEvents,
+	textStart,
+} from "../anthropic/fixtures.js";
 import { chunk, serverModel, sse, textStream } from "../openai-completions/fixtures.js";
-import { azureModel, completed, created, messageEvents, responsesModel, responsesSse } from "../openai-responses/fixtures.js";
+import {
+	azureModel,
+	completed,
+	created,
+	messageEvents,
+	responsesModel,
+	responsesSse,
+} from "../openai-responses/fixtures.js";
 
 export const TEST_KEY = "sk-test-transport-secret-0123456789";
 

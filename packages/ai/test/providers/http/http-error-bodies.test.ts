@@ -63,7 +63,9 @@ describe("ProviderHttpError as classifyError reads it", () => {
 	});
 
 	it("drops Azure's code when it only repeats the status", async () => {
-		const error = await ProviderHttpError.fromResponse(response(401, '{"error":{"code":"401","message":"Access denied."}}'));
+		const error = await ProviderHttpError.fromResponse(
+			response(401, '{"error":{"code":"401","message":"Access denied."}}'),
+		);
 		expect(classifyError(error).message).toBe("401 Access denied.");
 	});
 

@@ -10,7 +10,14 @@ import { userMessage } from "../../helpers/messages.js";
 import { useWireTestServer } from "../../helpers/wire-server.js";
 import { anthropicSse, claudeModel, textResponseEvents } from "../anthropic/fixtures.js";
 import { localModel, serverModel, textStream } from "../openai-completions/fixtures.js";
-import { azureModel, completed, created, messageEvents, responsesModel, responsesSse } from "../openai-responses/fixtures.js";
+import {
+	azureModel,
+	completed,
+	created,
+	messageEvents,
+	responsesModel,
+	responsesSse,
+} from "../openai-responses/fixtures.js";
 import { API_CASES, TEST_KEY } from "./api-cases.js";
 
 const wire = useWireTestServer();
@@ -48,7 +55,8 @@ describe.each(API_CASES)("$name request", (api) => {
 
 	it("lets options.headers replace a header whatever its case, sending one value", async () => {
 		const request = await sent(
-			() => api.stream(wire.server.url, { apiKey: TEST_KEY, headers: { Accept: "text/event-stream", "X-Trace": "t1" } }),
+			() =>
+				api.stream(wire.server.url, { apiKey: TEST_KEY, headers: { Accept: "text/event-stream", "X-Trace": "t1" } }),
 			api.okBody(),
 		);
 		expect(request.headers.accept).toBe("text/event-stream");
