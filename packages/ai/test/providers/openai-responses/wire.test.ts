@@ -1,4 +1,4 @@
-// End to end: the real openai SDK against the local wire-test server, in the Responses SSE format.
+// End to end: the provider against the local wire-test server, in the Responses SSE format.
 import { Type } from "@sinclair/typebox";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { completeSimple, defineModel } from "../../../src/index.js";
@@ -49,7 +49,7 @@ function splitInsideMultiByteCharacters(text: string): Uint8Array[] {
 const fast = { apiKey: API_KEY, maxRetries: 0, idleTimeoutMs: 2000 };
 
 describe("openai-responses over the wire", () => {
-	it("streams text through the SDK and sends the request to /responses with the key", async () => {
+	it("streams text and sends the request to /responses with the key", async () => {
 		wire.server.enqueue({
 			body: [responsesSse([created(), ...messageEvents(0, ["Hello", ", ", "world"])]), responsesSse([completed()])],
 		});
