@@ -103,7 +103,8 @@ export function describeErrorValue(body: unknown): ProviderErrorDetail {
 	if (!body || typeof body !== "object") return { message: String(body) };
 	const record = body as Record<string, unknown>;
 	const nested = record.error;
-	if (nested && typeof nested === "object" && typeof (nested as { message?: unknown }).message === "string") {
+	const nestedMessage = (nested as { message?: unknown } | null | undefined)?.message;
+	if (nested && typeof nested === "object" && typeof nestedMessage === "string" && nestedMessage !== "") {
 		const error = nested as Record<string, unknown>;
 		const type = typeof error.type === "string" ? error.type : typeof error.code === "string" ? error.code : undefined;
 		return { ...error, message: error.message as string, type };

@@ -34,6 +34,11 @@ describe("describeErrorBody reads each documented shape", () => {
 			{ message: "context too long" },
 		],
 		["FastAPI proxies (detail)", '{"detail":"Not authenticated"}', { message: "Not authenticated" }],
+		[
+			"an error object without a message",
+			'{"error":{"code":500,"message":""}}',
+			{ message: '{"code":500,"message":""}' },
+		],
 		["plain text", "  upstream connect error  ", { message: "upstream connect error" }],
 		["an empty body", "", { message: "no body" }],
 	])("%s", (_shape, body, expected) => {
