@@ -1,9 +1,15 @@
-// anthropic-messages through the real @anthropic-ai/sdk against the local wire-test server, each row
-// next to the floor (raw fetch + SSE split + JSON.parse of the same body in the same run).
+// anthropic-messages (Keel's own fetch + SSE reader) against the local wire-test server, each row
+// next to the floor (raw fetch + SSE split + JSON.parse of the same body in the same run) and the
+// Anthropic SDK's own event iterator, the alternative Keel does not use.
+import type AnthropicSdk from "@anthropic-ai/sdk";
 import { streamAnthropic } from "../../packages/ai/src/providers/anthropic/index.js";
-// The SDK is a dependency of @keel/ai, not of the repo root: reach it through the provider's factory.
-import { createAnthropicClient } from "../../packages/ai/src/providers/anthropic/transport.js";
-import { assertStreamSucceeded, benchModel, runProviderWireBench, toolArgumentDeltas } from "./provider-wire.js";
+import {
+	assertStreamSucceeded,
+	benchModel,
+	importVendorSdk,
+	runProviderWireBench,
+	toolArgumentDeltas,
+} from "./provider-wire.js";
 
 // More runs than the default 5: the three variants are compared, so their medians must be stable.
 const REPEAT = 9;
@@ -78,6 +84,7 @@ function toolBody(argumentBytes: number): string {
 }
 
 export default async function (): Promise<void> {
+	const { default: Anthropic } = await importVendorSdk<{ default: typeof AnthropicSdk }>("@anthropic-ai/sdk");
 	await runProviderWireBench({
 		path: "/v1/messages",
 		textBody,
@@ -89,7 +96,7 @@ export default async function (): Promise<void> {
 		},
 		variants: (server) => {
 			// The SDK's own event iteration without Keel: separates the SDK's cost from the provider's.
-			const client = createAnthropicClient(model(server.url), "bench", "apiKey");
+			const client = new Anthropic({ apiKey: "bench", baseURL: server.url, maxRetries: 0 });
 			return {
 				"SDK only ms": async () => {
 					const events = await client.messages.create({

@@ -1,8 +1,15 @@
-// openai-completions through the real openai SDK against the local wire-test server, each row next to
-// the floor (raw fetch + SSE split + JSON.parse of the same body in the same run).
+// openai-completions (Keel's own fetch + SSE reader) against the local wire-test server, each row next
+// to the floor (raw fetch + SSE split + JSON.parse of the same body in the same run) and the openai
+// SDK's own stream iterator, the alternative Keel does not use.
+import type OpenAISdk from "openai";
 import { streamOpenAICompletions } from "../../packages/ai/src/providers/openai-completions/index.js";
-import { createOpenAICompletionsClient } from "../../packages/ai/src/providers/openai-completions/transport.js";
-import { assertStreamSucceeded, benchModel, runProviderWireBench, toolArgumentDeltas } from "./provider-wire.js";
+import {
+	assertStreamSucceeded,
+	benchModel,
+	importVendorSdk,
+	runProviderWireBench,
+	toolArgumentDeltas,
+} from "./provider-wire.js";
 
 const model = (baseUrl: string) => benchModel("openai-completions", baseUrl);
 
@@ -39,6 +46,7 @@ function toolBody(argumentBytes: number): string {
 }
 
 export default async function (): Promise<void> {
+	const { default: OpenAI } = await importVendorSdk<{ default: typeof OpenAISdk }>("openai");
 	await runProviderWireBench({
 		path: "/chat/completions",
 		textBody,
@@ -55,11 +63,7 @@ export default async function (): Promise<void> {
 		},
 		variants: (server) => {
 			// The SDK's own stream iterator with nothing done per chunk: what reading through it would cost.
-			const client = createOpenAICompletionsClient(model(server.url), "bench", {
-				baseUrl: server.url,
-				headers: {},
-				onErrorBody: () => {},
-			});
+			const client = new OpenAI({ apiKey: "bench", baseURL: server.url, maxRetries: 0 });
 			return {
 				"bare SDK stream ms": async () => {
 					const stream = await client.chat.completions.create({ model: "bench-model", messages: [], stream: true });

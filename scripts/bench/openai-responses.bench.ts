@@ -1,4 +1,4 @@
-// openai-responses through the real openai SDK against the local wire-test server, each row next to
+// openai-responses (Keel's own fetch + SSE reader) against the local wire-test server, each row next to
 // the floor (raw fetch + SSE split + JSON.parse of the same body in the same run).
 import { streamOpenAIResponses } from "../../packages/ai/src/providers/openai-responses/index.js";
 import { assertStreamSucceeded, benchModel, runProviderWireBench, toolArgumentDeltas } from "./provider-wire.js";

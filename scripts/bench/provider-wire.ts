@@ -1,9 +1,20 @@
 // What the streaming-provider benchmarks share: a bench model, the four body sizes, and the loop
 // that serves each body from the local wire-test server and times the floor (raw fetch + SSE split +
 // JSON.parse of the same body) next to the provider and any extra variants, in the same run.
+import { createRequire } from "node:module";
+import { pathToFileURL } from "node:url";
 import { WireTestServer } from "../../packages/ai/src/testing/wire-test-server.js";
 import type { Api, Model } from "../../packages/ai/src/types.js";
 import { medianMs, printTable, sseFloorMs } from "./measure.js";
+
+/**
+ * A vendor SDK for the comparison columns. The SDKs are dependencies of @keel/ai (for their types),
+ * not of the repository root, so they are resolved from the package's folder.
+ */
+export async function importVendorSdk<T>(name: "openai" | "@anthropic-ai/sdk"): Promise<T> {
+	const resolveFromPackage = createRequire(new URL("../../packages/ai/package.json", import.meta.url));
+	return (await import(pathToFileURL(resolveFromPackage.resolve(name)).href)) as T;
+}
 
 /** A text-only model at `baseUrl` with limits no bench body reaches. */
 export function benchModel<TApi extends Api>(

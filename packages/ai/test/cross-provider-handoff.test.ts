@@ -1,7 +1,7 @@
 // A conversation begun on one wire API and continued on another, end to end: the first API's turns
-// are produced by its real SDK and decoder from scripted SSE (so ids, signatures and thinking are
-// exactly what that API yields), then the next API's real SDK sends the history to the wire-test
-// server, and the recorded request body shows what the second API was given.
+// are produced by its provider's transport and decoder from scripted SSE (so ids, signatures and
+// thinking are exactly what that API yields), then the next API's provider sends the history to the
+// wire-test server, and the recorded request body shows what the second API was given.
 
 import { describe, expect, it } from "vitest";
 import { stream } from "../src/index.js";

@@ -1,8 +1,9 @@
 import type Anthropic from "@anthropic-ai/sdk";
 import type { AssistantMessageBuilder, UsageUpdate } from "../shared/assistant-message-builder.js";
+import type { StreamDecoder } from "../shared/stream-decoder.js";
 import { mapAnthropicStopReason } from "./stop-reason.js";
 
-type StreamEvent = Anthropic.Messages.RawMessageStreamEvent;
+export type AnthropicStreamEvent = Anthropic.Messages.RawMessageStreamEvent;
 type ApiUsage = Partial<Anthropic.Messages.Usage> | Partial<Anthropic.Messages.MessageDeltaUsage>;
 
 /** Shown as the text of a redacted thinking block; the encrypted data is kept as its signature. */
@@ -41,14 +42,27 @@ function usageUpdate(usage: ApiUsage | null | undefined): UsageUpdate {
  * web search results) are skipped, so the API index is mapped to the builder's index.
  *
  * Usage: `input_tokens` already excludes cache reads and writes, so it maps to `input` directly.
+ * @see https://docs.anthropic.com/en/docs/build-with-claude/streaming
  */
-export class AnthropicStreamDecoder {
+export class AnthropicStreamDecoder implements StreamDecoder<AnthropicStreamEvent> {
 	private readonly blocks = new Map<number, { index: number; kind: BlockKind }>();
 	private stopReason: string | undefined;
+	private finished = false;
 
 	constructor(private readonly builder: AssistantMessageBuilder) {}
 
-	decode(event: StreamEvent): void {
+	/** True once `message_stop` ended the message. */
+	get isFinished(): boolean {
+		return this.finished;
+	}
+
+	end(): void {
+		if (this.finished) return;
+		this.finished = true;
+		this.builder.fail("error", "The Anthropic stream ended before the response was finished (no message_stop event)");
+	}
+
+	decode(event: AnthropicStreamEvent): void {
 		if (!event || typeof event !== "object") malformed("not an object", event);
 		switch (event.type) {
 			case "message_start":
@@ -156,6 +170,7 @@ export class AnthropicStreamDecoder {
 	}
 
 	private onMessageStop(): void {
+		this.finished = true;
 		const raw = this.stopReason;
 		if (raw === undefined) {
 			this.builder.fail("error", "Anthropic ended the message without a stop reason");
@@ -167,8 +182,15 @@ export class AnthropicStreamDecoder {
 	}
 }
 
-/** Decodes a whole recorded stream (tests, replays): every event in order. */
-export function decodeAnthropicStreamEvents(events: Iterable<StreamEvent>, builder: AssistantMessageBuilder): void {
+/** Decodes a whole recorded stream (tests, replays): every event in order, then the end of the stream. */
+export function decodeAnthropicStreamEvents(
+	events: Iterable<AnthropicStreamEvent>,
+	builder: AssistantMessageBuilder,
+): void {
 	const decoder = new AnthropicStreamDecoder(builder);
-	for (const event of events) decoder.decode(event);
+	for (const event of events) {
+		decoder.decode(event);
+		if (decoder.isFinished) return;
+	}
+	decoder.end();
 }

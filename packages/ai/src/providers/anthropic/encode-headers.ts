@@ -1,5 +1,6 @@
 import type { Context, Model } from "../../types.js";
 import { buildGitHubCopilotHeaders } from "../shared/github-copilot-headers.js";
+import { mergeHeaders } from "../shared/headers.js";
 import type { AnthropicOptions } from "./options.js";
 import { isThinkingEnabled, usesAdaptiveThinking } from "./thinking.js";
 
@@ -8,8 +9,15 @@ export const INTERLEAVED_THINKING_BETA = "interleaved-thinking-2025-05-14";
 export const OAUTH_BETA = "oauth-2025-04-20";
 
 /**
- * What kind of credential the key is. The SDK sends each as `Authorization: Bearer`; they differ
- * in the betas they need (OAuth needs the oauth beta, Copilot's endpoint rejects fine-grained tool streaming).
+ * The Messages API version Keel speaks: the request and event formats the encoder and decoder follow.
+ * @see https://docs.anthropic.com/en/api/versioning
+ */
+export const ANTHROPIC_VERSION = "2023-06-01";
+
+/**
+ * What kind of credential the key is. An API key goes in `x-api-key`; an OAuth access token and a
+ * GitHub Copilot token go in `Authorization: Bearer`. They also differ in the betas they need (OAuth
+ * needs the oauth beta, Copilot's endpoint rejects fine-grained tool streaming).
  */
 export type AnthropicAuthMode = "apiKey" | "oauth" | "copilot";
 
@@ -43,9 +51,22 @@ export function anthropicBetas(
 }
 
 /**
- * Request headers, merged in this order: Keel's defaults, then `model.headers`, then (GitHub
- * Copilot) the per-request headers, then `options.headers` (the caller always wins). The key itself
- * is set by the SDK client.
+ * The credential header for a key: `x-api-key` for an API key, `Authorization: Bearer` for an OAuth
+ * or Copilot token; none without a key (an injected client sets its own).
+ * @see https://docs.anthropic.com/en/api/overview#authentication
+ */
+export function anthropicCredentialHeaders(
+	authMode: AnthropicAuthMode,
+	apiKey: string | undefined,
+): Record<string, string> {
+	if (!apiKey) return {};
+	return authMode === "apiKey" ? { "x-api-key": apiKey } : { authorization: `Bearer ${apiKey}` };
+}
+
+/**
+ * Request headers but the credential, merged in this order: Keel's defaults, then `model.headers`,
+ * then (GitHub Copilot) the per-request headers, then `options.headers` (the caller always wins).
+ * Keys come out lower-cased.
  */
 export function buildAnthropicHeaders(
 	model: Model<"anthropic-messages">,
@@ -54,6 +75,8 @@ export function buildAnthropicHeaders(
 	authMode: AnthropicAuthMode,
 ): Record<string, string> {
 	const defaults: Record<string, string> = {
+		"anthropic-version": ANTHROPIC_VERSION,
+		// The SDKs send this for streaming requests too; the body is still an event stream.
 		accept: "application/json",
 		// Keel runs in browsers too; the caller decides whether a key may live there.
 		"anthropic-dangerous-direct-browser-access": "true",
@@ -62,14 +85,4 @@ export function buildAnthropicHeaders(
 	if (betas.length > 0) defaults["anthropic-beta"] = betas.join(",");
 	const copilot = authMode === "copilot" ? buildGitHubCopilotHeaders(context) : undefined;
 	return mergeHeaders(defaults, model.headers, copilot, options.headers);
-}
-
-/** Merges header records case-insensitively; later records win. Keys come out lower-cased. */
-export function mergeHeaders(...sources: (Record<string, string> | undefined)[]): Record<string, string> {
-	const merged: Record<string, string> = {};
-	for (const source of sources) {
-		if (!source) continue;
-		for (const [name, value] of Object.entries(source)) merged[name.toLowerCase()] = value;
-	}
-	return merged;
 }

@@ -1,4 +1,4 @@
-// The anthropic-messages provider: Claude through the Messages API (`stream: true`).
+// The anthropic-messages provider: Claude through the Messages API (POST /v1/messages, stream: true).
 import type { Context, Model, SimpleStreamOptions } from "../../types.js";
 import type { AssistantMessageEventStream } from "../../utils/event-stream.js";
 import {

@@ -1,19 +1,16 @@
-// Azure OpenAI Responses: the OpenAI Responses wire format through the SDK's AzureOpenAI client
-// (api-key header, api-version query). Encode, decode and transport are the openai-responses ones.
-import { AzureOpenAI } from "openai";
+// Azure OpenAI Responses: the OpenAI Responses wire format with Azure's api-key header and
+// api-version query. Encode, decode and the Responses transport are the openai-responses ones.
 import type { Context, Model } from "../../types.js";
 import type { AssistantMessageEventStream } from "../../utils/event-stream.js";
-import { buildOpenAIResponsesHeaders, encodeOpenAIResponsesRequest } from "../openai-responses/encode.js";
+import { classifyOpenAIResponsesError } from "../openai-responses/errors.js";
 import { toResponsesOptions } from "../openai-responses/index.js";
-import { classifyOpenAIResponsesError, runOpenAIResponsesAttempt } from "../openai-responses/transport.js";
 import {
 	type ProviderDefinition,
 	streamSimpleWithDefinition,
 	streamWithDefinition,
 } from "../shared/provider-definition.js";
-import { openAIClientOptions } from "../shared/sdk-client-options.js";
 import type { AzureOpenAIResponsesOptions, AzureOpenAIResponsesSimpleOptions } from "./options.js";
-import { resolveAzureTarget } from "./resolve-azure-target.js";
+import { runAzureOpenAIResponsesAttempt } from "./transport.js";
 
 export type { AzureOpenAIResponsesOptions, AzureOpenAIResponsesSimpleOptions } from "./options.js";
 export {
@@ -42,17 +39,7 @@ export const azureOpenAIResponsesProvider: ProviderDefinition<"azure-openai-resp
 	api: "azure-openai-responses",
 	simpleOptions: azureOptionsFromSimple,
 	classifyError: classifyOpenAIResponsesError,
-	runAttempt: async (attempt, context, options) => {
-		const { model } = attempt;
-		const target = resolveAzureTarget(model, options);
-		const client = new AzureOpenAI({
-			...openAIClientOptions(model, attempt.apiKey, buildOpenAIResponsesHeaders(model, options, context)),
-			baseURL: target.baseUrl,
-			apiVersion: target.apiVersion,
-		});
-		const body = encodeOpenAIResponsesRequest(model, context, options, { modelName: target.deploymentName });
-		await runOpenAIResponsesAttempt(attempt, client, body, "Azure OpenAI");
-	},
+	runAttempt: runAzureOpenAIResponsesAttempt,
 };
 
 /** Streams one response from an Azure OpenAI deployment. Never throws; failures end in an error event. */

@@ -1,4 +1,5 @@
 import type { Api, Model } from "../../types.js";
+import { environmentVariables } from "../shared/environment.js";
 import { NonRetryableError } from "../shared/provider-stream.js";
 
 /** Where an Azure OpenAI Responses call goes and under which deployment. */
@@ -29,7 +30,7 @@ export const DEFAULT_AZURE_API_VERSION = "v1";
 export function resolveAzureTarget(
 	model: Model<Api>,
 	options: AzureTargetOptions = {},
-	environment: Environment = process.env,
+	environment: Environment = environmentVariables(),
 ): AzureTarget {
 	return {
 		baseUrl: resolveAzureBaseUrl(model, options, environment),

@@ -1,3 +1,5 @@
+import { environmentVariables } from "../shared/environment.js";
+
 /**
  * Fills `{VARIABLE}` placeholders in a catalogue base URL from the environment (Cloudflare's
  * `…/accounts/{CLOUDFLARE_ACCOUNT_ID}/ai/v1`). Returns the URL, or a message naming what is
@@ -5,7 +7,7 @@
  */
 export function resolveBaseUrl(
 	baseUrl: string,
-	environment: Record<string, string | undefined> = typeof process !== "undefined" ? process.env : {},
+	environment: Record<string, string | undefined> = environmentVariables(),
 ): { url: string } | { problem: string } {
 	const missing: string[] = [];
 	const url = baseUrl.replace(/\{([A-Z][A-Z0-9_]*)\}/g, (placeholder, name: string) => {

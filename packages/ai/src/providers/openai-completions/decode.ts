@@ -1,5 +1,6 @@
 import type { StopReason } from "../../types.js";
 import type { AssistantMessageBuilder, UsageUpdate } from "../shared/assistant-message-builder.js";
+import type { StreamDecoder } from "../shared/stream-decoder.js";
 import { REASONING_FIELDS, type ReasoningField } from "./encode-messages.js";
 
 // The chunk shapes as vendors send them: OpenAI's documented fields plus the extensions other
@@ -105,10 +106,12 @@ type OpenBlock = { kind: "text"; index: number } | { kind: "thinking"; index: nu
 
 /**
  * The Chat Completions stream decoder: feed it every chunk, then call `end()` when the stream is
- * over. Pure: it only calls the builder. A chunk that is not a chunk throws, which the provider
- * harness turns into an error event.
+ * over (`data: [DONE]` or the end of the body): a usage chunk may follow the finish reason, so the
+ * message only ends there. Pure: it only calls the builder. A chunk that is not a chunk throws,
+ * which the provider harness turns into an error event.
+ * @see https://platform.openai.com/docs/api-reference/chat-streaming
  */
-export class OpenAICompletionsStreamDecoder {
+export class OpenAICompletionsStreamDecoder implements StreamDecoder<ChatCompletionChunkWire> {
 	private current: OpenBlock | undefined;
 	/** Tool-call stream index → builder block index of the call being received at that index. */
 	private readonly toolCalls = new Map<number, number>();
@@ -116,6 +119,7 @@ export class OpenAICompletionsStreamDecoder {
 	private readonly encryptedReasoning = new Map<string, string>();
 	private finishReason: string | undefined;
 	private chunksSeen = 0;
+	private ended = false;
 
 	constructor(
 		private readonly builder: AssistantMessageBuilder,
@@ -123,7 +127,12 @@ export class OpenAICompletionsStreamDecoder {
 		private readonly vendor: string,
 	) {}
 
-	decodeChunk(chunk: ChatCompletionChunkWire): void {
+	/** True once `end()` ended the message. */
+	get isFinished(): boolean {
+		return this.ended;
+	}
+
+	decode(chunk: ChatCompletionChunkWire): void {
 		if (!chunk || typeof chunk !== "object" || Array.isArray(chunk)) {
 			throw new Error(`Malformed Chat Completions stream chunk: ${JSON.stringify(chunk)?.slice(0, 200)}`);
 		}
@@ -142,6 +151,8 @@ export class OpenAICompletionsStreamDecoder {
 
 	/** Ends the message from the last finish reason seen. */
 	end(): void {
+		if (this.ended) return;
+		this.ended = true;
 		for (const [id, signature] of this.encryptedReasoning) this.attachEncryptedReasoning(id, signature);
 		this.nameUnnamedToolCalls();
 		const reason = this.finishReason;

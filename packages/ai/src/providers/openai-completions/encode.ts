@@ -1,5 +1,6 @@
 import type { Context, Model, ThinkingLevel } from "../../types.js";
 import { buildGitHubCopilotHeaders } from "../shared/github-copilot-headers.js";
+import { mergeHeaders } from "../shared/headers.js";
 import { resolveCacheRetention } from "../shared/simple-options.js";
 import { type ResolvedOpenAICompletionsCompat, resolveOpenAICompletionsCompat } from "./compat.js";
 import { encodeOpenAICompletionsMessages } from "./encode-messages.js";
@@ -143,8 +144,9 @@ function addAnthropicCacheBreakpoints(messages: ChatMessage[], cacheControl: Cac
 }
 
 /**
- * Request headers, in merge order: the model's, then those the vendor needs (session affinity,
- * GitHub Copilot's initiator/intent/vision), then `options.headers`, which win.
+ * Request headers but the credential, in merge order: the model's, then those the vendor needs
+ * (session affinity, GitHub Copilot's initiator/intent/vision), then `options.headers`, which win.
+ * Merged case-insensitively; keys come out lower-cased.
  */
 export function buildOpenAICompletionsHeaders(
 	model: Model<"openai-completions">,
@@ -152,14 +154,40 @@ export function buildOpenAICompletionsHeaders(
 	options: OpenAICompletionsOptions,
 	compat: ResolvedOpenAICompletionsCompat,
 ): Record<string, string> {
-	const headers: Record<string, string> = { ...model.headers };
-	if (
-		compat.sendSessionAffinityHeaders &&
-		options.sessionId &&
-		resolveCacheRetention(options.cacheRetention) !== "none"
-	) {
-		headers["x-session-affinity"] = options.sessionId;
+	const affinity =
+		compat.sendSessionAffinityHeaders && options.sessionId && resolveCacheRetention(options.cacheRetention) !== "none"
+			? { "x-session-affinity": options.sessionId }
+			: undefined;
+	const copilot = model.provider === "github-copilot" ? buildGitHubCopilotHeaders(context) : undefined;
+	return mergeHeaders(model.headers, affinity, copilot, options.headers);
+}
+
+/**
+ * What is wrong with the model or context before anything is encoded, or undefined. Catches input
+ * that would otherwise reach the vendor as a confusing 400 (or crash the encoder) and says what to fix.
+ */
+export function findOpenAICompletionsInputProblem(
+	model: Model<"openai-completions">,
+	context: Context,
+): string | undefined {
+	if (!model.id) return "The model has no id: set model.id to the vendor's model name";
+	try {
+		new URL(model.baseUrl);
+	} catch {
+		return `Model "${model.id}" has an invalid baseUrl ${JSON.stringify(model.baseUrl)}: expected an absolute URL such as http://127.0.0.1:11434/v1`;
 	}
-	if (model.provider === "github-copilot") Object.assign(headers, buildGitHubCopilotHeaders(context));
-	return { ...headers, ...options.headers };
+	if (!context || !Array.isArray(context.messages)) {
+		return "context.messages must be an array of messages";
+	}
+	for (const [index, message] of context.messages.entries()) {
+		const role = (message as { role?: unknown } | null)?.role;
+		if (role !== "user" && role !== "assistant" && role !== "toolResult") {
+			return `context.messages[${index}] has role ${JSON.stringify(role)}: expected "user", "assistant" or "toolResult"`;
+		}
+		const content = (message as { content?: unknown }).content;
+		if (!Array.isArray(content) && !(role === "user" && typeof content === "string")) {
+			return `context.messages[${index}] (${role}) has no content: expected ${role === "user" ? "a string or " : ""}an array of blocks`;
+		}
+	}
+	return undefined;
 }

@@ -6,6 +6,8 @@ import type {
 	ResponseStreamEvent,
 } from "openai/resources/responses/responses";
 import type { AssistantMessageBuilder } from "../shared/assistant-message-builder.js";
+import { ProviderStreamError } from "../shared/provider-errors.js";
+import type { StreamDecoder } from "../shared/stream-decoder.js";
 import { encodeTextSignature } from "./text-signature.js";
 
 type OpenItem =
@@ -13,24 +15,15 @@ type OpenItem =
 	| { kind: "message"; blockIndex: number }
 	| { kind: "function_call"; blockIndex: number };
 
-/** An `error` event inside the stream (rate limits and server errors can arrive this way). */
-export class ResponsesStreamError extends Error {
-	override name = "ResponsesStreamError";
-	constructor(
-		message: string,
-		readonly code: string | undefined,
-	) {
-		super(message);
-	}
-}
-
 /**
  * Turns Responses stream events into builder calls. A state machine with no I/O: output items are
  * tracked by `output_index`, so interleaved items land in the right block. Unknown event and item
  * types (web search, annotations, future additions) are ignored; an event that contradicts the
- * stream so far (text for a function call, arguments for an unknown item) throws.
+ * stream so far (text for a function call, arguments for an unknown item) throws. An `error` event
+ * (rate limits and server errors can arrive this way) throws a ProviderStreamError with its code.
+ * @see https://platform.openai.com/docs/api-reference/responses-streaming
  */
-export class OpenAIResponsesDecoder {
+export class OpenAIResponsesDecoder implements StreamDecoder<ResponseStreamEvent> {
 	private readonly items = new Map<number, OpenItem>();
 	private ended = false;
 
@@ -42,9 +35,18 @@ export class OpenAIResponsesDecoder {
 		private readonly requestedServiceTier?: string,
 	) {}
 
-	/** True once a terminal event ended the message. */
-	get isEnded(): boolean {
+	/** True once a terminal event (completed, incomplete, failed) ended the message. */
+	get isFinished(): boolean {
 		return this.ended;
+	}
+
+	end(): void {
+		if (this.ended) return;
+		this.ended = true;
+		this.builder.fail(
+			"error",
+			`The ${this.providerLabel} stream ended before the response was finished (no response.completed event)`,
+		);
 	}
 
 	decode(event: ResponseStreamEvent): void {
@@ -101,7 +103,7 @@ export class OpenAIResponsesDecoder {
 				this.endResponse(event.response);
 				return;
 			case "error":
-				throw new ResponsesStreamError(
+				throw new ProviderStreamError(
 					`${this.providerLabel} stream error${event.code ? ` ${event.code}` : ""}: ${event.message}`,
 					event.code ?? undefined,
 				);

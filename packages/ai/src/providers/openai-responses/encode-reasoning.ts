@@ -16,8 +16,8 @@ export function mapReasoningEffort(model: Model<Api>, level: ThinkingLevel): str
 /**
  * The effort to send when the caller asked for no reasoning. Reasoning models think by default,
  * so when the model declares an "off" value (for example "none" on GPT-5.1, "minimal" on GPT-5)
- * we send it explicitly; otherwise nothing is sent and the model's default applies. (pi appended
- * a "# Juice: 0" developer message instead; an explicit parameter is clearer and documented.)
+ * we send it explicitly, as a documented parameter rather than an instruction in the prompt;
+ * otherwise nothing is sent and the model's default applies.
  */
 export function reasoningEffortForOff(model: Model<Api>): string | undefined {
 	const off = model.thinkingLevelMap?.off;

@@ -7,6 +7,7 @@ import type { ReasoningEffort } from "openai/resources/shared";
 import type { Api, Context, Model, Tool } from "../../types.js";
 import { sanitizeSurrogates } from "../../utils/sanitize-unicode.js";
 import { buildGitHubCopilotHeaders } from "../shared/github-copilot-headers.js";
+import { mergeHeaders } from "../shared/headers.js";
 import { resolveCacheRetention } from "../shared/simple-options.js";
 import { normalizeOpenAIResponsesToolCallId } from "../shared/tool-call-ids.js";
 import { transformMessages } from "../shared/transform-messages.js";
@@ -89,17 +90,17 @@ export function encodeResponsesTool(tool: Tool): ResponsesTool {
 }
 
 /**
- * Request headers: model defaults, then the session header where the host wants it, then (GitHub
- * Copilot) the per-request headers, then options (last wins).
+ * Request headers but the credential: model defaults, then the session header where the host wants
+ * it, then (GitHub Copilot) the per-request headers, then options (last wins). Merged
+ * case-insensitively; keys come out lower-cased.
  */
 export function buildOpenAIResponsesHeaders(
 	model: Model<Api>,
 	options: OpenAIResponsesOptions = {},
 	context?: Context,
 ): Record<string, string> {
-	const headers: Record<string, string> = { ...model.headers };
 	const compat = model.compat as { sendSessionIdHeader?: boolean } | undefined;
-	if (compat?.sendSessionIdHeader && options.sessionId) headers.session_id = options.sessionId;
-	if (model.provider === "github-copilot" && context) Object.assign(headers, buildGitHubCopilotHeaders(context));
-	return { ...headers, ...options.headers };
+	const session = compat?.sendSessionIdHeader && options.sessionId ? { session_id: options.sessionId } : undefined;
+	const copilot = model.provider === "github-copilot" && context ? buildGitHubCopilotHeaders(context) : undefined;
+	return mergeHeaders(model.headers, session, copilot, options.headers);
 }

@@ -1,6 +1,5 @@
-// The OpenAI Responses API (`client.responses.create`, stream: true). Azure reuses encode,
-// decode and transport from this folder with its own client and URL resolution.
-import OpenAI from "openai";
+// The OpenAI Responses API (POST /responses, stream: true). Azure reuses encode, decode and
+// transport from this folder with its own URL, credential header and deployment resolution.
 import { findEnvKeys } from "../../env-api-keys.js";
 import type { Context, Model } from "../../types.js";
 import type { AssistantMessageEventStream } from "../../utils/event-stream.js";
@@ -9,11 +8,10 @@ import {
 	streamSimpleWithDefinition,
 	streamWithDefinition,
 } from "../shared/provider-definition.js";
-import { openAIClientOptions } from "../shared/sdk-client-options.js";
 import { buildBaseOptions } from "../shared/simple-options.js";
-import { buildOpenAIResponsesHeaders, encodeOpenAIResponsesRequest } from "./encode.js";
+import { classifyOpenAIResponsesError } from "./errors.js";
 import type { OpenAIResponsesOptions, OpenAIResponsesSimpleOptions } from "./options.js";
-import { classifyOpenAIResponsesError, runOpenAIResponsesAttempt } from "./transport.js";
+import { runOpenAIResponsesAttempt } from "./transport.js";
 
 export { OpenAIResponsesDecoder } from "./decode.js";
 export { buildOpenAIResponsesHeaders, encodeOpenAIResponsesRequest } from "./encode.js";
@@ -26,15 +24,7 @@ export const openAIResponsesProvider: ProviderDefinition<"openai-responses", Ope
 	// server (defineModel, LM Studio's /v1/responses) is called without one.
 	requiresApiKey: (model) => findEnvKeys(model.provider).length > 0,
 	classifyError: classifyOpenAIResponsesError,
-	runAttempt: async (attempt, context, options) => {
-		const { model } = attempt;
-		const client = new OpenAI({
-			...openAIClientOptions(model, attempt.apiKey, buildOpenAIResponsesHeaders(model, options, context)),
-			baseURL: model.baseUrl,
-		});
-		const body = encodeOpenAIResponsesRequest(model, context, options);
-		await runOpenAIResponsesAttempt(attempt, client, body, "OpenAI");
-	},
+	runAttempt: runOpenAIResponsesAttempt,
 };
 
 /** Streams one response from the OpenAI Responses API. Never throws; failures end in an error event. */

@@ -4,9 +4,9 @@
 // Why not the SDKs' own stream iterators: on 20k small events the openai SDK's `Stream` measured
 // about 3.5–5× the cost of this reader and the Anthropic SDK's about 1.6× (their byte-level line
 // decoders copy buffers per line, and they take one async step per event); see
-// scripts/bench/{openai-completions,openai-responses,anthropic}.bench.ts. The SDKs still build,
-// authenticate and send requests and raise their typed errors for non-2xx answers; only the 200
-// body is read here. It needs TextDecoder and ReadableStream only, so it runs in browsers too.
+// scripts/bench/{openai-completions,openai-responses,anthropic}.bench.ts. Requests are sent by
+// http-transport.ts, which hands the 200 body to this reader. It needs TextDecoder and
+// ReadableStream only, so it runs in browsers too.
 
 /** One event: its `event:` name when the server sent one, and its `data:` lines joined by "\n". */
 export interface ServerSentEvent {

@@ -29,7 +29,7 @@ const wire = useWireTestServer();
 const context: Context = { messages: [{ role: "user", content: "Hello", timestamp: 1 }] };
 const model = () => claudeModel({ baseUrl: wire.server.url });
 
-describe("anthropic streaming through the SDK", () => {
+describe("anthropic streaming over HTTP", () => {
 	it("streams text deltas as our events and ends with done", async () => {
 		wire.server.enqueue(sseResponse(textResponseEvents(["Hel", "lo ", "world"])));
 		const stream = streamAnthropic(model(), context, { apiKey: TEST_KEY });

@@ -1,4 +1,4 @@
-// End to end: the SDK's AzureOpenAI client against the local wire-test server.
+// End to end: the Azure provider against the local wire-test server.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { completeSimple } from "../../../src/index.js";
 import {

@@ -13,7 +13,7 @@ function decode(chunks: unknown[], vendor = "openai") {
 	const events: AssistantMessageEvent[] = [];
 	const builder = new AssistantMessageBuilder(completionsModel(), (event) => events.push(event));
 	const decoder = new OpenAICompletionsStreamDecoder(builder, vendor);
-	for (const item of chunks) decoder.decodeChunk(item as ChatCompletionChunkWire);
+	for (const item of chunks) decoder.decode(item as ChatCompletionChunkWire);
 	decoder.end();
 	return { message: builder.message, events };
 }
@@ -175,7 +175,7 @@ describe("OpenAICompletionsStreamDecoder", () => {
 	it("throws on a chunk that is not an object", () => {
 		const builder = new AssistantMessageBuilder(completionsModel(), () => {});
 		const decoder = new OpenAICompletionsStreamDecoder(builder, "openai");
-		expect(() => decoder.decodeChunk([] as unknown as ChatCompletionChunkWire)).toThrow(
+		expect(() => decoder.decode([] as unknown as ChatCompletionChunkWire)).toThrow(
 			"Malformed Chat Completions stream chunk: []",
 		);
 	});

@@ -481,13 +481,13 @@ describe("buildOpenAICompletionsHeaders", () => {
 			messages: [{ role: "user", content: [{ type: "image", data: "AA", mimeType: "image/png" }], timestamp: 1 }],
 		};
 		expect(buildOpenAICompletionsHeaders(model, withImage, {}, compat)).toEqual({
-			"X-Initiator": "user",
-			"Openai-Intent": "conversation-edits",
-			"Copilot-Vision-Request": "true",
+			"x-initiator": "user",
+			"openai-intent": "conversation-edits",
+			"copilot-vision-request": "true",
 		});
 		const afterTool: Context = {
 			messages: [userMessage("q"), toolResult("call_1", [{ type: "text", text: "r" }])],
 		};
-		expect(buildOpenAICompletionsHeaders(model, afterTool, {}, compat)["X-Initiator"]).toBe("agent");
+		expect(buildOpenAICompletionsHeaders(model, afterTool, {}, compat)["x-initiator"]).toBe("agent");
 	});
 });

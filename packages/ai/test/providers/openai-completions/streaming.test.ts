@@ -1,4 +1,4 @@
-// End to end: the real openai SDK against the wire-test server, streams in Chat Completions' SSE format.
+// End to end: the provider against the wire-test server, streams in Chat Completions' SSE format.
 import { describe, expect, it } from "vitest";
 import {
 	streamOpenAICompletions,

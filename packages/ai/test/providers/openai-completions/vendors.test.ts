@@ -1,4 +1,4 @@
-// What each vendor in the catalogue receives, end to end through the SDK: compat flags detected from
+// What each vendor in the catalogue receives, end to end over HTTP: compat flags detected from
 // the provider id decide the body. The base URL is the wire-test server; the provider id is the vendor's.
 import { describe, expect, it } from "vitest";
 import { streamSimpleOpenAICompletions } from "../../../src/providers/openai-completions/index.js";

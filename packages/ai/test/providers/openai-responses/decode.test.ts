@@ -1,7 +1,8 @@
 import type { ResponseStreamEvent } from "openai/resources/responses/responses";
 import { describe, expect, it } from "vitest";
-import { OpenAIResponsesDecoder, ResponsesStreamError } from "../../../src/providers/openai-responses/decode.js";
+import { OpenAIResponsesDecoder } from "../../../src/providers/openai-responses/decode.js";
 import { AssistantMessageBuilder } from "../../../src/providers/shared/assistant-message-builder.js";
+import { ProviderStreamError } from "../../../src/providers/shared/provider-errors.js";
 import type { AssistantMessageEvent } from "../../../src/types.js";
 import {
 	completed,
@@ -226,9 +227,17 @@ describe("decodeOpenAIResponses", () => {
 	});
 
 	it("throws on an in-stream error event, with its code", () => {
-		expect(() =>
-			decodeAll([{ type: "error", code: "rate_limit_exceeded", message: "Slow down", param: null }]),
-		).toThrow(new ResponsesStreamError("OpenAI stream error rate_limit_exceeded: Slow down", "rate_limit_exceeded"));
+		let thrown: unknown;
+		try {
+			decodeAll([{ type: "error", code: "rate_limit_exceeded", message: "Slow down", param: null }]);
+		} catch (error) {
+			thrown = error;
+		}
+		expect(thrown).toBeInstanceOf(ProviderStreamError);
+		expect(thrown).toMatchObject({
+			message: "OpenAI stream error rate_limit_exceeded: Slow down",
+			code: "rate_limit_exceeded",
+		});
 	});
 
 	it("throws on argument deltas for an item that is not an open function call", () => {

@@ -461,9 +461,9 @@ describe("buildOpenAIResponsesHeaders", () => {
 		const copilot = responsesModel({ provider: "github-copilot" });
 		const userTurn: Context = { messages: [user([{ type: "text", text: "see" }, image])] };
 		expect(buildOpenAIResponsesHeaders(copilot, {}, userTurn)).toEqual({
-			"X-Initiator": "user",
-			"Openai-Intent": "conversation-edits",
-			"Copilot-Vision-Request": "true",
+			"x-initiator": "user",
+			"openai-intent": "conversation-edits",
+			"copilot-vision-request": "true",
 		});
 		const agentTurn: Context = {
 			messages: [
@@ -480,8 +480,8 @@ describe("buildOpenAIResponsesHeaders", () => {
 			],
 		};
 		expect(buildOpenAIResponsesHeaders(copilot, { headers: { "Openai-Intent": "mine" } }, agentTurn)).toEqual({
-			"X-Initiator": "agent",
-			"Openai-Intent": "mine",
+			"x-initiator": "agent",
+			"openai-intent": "mine",
 		});
 	});
 });

@@ -1,4 +1,4 @@
-// End to end: the real openai SDK against the local wire-test server, in the Responses SSE format.
+// End to end: the provider against the local wire-test server, in the Responses SSE format.
 import { Type } from "@sinclair/typebox";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { completeSimple, defineModel } from "../../../src/index.js";
@@ -49,7 +49,7 @@ function splitInsideMultiByteCharacters(text: string): Uint8Array[] {
 const fast = { apiKey: API_KEY, maxRetries: 0, idleTimeoutMs: 2000 };
 
 describe("openai-responses over the wire", () => {
-	it("streams text through the SDK and sends the request to /responses with the key", async () => {
+	it("streams text and sends the request to /responses with the key", async () => {
 		wire.server.enqueue({
 			body: [responsesSse([created(), ...messageEvents(0, ["Hello", ", ", "world"])]), responsesSse([completed()])],
 		});
@@ -437,7 +437,9 @@ describe("openai-responses errors", () => {
 	it("reports a stream that ends without response.completed", async () => {
 		wire.server.enqueue({ body: responsesSse([created(), ...messageEvents(0, ["no end"])]) });
 		const result = await streamOpenAIResponses(model, context, fast).result();
-		expect(result.errorMessage).toBe("The provider's stream ended before the response was finished (no stop event)");
+		expect(result.errorMessage).toBe(
+			"The OpenAI stream ended before the response was finished (no response.completed event)",
+		);
 	});
 
 	it("bounds the whole request with timeoutMs, even before headers arrive", async () => {
