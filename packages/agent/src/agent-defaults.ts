@@ -28,7 +28,7 @@ export const UNKNOWN_MODEL: Model = Object.freeze({
 }) as Model;
 
 export const NO_MODEL_TEXT =
-	"No model set: pass initialState.model to new Agent(), or call agent.setModel(model) " +
+	"No model set: pass initialState.model to new Agent(), or set agent.state.model " +
 	'(for example getModel("anthropic", "claude-sonnet-4-5")) before prompting.';
 
 export function isUnknownModel(model: Model): boolean {

@@ -30,7 +30,7 @@ describe("review: Agent steering", () => {
 						return { content: [{ type: "text" as const, text: "typed" }], details: {} };
 					},
 				};
-				agent.setTools([typing, echoTool()]);
+				agent.state.tools = [typing, echoTool()];
 				faux.setResponses([
 					fauxAssistantMessage([
 						fauxToolCall("typing", { value: "1" }, "c1"),
