@@ -38,7 +38,7 @@ import {
 	type ToolOutcome,
 } from "./tool-execution.js";
 import type { AgentContext, AgentEvent, AgentEventSink, AgentLoopConfig, AgentMessage, StreamFn } from "./types.js";
-import { callCallback, pollMessages } from "./user-callbacks.js";
+import { callCallback, isPromiseLike, pollMessages } from "./user-callbacks.js";
 
 /**
  * How long the loop waits, after an abort, for the stream function to end its stream itself
@@ -132,29 +132,30 @@ function createAgentEventStream(): EventStream<AgentEvent, AgentMessage[]> {
 
 /** One run's state: what it works on, and what it has open so a failure can close it. */
 interface Run extends ToolCallRun {
-	emit: AgentEventSink;
+	/** The caller's event sink. Every event goes through `emit`, which keeps the fields below. */
+	sink: AgentEventSink;
 	streamFn: StreamFn;
 	/** The messages this run added, in transcript order (the result of the run). */
 	newMessages: AgentMessage[];
 	/** Steering or follow-up messages taken from their source and not yet in the transcript. */
 	pending: AgentMessage[];
-	turnOpen: boolean;
-	/** A non-assistant message whose message_start went out and whose message_end has not yet. */
-	openMessage?: AgentMessage;
-	/** The assistant message in the context between its message_start and its message_end. */
+	/** The assistant message in the context, from its first event until its message_end. */
 	streaming?: AssistantMessage;
+	// What the events have opened, so a failure can close it with a well-formed event tree.
+	turnOpen: boolean;
+	/** The message whose message_start went out and whose message_end has not yet. */
+	openMessage?: AgentMessage;
 	/** Tool calls with a tool_execution_start but no tool_execution_end yet. */
 	runningToolCalls: Set<string>;
 	/** Tool calls of the current assistant message that had a tool_execution_start. */
 	startedToolCalls: Set<string>;
-	/** Set just before agent_end goes out: a sink that throws on it must not get a second one. */
 	agentEnded: boolean;
 }
 
 function createRun(
 	context: AgentContext,
 	config: AgentLoopConfig,
-	emit: AgentEventSink,
+	sink: AgentEventSink,
 	signal: AbortSignal | undefined,
 	streamFn: StreamFn | undefined,
 ): Run {
@@ -162,7 +163,7 @@ function createRun(
 		context,
 		config,
 		signal,
-		emit,
+		sink,
 		streamFn: streamFn ?? streamSimple,
 		newMessages: [],
 		pending: [],
@@ -173,20 +174,63 @@ function createRun(
 	};
 }
 
+// On the per-turn path a sink's or callback's result is awaited only when it is a promise
+// (`if (started) await started`): `await` on a plain value still costs a microtask, and a turn with a
+// tool call emits a dozen events; this saves about 1 µs per turn (scripts/bench/agent-loop.bench.ts).
+// A sink that returns a promise still gets back-pressure.
+
+/**
+ * Sends one event to the sink. What the event opens or closes is noted before it goes out, so a
+ * sink that throws on it sees it closed exactly once by `failRun`.
+ */
+function emit(run: Run, event: AgentEvent): void | Promise<void> {
+	switch (event.type) {
+		case "turn_start":
+			run.turnOpen = true;
+			break;
+		case "turn_end":
+			run.turnOpen = false;
+			break;
+		case "message_start":
+			run.openMessage = event.message;
+			break;
+		case "message_end":
+			run.openMessage = undefined;
+			break;
+		case "tool_execution_start":
+			run.runningToolCalls.add(event.toolCallId);
+			run.startedToolCalls.add(event.toolCallId);
+			break;
+		case "tool_execution_end":
+			run.runningToolCalls.delete(event.toolCallId);
+			break;
+		case "agent_end":
+			run.agentEnded = true;
+			break;
+	}
+	return run.sink(event);
+}
+
 /** The double loop. Never rejects: every failure ends in `failRun`. */
 async function runLoop(run: Run, prompts: AgentMessage[]): Promise<AgentMessage[]> {
-	const { config, signal } = run;
+	const { config, context, signal } = run;
 	try {
-		await run.emit({ type: "agent_start" });
-		await startTurn(run);
-		for (const prompt of prompts) await emitMessage(run, prompt);
+		await emit(run, { type: "agent_start" });
+		await emit(run, { type: "turn_start" });
+		for (const prompt of prompts) {
+			await emit(run, { type: "message_start", message: prompt });
+			await emit(run, { type: "message_end", message: prompt });
+		}
 		// Polled before the first turn, so messages queued while the agent was idle go in at once.
 		run.pending = await pollMessages("getSteeringMessages", config.getSteeringMessages, signal);
 		let firstTurn = true;
 		while (true) {
 			let hadToolCalls = true;
 			while (hadToolCalls || run.pending.length > 0) {
-				if (!firstTurn) await startTurn(run);
+				if (!firstTurn) {
+					const started = emit(run, { type: "turn_start" });
+					if (started) await started;
+				}
 				firstTurn = false;
 				// One at a time: each message leaves `pending` as it enters the transcript.
 				for (let message = run.pending.shift(); message; message = run.pending.shift()) {
@@ -195,88 +239,73 @@ async function runLoop(run: Run, prompts: AgentMessage[]): Promise<AgentMessage[
 
 				const assistantMessage = await streamAssistantResponse(run);
 				if (assistantMessage.stopReason === "error" || assistantMessage.stopReason === "aborted") {
-					await endTurn(run, assistantMessage, []);
-					return await endRun(run);
+					await emit(run, { type: "turn_end", message: assistantMessage, toolResults: [] });
+					await emit(run, { type: "agent_end", messages: run.newMessages });
+					return run.newMessages;
 				}
 
 				const toolCalls = assistantMessage.content.filter((block): block is ToolCall => block.type === "toolCall");
 				hadToolCalls = toolCalls.length > 0;
-				const batch = hadToolCalls ? await executeToolCalls(run, assistantMessage, toolCalls) : NO_TOOL_CALLS;
-				await endTurn(run, assistantMessage, batch.toolResults);
+				let batch = NO_TOOL_CALLS;
+				if (hadToolCalls) {
+					// One tool that must not overlap with others makes its whole batch sequential.
+					const sequential =
+						(config.toolExecution ?? "parallel") !== "parallel" ||
+						toolCalls.some((toolCall) => findTool(context, toolCall.name)?.executionMode === "sequential");
+					batch = sequential
+						? await executeToolCallsInSequence(run, assistantMessage, toolCalls)
+						: await executeToolCallsInParallel(run, assistantMessage, toolCalls);
+				}
+				const ended = emit(run, { type: "turn_end", message: assistantMessage, toolResults: batch.toolResults });
+				if (ended) await ended;
 
 				// Steering messages already taken from the queue are never dropped: while they wait, the
 				// run goes on so the model answers them, even if a tool or the hook asked to stop.
 				if (run.pending.length === 0) {
-					if (batch.terminate || (await shouldStopAfterTurn(run, assistantMessage, batch.toolResults))) {
-						return await endRun(run);
+					let stop = batch.terminate;
+					const shouldStopAfterTurn = config.shouldStopAfterTurn;
+					if (!stop && shouldStopAfterTurn) {
+						const turn = {
+							message: assistantMessage,
+							toolResults: batch.toolResults,
+							context,
+							newMessages: run.newMessages,
+						};
+						stop = (await callCallback("shouldStopAfterTurn", () => shouldStopAfterTurn(turn), signal)) === true;
 					}
-					run.pending = await pollMessages("getSteeringMessages", config.getSteeringMessages, signal);
+					if (stop) {
+						await emit(run, { type: "agent_end", messages: run.newMessages });
+						return run.newMessages;
+					}
+					const polled = pollMessages("getSteeringMessages", config.getSteeringMessages, signal);
+					run.pending = isPromiseLike(polled) ? await polled : polled;
 				}
 			}
 			// The agent would stop here: follow-ups, if any, start the turns again.
 			run.pending = await pollMessages("getFollowUpMessages", config.getFollowUpMessages, signal);
-			if (run.pending.length === 0) return await endRun(run);
+			if (run.pending.length === 0) break;
 		}
+		await emit(run, { type: "agent_end", messages: run.newMessages });
+		return run.newMessages;
 	} catch (error) {
 		await failRun(run, error);
 		return run.newMessages;
 	}
 }
 
-async function shouldStopAfterTurn(
-	run: Run,
-	message: AssistantMessage,
-	toolResults: ToolResultMessage[],
-): Promise<boolean> {
-	const shouldStop = run.config.shouldStopAfterTurn;
-	if (!shouldStop) return false;
-	const context = { message, toolResults, context: run.context, newMessages: run.newMessages };
-	return (await callCallback("shouldStopAfterTurn", () => shouldStop(context), run.signal)) === true;
-}
-
-// --- events that open and close: turns, messages, the run ---------------------------------------
-// Each marks what it opens before the event goes out, so a sink that throws on it is closed once.
-
-async function startTurn(run: Run): Promise<void> {
-	run.turnOpen = true;
-	await run.emit({ type: "turn_start" });
-}
-
-async function endTurn(run: Run, message: AssistantMessage, toolResults: ToolResultMessage[]): Promise<void> {
-	run.turnOpen = false;
-	await run.emit({ type: "turn_end", message, toolResults });
-}
-
-async function endRun(run: Run): Promise<AgentMessage[]> {
-	run.agentEnded = true;
-	await run.emit({ type: "agent_end", messages: run.newMessages });
-	return run.newMessages;
-}
-
-/** Adds a prompt, steering, follow-up or toolResult message to the transcript, with its events. */
+/** Adds a steering, follow-up or toolResult message to the transcript, with its events. */
 async function recordMessage(run: Run, message: AgentMessage): Promise<void> {
 	run.context.messages.push(message);
 	run.newMessages.push(message);
-	await emitMessage(run, message);
-}
-
-async function emitMessage(run: Run, message: AgentMessage): Promise<void> {
-	run.openMessage = message;
-	await run.emit({ type: "message_start", message });
-	await endMessage(run, message);
-}
-
-async function endMessage(run: Run, message: AgentMessage): Promise<void> {
-	run.openMessage = undefined;
-	await run.emit({ type: "message_end", message });
+	const started = emit(run, { type: "message_start", message });
+	if (started) await started;
+	const ended = emit(run, { type: "message_end", message });
+	if (ended) await ended;
 }
 
 // ---------------------------------------------------------------------------------------------
 // One assistant response
 // ---------------------------------------------------------------------------------------------
-
-/** A provider event that carries the partial message (every one but done and error). */
-type PartialMessageEvent = Exclude<AssistantMessageEvent, { type: "done" } | { type: "error" }>;
 
 /**
  * transformContext → convertToLlm → key → stream function; emits the message events and leaves
@@ -293,7 +322,8 @@ async function streamAssistantResponse(run: Run): Promise<AssistantMessage> {
 	if (transformContext) {
 		messages = await callCallback("transformContext", () => transformContext(messages, signal), signal);
 	}
-	const llmMessages = await callCallback("convertToLlm", () => config.convertToLlm(messages), signal);
+	const converted = callCallback("convertToLlm", () => config.convertToLlm(messages), signal);
+	const llmMessages = isPromiseLike(converted) ? await converted : converted;
 	const llmContext: Context = { systemPrompt: run.context.systemPrompt, messages: llmMessages };
 	if (run.context.tools) llmContext.tools = run.context.tools;
 	const getApiKey = config.getApiKey;
@@ -301,8 +331,13 @@ async function streamAssistantResponse(run: Run): Promise<AssistantMessage> {
 		? await callCallback("getApiKey", () => getApiKey(config.model.provider), signal)
 		: undefined;
 	// Every config field reaches the stream function as an option (sessionId, onPayload, transport, …).
-	const options: SimpleStreamOptions = { ...config, apiKey: resolvedKey ?? config.apiKey, signal };
-	const stream = await callCallback("streamFn", () => run.streamFn(config.model, llmContext, options), signal);
+	// Object.assign, not `{ ...config, apiKey, signal }`: on Node 20 a spread followed by more keys
+	// takes a slow path, about 2.5 µs per turn for a two-field config and 10 µs for the Agent's.
+	const options: SimpleStreamOptions = Object.assign({}, config);
+	options.apiKey = resolvedKey ?? config.apiKey;
+	options.signal = signal;
+	const called = callCallback("streamFn", () => run.streamFn(config.model, llmContext, options), signal);
+	const stream = isPromiseLike(called) ? await called : called;
 	if (!stream || typeof (stream as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] !== "function") {
 		throw new Error("streamFn must return an AssistantMessageEventStream");
 	}
@@ -326,24 +361,25 @@ async function streamAssistantResponse(run: Run): Promise<AssistantMessage> {
 			const event = next.value;
 			if (event.type === "done") return await finishAssistantMessage(run, event.message);
 			if (event.type === "error") return await finishAssistantMessage(run, event.error);
-			await emitStreamEvent(run, event);
+			if (!run.streaming) {
+				// The partial goes into the context once; providers mutate it in place afterwards.
+				run.streaming = event.partial;
+				run.context.messages.push(event.partial);
+				const started = emit(run, { type: "message_start", message: { ...event.partial } });
+				if (started) await started;
+			}
+			// Each update carries a snapshot of the partial, so a listener that keeps it sees it unchanged.
+			if (event.type !== "start") {
+				const updated = emit(run, {
+					type: "message_update",
+					message: { ...event.partial },
+					assistantMessageEvent: event,
+				});
+				if (updated) await updated;
+			}
 		}
 	} finally {
 		abort?.dispose();
-	}
-}
-
-/** message_start for the first provider event, then message_update for every event but `start`. */
-async function emitStreamEvent(run: Run, event: PartialMessageEvent): Promise<void> {
-	if (!run.streaming) {
-		// The partial goes into the context once; providers mutate it in place afterwards.
-		run.streaming = event.partial;
-		run.context.messages.push(event.partial);
-		await run.emit({ type: "message_start", message: { ...event.partial } });
-	}
-	// Each update carries a snapshot of the partial, so a listener that keeps it sees it unchanged.
-	if (event.type !== "start") {
-		await run.emit({ type: "message_update", message: { ...event.partial }, assistantMessageEvent: event });
 	}
 }
 
@@ -359,11 +395,13 @@ async function finishAssistantMessage(run: Run, final: AssistantMessage): Promis
 	if (!run.streaming) {
 		// Open from here on: a run failing on this message_start closes it as failed.
 		run.streaming = final;
-		await run.emit({ type: "message_start", message: { ...final } });
+		const started = emit(run, { type: "message_start", message: { ...final } });
+		if (started) await started;
 	}
 	run.streaming = undefined;
 	run.newMessages.push(final);
-	await run.emit({ type: "message_end", message: final });
+	const ended = emit(run, { type: "message_end", message: final });
+	if (ended) await ended;
 	return final;
 }
 
@@ -395,20 +433,6 @@ interface ToolBatchResult {
 
 const NO_TOOL_CALLS: ToolBatchResult = Object.freeze({ toolResults: [], terminate: false }) as ToolBatchResult;
 
-function executeToolCalls(
-	run: Run,
-	assistantMessage: AssistantMessage,
-	toolCalls: ToolCall[],
-): Promise<ToolBatchResult> {
-	// One tool that must not overlap with others makes its whole batch sequential.
-	const sequential =
-		(run.config.toolExecution ?? "parallel") !== "parallel" ||
-		toolCalls.some((toolCall) => findTool(run.context, toolCall.name)?.executionMode === "sequential");
-	return sequential
-		? executeToolCallsInSequence(run, assistantMessage, toolCalls)
-		: executeToolCallsInParallel(run, assistantMessage, toolCalls);
-}
-
 /** Each call: start → prepare → execute → end → toolResult message → steering poll. */
 async function executeToolCallsInSequence(
 	run: Run,
@@ -418,23 +442,29 @@ async function executeToolCallsInSequence(
 	const outcomes: ToolOutcome[] = [];
 	const toolResults: ToolResultMessage[] = [];
 	for (const toolCall of toolCalls) {
-		await emitToolStart(run, toolCall);
+		const started = emit(run, toolStartEvent(toolCall));
+		if (started) await started;
 		let outcome: ToolOutcome;
 		if (run.pending.length > 0) outcome = errorOutcome(SKIPPED_FOR_STEERING_TEXT);
 		else if (run.signal?.aborted) outcome = errorOutcome(ABORTED_TOOL_TEXT);
 		else {
-			const prepared = await prepareToolCall(run, assistantMessage, toolCall);
+			const preparing = prepareToolCall(run, assistantMessage, toolCall);
+			const prepared = isPromiseLike(preparing) ? await preparing : preparing;
 			outcome =
 				prepared.kind === "ready"
-					? await executePreparedToolCall(run, assistantMessage, toolCall, prepared, run.emit)
+					? await executePreparedToolCall(run, assistantMessage, toolCall, prepared, (event) => emit(run, event))
 					: prepared;
 		}
-		await emitToolEnd(run, toolCall, outcome);
+		const ended = emit(run, toolEndEvent(toolCall, outcome));
+		if (ended) await ended;
 		const message = createToolResultMessage(toolCall, outcome);
 		outcomes.push(outcome);
 		toolResults.push(message);
 		await recordMessage(run, message);
-		if (run.pending.length === 0) run.pending = await pollSteeringDuringToolCalls(run);
+		if (run.pending.length === 0) {
+			const polled = pollSteeringDuringToolCalls(run);
+			run.pending = isPromiseLike(polled) ? await polled : polled;
+		}
 	}
 	return { toolResults, terminate: allTerminate(outcomes) };
 }
@@ -451,24 +481,31 @@ async function executeToolCallsInParallel(
 ): Promise<ToolBatchResult> {
 	const prepared: (PreparedToolCall | ToolOutcome)[] = [];
 	for (const toolCall of toolCalls) {
-		await emitToolStart(run, toolCall);
+		const started = emit(run, toolStartEvent(toolCall));
+		if (started) await started;
 		if (run.pending.length > 0) prepared.push(errorOutcome(SKIPPED_FOR_STEERING_TEXT));
 		else if (run.signal?.aborted) prepared.push(errorOutcome(ABORTED_TOOL_TEXT));
 		else {
-			prepared.push(await prepareToolCall(run, assistantMessage, toolCall));
-			run.pending = await pollSteeringDuringToolCalls(run);
+			const preparing = prepareToolCall(run, assistantMessage, toolCall);
+			prepared.push(isPromiseLike(preparing) ? await preparing : preparing);
+			const polled = pollSteeringDuringToolCalls(run);
+			run.pending = isPromiseLike(polled) ? await polled : polled;
 		}
 	}
 	// The user spoke before anything ran: none of the prepared calls runs.
 	const skipPrepared = run.pending.length > 0;
 
-	// The calls share one sink: their events are chained so it sees one at a time, each
-	// tool_execution_end as soon as its call is done.
+	// The calls share one sink: their events are chained so it sees one at a time, and each
+	// tool_execution_end goes out as soon as its call is done.
+	// (A batch of one call has nothing to interleave with: it emits directly, saving a promise per event.)
 	let chain: Promise<void> = Promise.resolve();
-	const emitInTurn = (event: AgentEvent) => {
-		chain = chain.then(() => run.emit(event));
-		return chain;
-	};
+	const emitInTurn =
+		toolCalls.length === 1
+			? (event: AgentEvent) => emit(run, event)
+			: (event: AgentEvent) => {
+					chain = chain.then(() => emit(run, event));
+					return chain;
+				};
 	const outcomes = await Promise.all(
 		toolCalls.map(async (toolCall, index): Promise<ToolOutcome> => {
 			const entry = prepared[index];
@@ -476,8 +513,8 @@ async function executeToolCallsInParallel(
 			if (entry.kind === "done") outcome = entry;
 			else if (skipPrepared) outcome = errorOutcome(SKIPPED_FOR_STEERING_TEXT);
 			else outcome = await executePreparedToolCall(run, assistantMessage, toolCall, entry, emitInTurn);
-			chain = chain.then(() => emitToolEnd(run, toolCall, outcome));
-			await chain;
+			const ended = emitInTurn(toolEndEvent(toolCall, outcome));
+			if (ended) await ended;
 			return outcome;
 		}),
 	);
@@ -492,26 +529,18 @@ async function executeToolCallsInParallel(
 	return { toolResults, terminate: allTerminate(outcomes) };
 }
 
-async function emitToolStart(run: Run, toolCall: ToolCall): Promise<void> {
-	run.runningToolCalls.add(toolCall.id);
-	run.startedToolCalls.add(toolCall.id);
-	await run.emit({
-		type: "tool_execution_start",
-		toolCallId: toolCall.id,
-		toolName: toolCall.name,
-		args: toolCall.arguments,
-	});
+function toolStartEvent(toolCall: ToolCall): AgentEvent {
+	return { type: "tool_execution_start", toolCallId: toolCall.id, toolName: toolCall.name, args: toolCall.arguments };
 }
 
-async function emitToolEnd(run: Run, toolCall: ToolCall, outcome: ToolOutcome): Promise<void> {
-	run.runningToolCalls.delete(toolCall.id);
-	await run.emit({
+function toolEndEvent(toolCall: ToolCall, outcome: ToolOutcome): AgentEvent {
+	return {
 		type: "tool_execution_end",
 		toolCallId: toolCall.id,
 		toolName: toolCall.name,
 		result: outcome.result,
 		isError: outcome.isError,
-	});
+	};
 }
 
 function pollSteeringDuringToolCalls(run: Run): AgentMessage[] | Promise<AgentMessage[]> {
@@ -536,28 +565,29 @@ function allTerminate(outcomes: ToolOutcome[]): boolean {
 async function failRun(run: Run, error: unknown): Promise<void> {
 	// agent_end already went out (the sink threw on it): the run is over, nothing more is sent.
 	if (run.agentEnded) return;
-	const failedSink = run.emit;
-	const deliver = async (event: AgentEvent) => {
+	const failedSink = run.sink;
+	run.sink = async (event) => {
 		try {
 			await failedSink(event);
 		} catch {}
 	};
-	run.emit = (event) => (run.agentEnded ? undefined : deliver(event));
 
 	const reason = run.signal?.aborted ? "aborted" : "error";
 	const text = formatThrownValue(error);
-	if (run.openMessage) await endMessage(run, run.openMessage);
+	// An open assistant message is closed below by its error message; any other open message here.
+	if (run.openMessage && !run.streaming) await emit(run, { type: "message_end", message: run.openMessage });
 	await addMissingToolResults(run, text);
-	if (!run.turnOpen) await startTurn(run);
+	if (!run.turnOpen) await emit(run, { type: "turn_start" });
 	// Messages already taken from the queues are not lost: they go in before the error message.
 	for (let message = run.pending.shift(); message; message = run.pending.shift()) await recordMessage(run, message);
 	const message = await finishAssistantMessage(
 		run,
 		createErrorMessage(run.streaming ?? run.config.model, reason, text),
 	);
-	await endTurn(run, message, []);
-	run.agentEnded = true;
-	await deliver({ type: "agent_end", messages: run.newMessages });
+	await emit(run, { type: "turn_end", message, toolResults: [] });
+	await emit(run, { type: "agent_end", messages: run.newMessages });
+	// Tool calls still running (a parallel batch the sink failed in) must not reach the sink now.
+	run.sink = () => {};
 }
 
 /** Every tool call in the transcript gets exactly one result, even when the run failed mid-batch. */
@@ -580,8 +610,8 @@ async function addMissingToolResults(run: Run, reason: string): Promise<void> {
 		if (block.type !== "toolCall" || answered.has(block.id)) continue;
 		const outcome = errorOutcome(`Tool call was not run: the run failed (${reason})`);
 		// A call whose tool_execution_end already went out (the sink threw on it) gets no second one.
-		if (!run.startedToolCalls.has(block.id)) await emitToolStart(run, block);
-		if (run.runningToolCalls.has(block.id)) await emitToolEnd(run, block, outcome);
+		if (!run.startedToolCalls.has(block.id)) await emit(run, toolStartEvent(block));
+		if (run.runningToolCalls.has(block.id)) await emit(run, toolEndEvent(block, outcome));
 		await recordMessage(run, createToolResultMessage(block, outcome));
 	}
 }
