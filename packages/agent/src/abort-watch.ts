@@ -9,7 +9,9 @@ export const ABORTED = Symbol("aborted");
  * passed. One listener for the whole wait, however many promises it races: a stream of thousands of
  * deltas raced with `Promise.race` against one shared abort promise would leave a reaction on that
  * promise per delta until the run ends. The watch is itself the listener (`handleEvent`), so no
- * closure is made per wait. Call `dispose()` when done: it removes the listener and any grace timer.
+ * closure is made per wait. Against `Promise.race` it saves about 4 µs per turn of a run with a
+ * signal (scripts/bench/agent-loop.bench.ts, "loop overhead with an AbortSignal"). Call `dispose()`
+ * when done: it removes the listener and any grace timer.
  */
 export class AbortWatch {
 	private wake?: (value: typeof ABORTED) => void;

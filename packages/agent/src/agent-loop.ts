@@ -14,7 +14,6 @@
 // but the tool's partial results.
 import {
 	type AssistantMessage,
-	type AssistantMessageEvent,
 	type Context,
 	createErrorMessage,
 	EventStream,

@@ -110,11 +110,6 @@ class LiveAgentState implements AgentState {
 export class Agent {
 	private readonly liveState = new LiveAgentState();
 	private readonly listeners = new Set<AgentListener>();
-	/**
-	 * The listeners as an array, rebuilt only after subscribe or unsubscribe rather than copied for
-	 * every event. Never mutated: an event in flight keeps the array it started with.
-	 */
-	private listenerSnapshot: AgentListener[] | undefined;
 	private steeringQueue: AgentMessage[] = [];
 	private followUpQueue: AgentMessage[] = [];
 	private abortController: AbortController | undefined;
@@ -206,10 +201,8 @@ export class Agent {
 	/** Adds a listener; returns the function that removes it. */
 	subscribe(listener: AgentListener): () => void {
 		this.listeners.add(listener);
-		this.listenerSnapshot = undefined;
 		return () => {
 			this.listeners.delete(listener);
-			this.listenerSnapshot = undefined;
 		};
 	}
 
@@ -365,8 +358,8 @@ export class Agent {
 	private dispatch(event: AgentEvent, signal: AbortSignal): void | Promise<void> {
 		this.reduce(event);
 		if (this.listeners.size === 0) return;
-		this.listenerSnapshot ??= [...this.listeners];
-		const listeners = this.listenerSnapshot;
+		// A copy: a listener added or removed during this event changes the later events only.
+		const listeners = [...this.listeners];
 		for (let index = 0; index < listeners.length; index++) {
 			const pending = this.callListener(listeners[index], event, signal);
 			if (pending) return this.dispatchAfter(pending, listeners, index + 1, event, signal);

@@ -214,6 +214,78 @@ describe("Agent: options reach the stream function", () => {
 	});
 });
 
+describe("Agent: listeners", () => {
+	it("awaits listeners in order and is idle only after the agent_end listeners finish", async () => {
+		faux.setResponses(["ok"]);
+		const agent = createAgent();
+		const log: string[] = [];
+		let release: () => void = () => {};
+		const gate = new Promise<void>((resolve) => {
+			release = resolve;
+		});
+		agent.subscribe(async (event) => {
+			if (event.type !== "agent_end") return;
+			log.push(`first:start streaming=${agent.state.isStreaming}`);
+			await gate;
+			log.push("first:end");
+		});
+		agent.subscribe((event, signal) => {
+			if (event.type === "agent_end") log.push(`second signal=${signal instanceof AbortSignal}`);
+		});
+		let idle = false;
+		const running = agent.prompt("hi").then(() => {
+			idle = true;
+		});
+		while (log.length === 0) await new Promise((resolve) => setImmediate(resolve));
+		expect(idle).toBe(false);
+		expect(agent.state.isStreaming).toBe(true);
+		release();
+		await running;
+		expect(log).toEqual(["first:start streaming=true", "first:end", "second signal=true"]);
+		expect(agent.state.isStreaming).toBe(false);
+	});
+
+	it("is already running when the first listener is called", async () => {
+		faux.setResponses(["ok"]);
+		const agent = createAgent();
+		let nested: Promise<void> | undefined;
+		let idleResolvedEarly = false;
+		agent.subscribe((event) => {
+			if (event.type !== "agent_start") return;
+			nested = agent.prompt("again");
+			// Observed at once so the rejection is not reported as unhandled before the test awaits it.
+			nested.catch(() => {});
+			void agent.waitForIdle().then(() => {
+				idleResolvedEarly = agent.state.isStreaming;
+			});
+		});
+		await agent.prompt("hi");
+		await expect(nested).rejects.toThrow("Agent is already processing a prompt.");
+		expect(idleResolvedEarly).toBe(false);
+		expect(agent.state.messages.map(textOf)).toEqual(["hi", "ok"]);
+	});
+
+	it("unsubscribes, and isolates a listener that throws", async () => {
+		faux.setResponses(["a", "b"]);
+		const errors: string[] = [];
+		const agent = createAgent({ onListenerError: (error, event) => errors.push(`${event.type}:${String(error)}`) });
+		let calls = 0;
+		const unsubscribe = agent.subscribe(() => {
+			calls++;
+		});
+		agent.subscribe((event) => {
+			if (event.type === "agent_start") throw new Error("bad listener");
+		});
+		await agent.prompt("one");
+		const afterFirst = calls;
+		unsubscribe();
+		await agent.prompt("two");
+		expect(calls).toBe(afterFirst);
+		expect(errors).toEqual(["agent_start:Error: bad listener", "agent_start:Error: bad listener"]);
+		expect(roles(agent.state.messages)).toEqual(["user", "assistant", "user", "assistant"]);
+	});
+});
+
 describe("Agent: queues", () => {
 	it("steer() during a tool skips the remaining calls and is heard before the next call", async () => {
 		const agent = createAgent({ toolExecution: "sequential" });
@@ -330,4 +402,41 @@ describe("Agent: continue, abort, reset", () => {
 			false,
 		]);
 	});
+});
+
+describe("Agent: steering in both queue modes and both tool modes", () => {
+	for (const toolExecution of ["sequential", "parallel"] as const) {
+		for (const steeringMode of ["one-at-a-time", "all"] as const) {
+			it(`${steeringMode}, ${toolExecution}: every steering message is heard exactly once`, async () => {
+				const agent = new Agent({ initialState: { model: faux.getModel() }, toolExecution, steeringMode });
+				const typing = {
+					...echoTool("typing"),
+					execute: async () => {
+						agent.steer(user("s1"));
+						agent.steer(user("s2"));
+						return { content: [{ type: "text" as const, text: "typed" }], details: {} };
+					},
+				};
+				agent.state.tools = [typing, echoTool()];
+				faux.setResponses([
+					fauxAssistantMessage([
+						fauxToolCall("typing", { value: "1" }, "c1"),
+						fauxToolCall("echo", { value: "2" }, "c2"),
+					]),
+					"a1",
+					"a2",
+					"a3",
+				]);
+				await agent.prompt("go");
+				// The second call is skipped in sequential mode; in parallel mode it already ran with the first.
+				const second = toolExecution === "sequential" ? SKIPPED_FOR_STEERING_TEXT : "echo:2";
+				const expected =
+					steeringMode === "all"
+						? ["go", "", "typed", second, "s1", "s2", "a1"]
+						: ["go", "", "typed", second, "s1", "a1", "s2", "a2"];
+				expect(agent.state.messages.map(textOf)).toEqual(expected);
+				expect(agent.hasQueuedMessages()).toBe(false);
+			});
+		}
+	}
 });

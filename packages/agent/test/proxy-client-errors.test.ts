@@ -254,4 +254,28 @@ describe("streamProxy error mapping", () => {
 			body: { model: { provider: "faux", id: "test-model" }, context: { messages: [] }, options: { temperature: 0.5 } },
 		});
 	});
+
+	it("settles result() as aborted, without a request, when the caller aborts while an authToken function is pending", async () => {
+		const controller = new AbortController();
+		let fetched = false;
+		const stream = streamProxy(
+			model,
+			{ messages: [] },
+			{
+				proxyUrl: "http://proxy.test",
+				authToken: () => new Promise<string>(() => {}),
+				signal: controller.signal,
+				proxyIdleTimeoutMs: 0,
+				fetch: (async () => {
+					fetched = true;
+					throw new Error("must not be called");
+				}) as typeof fetch,
+			},
+		);
+		controller.abort();
+		const result = await stream.result();
+		expect(result.stopReason).toBe("aborted");
+		expect(result.errorMessage).toBe("Request was aborted");
+		expect(fetched).toBe(false);
+	});
 });
