@@ -23,7 +23,6 @@ import {
 	type ToolCall,
 	type ToolResultMessage,
 } from "@keel/ai";
-import { ABORTED, AbortWatch } from "./abort-watch.js";
 import {
 	ABORTED_TOOL_TEXT,
 	createToolResultMessage,
@@ -37,7 +36,7 @@ import {
 	type ToolOutcome,
 } from "./tool-execution.js";
 import type { AgentContext, AgentEvent, AgentEventSink, AgentLoopConfig, AgentMessage, StreamFn } from "./types.js";
-import { callCallback, isPromiseLike, pollMessages } from "./user-callbacks.js";
+import { ABORTED, AbortWatch, callCallback, isPromiseLike, pollMessages } from "./user-code.js";
 
 /**
  * How long the loop waits, after an abort, for the stream function to end its stream itself

@@ -3,7 +3,6 @@
 // return what the call ended with; the loop (agent-loop.ts) emits the events, orders the calls and
 // runs them one after another or concurrently.
 import { type AssistantMessage, formatThrownValue, type ToolResultMessage, validateToolArguments } from "@keel/ai";
-import { ABORTED, AbortWatch } from "./abort-watch.js";
 import type {
 	AgentContext,
 	AgentEventSink,
@@ -12,7 +11,7 @@ import type {
 	AgentToolCall,
 	AgentToolResult,
 } from "./types.js";
-import { callCallback } from "./user-callbacks.js";
+import { ABORTED, AbortWatch, callCallback } from "./user-code.js";
 
 /** The exact text pi-agent-core gives calls skipped because the user steered; UIs match on it. */
 export const SKIPPED_FOR_STEERING_TEXT = "Skipped due to queued user message.";

@@ -55,7 +55,7 @@ export interface ProxyServerOptions<TRequest> {
 	onError?: (error: unknown) => void;
 }
 
-export const DEFAULT_MAX_REQUEST_BYTES = 4 * 1024 * 1024;
+const DEFAULT_MAX_REQUEST_BYTES = 4 * 1024 * 1024;
 export const DEFAULT_HEARTBEAT_MS = 15_000;
 
 /** The request as the pipeline sees it, whatever the runtime. */
