@@ -3,7 +3,7 @@
 import {
 	type AssistantMessageEventStream,
 	createAssistantMessageEventStream,
-	createEmptyAssistantMessage,
+	createErrorMessage,
 	type Message,
 	type Model,
 	streamSimple,
@@ -43,9 +43,7 @@ export const defaultStreamFn: StreamFn = (model, context, options) => {
 
 function noModelStream(model: Model): AssistantMessageEventStream {
 	const stream = createAssistantMessageEventStream();
-	const message = createEmptyAssistantMessage(model.api, model.provider, model.id);
-	message.stopReason = "error";
-	message.errorMessage = NO_MODEL_TEXT;
+	const message = createErrorMessage(model, "error", NO_MODEL_TEXT);
 	stream.push({ type: "error", reason: "error", error: message });
 	stream.end();
 	return stream;
