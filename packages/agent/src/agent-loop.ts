@@ -2,7 +2,8 @@
 //
 //   agent_start → turn_start → prompts → [steering]
 //     → stream the assistant response (streamAssistantResponse)
-//     → execute its tool calls, one after another or concurrently (executeToolCalls)
+//     → execute its tool calls, one after another or concurrently
+//       (executeToolCallsInSequence, executeToolCallsInParallel)
 //     → turn_end → more turns while there were tool calls or steering messages
 //     → follow-ups start the turns again when the agent would otherwise stop
 //   → agent_end

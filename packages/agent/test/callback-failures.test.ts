@@ -209,6 +209,40 @@ describe("a throwing callback ends the run cleanly", () => {
 		expect((messages.at(-1) as AssistantMessage).errorMessage).toBe("sink failed");
 	});
 
+	it("keeps steering messages polled during a tool batch when the run fails before the batch ends", async () => {
+		const queue: AgentMessage[] = [];
+		const typing = {
+			...echoTool("typing"),
+			async execute() {
+				queue.push(user("typed during the tool"));
+				return { content: [{ type: "text" as const, text: "ok" }], details: {} };
+			},
+		};
+		const messages = await runAgentLoop(
+			[user("hi")],
+			{ systemPrompt: "", messages: [], tools: [typing, echoTool()] },
+			{
+				model: testModel,
+				convertToLlm: defaultConvertToLlm,
+				toolExecution: "sequential",
+				getSteeringMessages: () => queue.splice(0),
+			},
+			(event) => {
+				if (event.type === "tool_execution_end" && event.toolCallId === "c2") throw new Error("sink failed");
+			},
+			undefined,
+			scriptedStreamFn([{ blocks: [call("typing", { value: "1" }, "c1"), call("echo", { value: "2" }, "c2")] }]),
+		);
+		expect(messages.map((message) => `${(message as Message).role}:${textOf(message)}`)).toEqual([
+			"user:hi",
+			"assistant:",
+			"toolResult:ok",
+			"toolResult:Tool call was not run: the run failed (sink failed)",
+			"user:typed during the tool",
+			"assistant:",
+		]);
+	});
+
 	it("ends with an error message when the stream ends without done or error", async () => {
 		const unterminated: StreamFn = (model) => {
 			const stream = createAssistantMessageEventStream();
