@@ -1,24 +1,43 @@
-// The agent loop: pure functions, no hidden state. One run, top to bottom:
+// The agent loop: plain functions over one run's state. One run, top to bottom in this file:
 //
-//   agent_start → turn_start → prompts → [steering] → assistant response → tool calls → turn_end
-//     → more turns while there were tool calls or steering messages
-//     → follow-ups restart the turns when the agent would otherwise stop
-//   → agent_end (always, even when a callback throws or the run is aborted)
+//   agent_start → turn_start → prompts → [steering]
+//     → stream the assistant response (streamAssistantResponse)
+//     → execute its tool calls, one after another or concurrently
+//       (executeToolCallsInSequence, executeToolCallsInParallel)
+//     → turn_end → more turns while there were tool calls or steering messages
+//     → follow-ups start the turns again when the agent would otherwise stop
+//   → agent_end
+//
+// The run's one failure handler is the catch in `runLoop` (`failRun`): whatever throws (a
+// callback, the stream function, the event sink), the run closes what it had open and ends with
+// an error assistant message, turn_end and exactly one agent_end. tool-execution.ts holds the
+// steps of one tool call (prepare, execute, afterToolCall); it returns outcomes and emits nothing
+// but the tool's partial results.
 import {
 	type AssistantMessage,
-	type AssistantMessageEvent,
 	type Context,
-	createEmptyAssistantMessage,
+	createErrorMessage,
 	EventStream,
+	formatThrownValue,
 	type SimpleStreamOptions,
 	streamSimple,
 	type ToolCall,
 	type ToolResultMessage,
 } from "@keel/ai";
-import { ABORTED, AbortWatch, isPromiseLike, pollMessages, step } from "./callback-step.js";
-import { errorText } from "./error-text.js";
-import { executeToolCalls } from "./tool-execution.js";
+import {
+	ABORTED_TOOL_TEXT,
+	createToolResultMessage,
+	errorOutcome,
+	executePreparedToolCall,
+	findTool,
+	type PreparedToolCall,
+	prepareToolCall,
+	SKIPPED_FOR_STEERING_TEXT,
+	type ToolCallRun,
+	type ToolOutcome,
+} from "./tool-execution.js";
 import type { AgentContext, AgentEvent, AgentEventSink, AgentLoopConfig, AgentMessage, StreamFn } from "./types.js";
+import { ABORTED, AbortWatch, callCallback, isPromiseLike, pollMessages } from "./user-code.js";
 
 /**
  * How long the loop waits, after an abort, for the stream function to end its stream itself
@@ -26,7 +45,12 @@ import type { AgentContext, AgentEvent, AgentEventSink, AgentLoopConfig, AgentMe
  */
 const ABORT_GRACE_MS = 100;
 
-export const ABORTED_BEFORE_CALL_TEXT = "Request was aborted";
+/** The error text of an assistant message cut short by an abort, as @keel/ai's providers word it. */
+const ABORTED_TEXT = "Request was aborted";
+
+// ---------------------------------------------------------------------------------------------
+// Entry points
+// ---------------------------------------------------------------------------------------------
 
 /** Starts a run with new prompts. The caller's context is not mutated. */
 export function agentLoop(
@@ -37,9 +61,8 @@ export function agentLoop(
 	streamFn?: StreamFn,
 ): EventStream<AgentEvent, AgentMessage[]> {
 	const stream = createAgentEventStream();
-	void runAgentLoop(prompts, context, config, (event) => stream.push(event), signal, streamFn).then(
-		(messages) => stream.end(messages),
-		() => stream.end([]),
+	void runAgentLoop(prompts, context, config, (event) => stream.push(event), signal, streamFn).then((messages) =>
+		stream.end(messages),
 	);
 	return stream;
 }
@@ -57,14 +80,13 @@ export function agentLoopContinue(
 ): EventStream<AgentEvent, AgentMessage[]> {
 	assertCanContinue(context);
 	const stream = createAgentEventStream();
-	void runAgentLoopContinue(context, config, (event) => stream.push(event), signal, streamFn).then(
-		(messages) => stream.end(messages),
-		() => stream.end([]),
+	void runAgentLoopContinue(context, config, (event) => stream.push(event), signal, streamFn).then((messages) =>
+		stream.end(messages),
 	);
 	return stream;
 }
 
-/** The promise form of `agentLoop`: events go to `emit` (awaited); resolves to the new messages. */
+/** The promise form of `agentLoop`: events go to `emit` (awaited); resolves to the new messages, never rejects. */
 export function runAgentLoop(
 	prompts: AgentMessage[],
 	context: AgentContext,
@@ -73,11 +95,12 @@ export function runAgentLoop(
 	signal?: AbortSignal,
 	streamFn?: StreamFn,
 ): Promise<AgentMessage[]> {
-	const runContext: AgentContext = { ...context, messages: [...context.messages, ...prompts] };
-	return runLoop(runContext, prompts, config, emit, signal, streamFn);
+	const run = createRun({ ...context, messages: [...context.messages, ...prompts] }, config, emit, signal, streamFn);
+	run.newMessages.push(...prompts);
+	return runLoop(run, prompts);
 }
 
-/** The promise form of `agentLoopContinue`. Rejects when there is nothing to continue from. */
+/** The promise form of `agentLoopContinue`. Rejects only when there is nothing to continue from. */
 export async function runAgentLoopContinue(
 	context: AgentContext,
 	config: AgentLoopConfig,
@@ -86,7 +109,7 @@ export async function runAgentLoopContinue(
 	streamFn?: StreamFn,
 ): Promise<AgentMessage[]> {
 	assertCanContinue(context);
-	return runLoop({ ...context, messages: [...context.messages] }, [], config, emit, signal, streamFn);
+	return runLoop(createRun({ ...context, messages: [...context.messages] }, config, emit, signal, streamFn), []);
 }
 
 function assertCanContinue(context: AgentContext): void {
@@ -105,64 +128,98 @@ function createAgentEventStream(): EventStream<AgentEvent, AgentMessage[]> {
 // ---------------------------------------------------------------------------------------------
 // One run
 // ---------------------------------------------------------------------------------------------
-//
-// The per-turn path awaits a sink or callback result only when it is a promise (`if (pending) await
-// pending`): an `await` on a plain value still costs a promise and a microtask, and a turn emits about a
-// dozen events. A sink that returns a promise still gets back-pressure, exactly as before.
 
-/** What the run has open, so a failure anywhere can close it with a well-formed event tree. */
-interface RunState {
-	context: AgentContext;
+/** One run's state: what it works on, and what it has open so a failure can close it. */
+interface Run extends ToolCallRun {
+	/** The caller's event sink. Every event goes through `emit`, which keeps the fields below. */
+	sink: AgentEventSink;
+	streamFn: StreamFn;
+	/** The messages this run added, in transcript order (the result of the run). */
 	newMessages: AgentMessage[];
-	turnOpen: boolean;
-	/** The assistant message being streamed (already in the context), if any. */
-	streaming?: AssistantMessage;
-	/** Tool calls with a tool_execution_start but no tool_execution_end yet. */
-	runningToolCalls: Set<string>;
-	/** Tool calls of the current batch that had a tool_execution_start (even if they ended since). */
-	startedToolCalls: Set<string>;
-	/** Set just before agent_end is emitted: a sink that throws on it must not get a second one. */
-	agentEnded: boolean;
-	/** A non-assistant message whose message_start went out and whose message_end has not yet. */
-	openMessage?: AgentMessage;
 	/** Steering or follow-up messages taken from their source and not yet in the transcript. */
 	pending: AgentMessage[];
-	/** The sink for tool events (tracks `runningToolCalls`) and the result recorder: made once per run. */
-	toolSink: AgentEventSink;
-	recordToolResult: (message: ToolResultMessage) => void | Promise<void>;
+	/** The assistant message in the context, from its first event until its message_end. */
+	streaming?: AssistantMessage;
+	// What the events have opened, so a failure can close it with a well-formed event tree.
+	turnOpen: boolean;
+	/** The message whose message_start went out and whose message_end has not yet. */
+	openMessage?: AgentMessage;
+	/** Tool calls with a tool_execution_start but no tool_execution_end yet. */
+	runningToolCalls: Set<string>;
+	/** Tool calls of the current assistant message that had a tool_execution_start. */
+	startedToolCalls: Set<string>;
+	agentEnded: boolean;
 }
 
-async function runLoop(
+function createRun(
 	context: AgentContext,
-	prompts: AgentMessage[],
 	config: AgentLoopConfig,
-	emit: AgentEventSink,
+	sink: AgentEventSink,
 	signal: AbortSignal | undefined,
 	streamFn: StreamFn | undefined,
-): Promise<AgentMessage[]> {
-	const run: RunState = {
+): Run {
+	return {
 		context,
-		newMessages: [...prompts],
+		config,
+		signal,
+		sink,
+		streamFn: streamFn ?? streamSimple,
+		newMessages: [],
+		pending: [],
 		turnOpen: false,
 		runningToolCalls: new Set(),
 		startedToolCalls: new Set(),
 		agentEnded: false,
-		pending: [],
-		toolSink: (event) => {
-			if (event.type === "tool_execution_start") {
-				run.runningToolCalls.add(event.toolCallId);
-				run.startedToolCalls.add(event.toolCallId);
-			} else if (event.type === "tool_execution_end") run.runningToolCalls.delete(event.toolCallId);
-			return emit(event);
-		},
-		recordToolResult: (message) => recordMessage(run, emit, message),
 	};
+}
+
+// On the per-turn path a sink's or callback's result is awaited only when it is a promise
+// (`if (started) await started`): `await` on a plain value still costs a microtask, and a turn with a
+// tool call emits a dozen events; this saves about 1 µs per turn (scripts/bench/agent-loop.bench.ts).
+// A sink that returns a promise still gets back-pressure.
+
+/**
+ * Sends one event to the sink. What the event opens or closes is noted before it goes out, so a
+ * sink that throws on it sees it closed exactly once by `failRun`.
+ */
+function emit(run: Run, event: AgentEvent): void | Promise<void> {
+	switch (event.type) {
+		case "turn_start":
+			run.turnOpen = true;
+			break;
+		case "turn_end":
+			run.turnOpen = false;
+			break;
+		case "message_start":
+			run.openMessage = event.message;
+			break;
+		case "message_end":
+			run.openMessage = undefined;
+			break;
+		case "tool_execution_start":
+			run.runningToolCalls.add(event.toolCallId);
+			run.startedToolCalls.add(event.toolCallId);
+			break;
+		case "tool_execution_end":
+			run.runningToolCalls.delete(event.toolCallId);
+			break;
+		case "agent_end":
+			run.agentEnded = true;
+			break;
+	}
+	return run.sink(event);
+}
+
+/** The double loop. Never rejects: every failure ends in `failRun`. */
+async function runLoop(run: Run, prompts: AgentMessage[]): Promise<AgentMessage[]> {
+	const { config, context, signal } = run;
 	try {
-		await emit({ type: "agent_start" });
-		// Open before the event goes out: a sink that throws on turn_start must not get a second one.
-		run.turnOpen = true;
-		await emit({ type: "turn_start" });
-		for (const prompt of prompts) await emitMessage(run, emit, prompt);
+		await emit(run, { type: "agent_start" });
+		await emit(run, { type: "turn_start" });
+		for (const prompt of prompts) {
+			await emit(run, { type: "message_start", message: prompt });
+			await emit(run, { type: "message_end", message: prompt });
+		}
 		// Polled before the first turn, so messages queued while the agent was idle go in at once.
 		run.pending = await pollMessages("getSteeringMessages", config.getSteeringMessages, signal);
 		let firstTurn = true;
@@ -170,56 +227,55 @@ async function runLoop(
 			let hadToolCalls = true;
 			while (hadToolCalls || run.pending.length > 0) {
 				if (!firstTurn) {
-					run.turnOpen = true;
-					const started = emit({ type: "turn_start" });
+					const started = emit(run, { type: "turn_start" });
 					if (started) await started;
 				}
 				firstTurn = false;
 				// One at a time: each message leaves `pending` as it enters the transcript.
 				for (let message = run.pending.shift(); message; message = run.pending.shift()) {
-					const recorded = recordMessage(run, emit, message);
-					if (recorded) await recorded;
+					await recordMessage(run, message);
 				}
 
-				const assistantMessage = await streamAssistantResponse(run, config, emit, signal, streamFn);
+				const assistantMessage = await streamAssistantResponse(run);
 				if (assistantMessage.stopReason === "error" || assistantMessage.stopReason === "aborted") {
-					await endTurn(run, emit, assistantMessage, []);
-					await endRun(run, emit);
+					await emit(run, { type: "turn_end", message: assistantMessage, toolResults: [] });
+					await emit(run, { type: "agent_end", messages: run.newMessages });
 					return run.newMessages;
 				}
 
 				const toolCalls = assistantMessage.content.filter((block): block is ToolCall => block.type === "toolCall");
 				hadToolCalls = toolCalls.length > 0;
-				let toolResults: ToolResultMessage[] = [];
-				let terminate = false;
+				let batch = NO_TOOL_CALLS;
 				if (hadToolCalls) {
-					const outcome = await executeToolCalls({
-						assistantMessage,
-						toolCalls,
-						context: run.context,
-						config,
-						signal,
-						emit: run.toolSink,
-						recordToolResult: run.recordToolResult,
-					});
-					toolResults = outcome.toolResults;
-					run.pending = outcome.steeringMessages;
-					terminate = outcome.terminate;
+					// One tool that must not overlap with others makes its whole batch sequential.
+					const sequential =
+						(config.toolExecution ?? "parallel") !== "parallel" ||
+						toolCalls.some((toolCall) => findTool(context, toolCall.name)?.executionMode === "sequential");
+					batch = sequential
+						? await executeToolCallsInSequence(run, assistantMessage, toolCalls)
+						: await executeToolCallsInParallel(run, assistantMessage, toolCalls);
 				}
-				const ended = endTurn(run, emit, assistantMessage, toolResults);
+				const ended = emit(run, { type: "turn_end", message: assistantMessage, toolResults: batch.toolResults });
 				if (ended) await ended;
 
 				// Steering messages already taken from the queue are never dropped: while they wait, the
 				// run goes on so the model answers them, even if a tool or the hook asked to stop.
-				let stopRequested = run.pending.length === 0 && terminate;
-				if (!stopRequested && run.pending.length === 0 && config.shouldStopAfterTurn) {
-					stopRequested = await shouldStop(config, run, assistantMessage, toolResults, signal);
-				}
-				if (stopRequested) {
-					await endRun(run, emit);
-					return run.newMessages;
-				}
 				if (run.pending.length === 0) {
+					let stop = batch.terminate;
+					const shouldStopAfterTurn = config.shouldStopAfterTurn;
+					if (!stop && shouldStopAfterTurn) {
+						const turn = {
+							message: assistantMessage,
+							toolResults: batch.toolResults,
+							context,
+							newMessages: run.newMessages,
+						};
+						stop = (await callCallback("shouldStopAfterTurn", () => shouldStopAfterTurn(turn), signal)) === true;
+					}
+					if (stop) {
+						await emit(run, { type: "agent_end", messages: run.newMessages });
+						return run.newMessages;
+					}
 					const polled = pollMessages("getSteeringMessages", config.getSteeringMessages, signal);
 					run.pending = isPromiseLike(polled) ? await polled : polled;
 				}
@@ -228,307 +284,333 @@ async function runLoop(
 			run.pending = await pollMessages("getFollowUpMessages", config.getFollowUpMessages, signal);
 			if (run.pending.length === 0) break;
 		}
-		await endRun(run, emit);
+		await emit(run, { type: "agent_end", messages: run.newMessages });
 		return run.newMessages;
 	} catch (error) {
-		await failRun(run, config, emit, signal, error);
+		await failRun(run, error);
 		return run.newMessages;
 	}
 }
 
-function endRun(run: RunState, emit: AgentEventSink): void | Promise<void> {
-	run.agentEnded = true;
-	return emit({ type: "agent_end", messages: run.newMessages });
-}
-
-function endTurn(
-	run: RunState,
-	emit: AgentEventSink,
-	message: AssistantMessage,
-	toolResults: ToolResultMessage[],
-): void | Promise<void> {
-	run.turnOpen = false;
-	return emit({ type: "turn_end", message, toolResults });
-}
-
-function recordMessage(run: RunState, emit: AgentEventSink, message: AgentMessage): void | Promise<void> {
+/** Adds a steering, follow-up or toolResult message to the transcript, with its events. */
+async function recordMessage(run: Run, message: AgentMessage): Promise<void> {
 	run.context.messages.push(message);
 	run.newMessages.push(message);
-	return emitMessage(run, emit, message);
-}
-
-/**
- * message_start then message_end; a promise only when the sink returned one. The message stays in
- * `openMessage` between the two, so a run failing in between still closes it.
- */
-function emitMessage(run: RunState, emit: AgentEventSink, message: AgentMessage): void | Promise<void> {
-	run.openMessage = message;
-	const started = emit({ type: "message_start", message });
-	if (started) return Promise.resolve(started).then(() => endMessage(run, emit, message));
-	return endMessage(run, emit, message);
-}
-
-function endMessage(run: RunState, emit: AgentEventSink, message: AgentMessage): void | Promise<void> {
-	run.openMessage = undefined;
-	return emit({ type: "message_end", message });
-}
-
-async function shouldStop(
-	config: AgentLoopConfig,
-	run: RunState,
-	message: AssistantMessage,
-	toolResults: ToolResultMessage[],
-	signal: AbortSignal | undefined,
-): Promise<boolean> {
-	if (!config.shouldStopAfterTurn) return false;
-	const stop = await step(
-		"shouldStopAfterTurn",
-		() => config.shouldStopAfterTurn?.({ message, toolResults, context: run.context, newMessages: run.newMessages }),
-		signal,
-	);
-	return stop === true;
+	const started = emit(run, { type: "message_start", message });
+	if (started) await started;
+	const ended = emit(run, { type: "message_end", message });
+	if (ended) await ended;
 }
 
 // ---------------------------------------------------------------------------------------------
 // One assistant response
 // ---------------------------------------------------------------------------------------------
 
-/** A provider event that carries the partial message (every one but done and error). */
-type PartialMessageEvent = Exclude<AssistantMessageEvent, { type: "done" } | { type: "error" }>;
-
 /**
  * transformContext → convertToLlm → key → stream function; emits the message events and leaves
- * the final message in the context. Throws only for a failing callback (handled by `failRun`).
+ * the final message in the context. Throws only for a failing callback or sink (see `failRun`).
  */
-async function streamAssistantResponse(
-	run: RunState,
-	config: AgentLoopConfig,
-	emit: AgentEventSink,
-	signal: AbortSignal | undefined,
-	streamFn: StreamFn | undefined,
-): Promise<AssistantMessage> {
+async function streamAssistantResponse(run: Run): Promise<AssistantMessage> {
+	const { config, signal } = run;
 	// Tool call ids are unique within one assistant message only: a new message starts a new set.
 	run.startedToolCalls.clear();
-	if (signal?.aborted) {
-		const message = endedMessage(config, "aborted", ABORTED_BEFORE_CALL_TEXT);
-		await recordFinalMessage(run, emit, message);
-		return message;
-	}
+	if (signal?.aborted) return finishAssistantMessage(run, createErrorMessage(config.model, "aborted", ABORTED_TEXT));
 
 	let messages = run.context.messages;
 	const transformContext = config.transformContext;
-	if (transformContext) messages = await step("transformContext", () => transformContext(messages, signal), signal);
-	const converted = step("convertToLlm", () => config.convertToLlm(messages), signal);
+	if (transformContext) {
+		messages = await callCallback("transformContext", () => transformContext(messages, signal), signal);
+	}
+	const converted = callCallback("convertToLlm", () => config.convertToLlm(messages), signal);
 	const llmMessages = isPromiseLike(converted) ? await converted : converted;
 	const llmContext: Context = { systemPrompt: run.context.systemPrompt, messages: llmMessages };
 	if (run.context.tools) llmContext.tools = run.context.tools;
 	const getApiKey = config.getApiKey;
-	const resolvedKey = getApiKey ? await step("getApiKey", () => getApiKey(config.model.provider), signal) : undefined;
+	const resolvedKey = getApiKey
+		? await callCallback("getApiKey", () => getApiKey(config.model.provider), signal)
+		: undefined;
 	// Every config field reaches the stream function as an option (sessionId, onPayload, transport, …).
 	// Object.assign, not `{ ...config, apiKey, signal }`: on Node 20 a spread followed by more keys
-	// takes a slow path (about 1 µs for a two-field config, 3 µs for the Agent's), on every turn.
+	// takes a slow path, about 2.5 µs per turn for a two-field config and 10 µs for the Agent's.
 	const options: SimpleStreamOptions = Object.assign({}, config);
 	options.apiKey = resolvedKey ?? config.apiKey;
 	options.signal = signal;
-	const call = streamFn ?? streamSimple;
-	const called = step("streamFn", () => call(config.model, llmContext, options), signal);
+	const called = callCallback("streamFn", () => run.streamFn(config.model, llmContext, options), signal);
 	const stream = isPromiseLike(called) ? await called : called;
 	if (!stream || typeof (stream as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] !== "function") {
 		throw new Error("streamFn must return an AssistantMessageEventStream");
 	}
 
-	// After an abort the provider gets a grace period to end the stream itself (usage included).
+	// After an abort the stream function gets a grace period to end the stream itself (usage included);
+	// past it, the loop keeps what arrived and stops waiting for a stream that ignores the abort.
 	const abort = signal ? new AbortWatch(signal, ABORT_GRACE_MS) : undefined;
 	try {
 		const iterator = stream[Symbol.asyncIterator]();
-		let final: AssistantMessage | undefined;
-		while (final === undefined) {
+		while (true) {
 			const next = abort ? await abort.race(iterator.next()) : await iterator.next();
 			if (next === ABORTED) {
-				// The stream function ignored the abort: keep what arrived and stop waiting for it.
 				abandonIterator(iterator);
-				final = withError(run.streaming ?? endedMessage(config, "aborted", ""), "aborted", ABORTED_BEFORE_CALL_TEXT);
-				break;
+				return await finishAssistantMessage(run, abortedMessage(run));
 			}
 			if (next.done) {
-				// A foreign stream's result() may never settle: an abort stops that wait too.
+				// Ended without done or error: result() says how. A foreign stream's may never settle.
 				const result = abort ? await abort.race(stream.result()) : await stream.result();
-				final =
-					result === ABORTED
-						? withError(run.streaming ?? endedMessage(config, "aborted", ""), "aborted", ABORTED_BEFORE_CALL_TEXT)
-						: result;
-				break;
+				return await finishAssistantMessage(run, result === ABORTED ? abortedMessage(run) : result);
 			}
-			if (next.value.type === "done") final = next.value.message;
-			else if (next.value.type === "error") final = next.value.error;
-			else {
-				const emitted = emitStreamEvent(run, emit, next.value);
-				if (emitted) await emitted;
+			const event = next.value;
+			if (event.type === "done") return await finishAssistantMessage(run, event.message);
+			if (event.type === "error") return await finishAssistantMessage(run, event.error);
+			if (!run.streaming) {
+				// The partial goes into the context once; providers mutate it in place afterwards.
+				run.streaming = event.partial;
+				run.context.messages.push(event.partial);
+				const started = emit(run, { type: "message_start", message: { ...event.partial } });
+				if (started) await started;
+			}
+			// Each update carries a snapshot of the partial, so a listener that keeps it sees it unchanged.
+			if (event.type !== "start") {
+				const updated = emit(run, {
+					type: "message_update",
+					message: { ...event.partial },
+					assistantMessageEvent: event,
+				});
+				if (updated) await updated;
 			}
 		}
-		const recorded = recordFinalMessage(run, emit, final);
-		if (recorded) await recorded;
-		return final;
 	} finally {
 		abort?.dispose();
 	}
+}
+
+/**
+ * Puts the final message where the partial was (or appends it, with a message_start when none went
+ * out) and emits message_end.
+ */
+async function finishAssistantMessage(run: Run, final: AssistantMessage): Promise<AssistantMessage> {
+	const messages = run.context.messages;
+	const index = run.streaming ? messages.lastIndexOf(run.streaming) : -1;
+	if (index === -1) messages.push(final);
+	else messages[index] = final;
+	if (!run.streaming) {
+		// Open from here on: a run failing on this message_start closes it as failed.
+		run.streaming = final;
+		const started = emit(run, { type: "message_start", message: { ...final } });
+		if (started) await started;
+	}
+	run.streaming = undefined;
+	run.newMessages.push(final);
+	const ended = emit(run, { type: "message_end", message: final });
+	if (ended) await ended;
+	return final;
+}
+
+/** What arrived before the abort, ended as aborted. */
+function abortedMessage(run: Run): AssistantMessage {
+	return createErrorMessage(run.streaming ?? run.config.model, "aborted", ABORTED_TEXT);
 }
 
 /** Asks an abandoned stream to stop; whatever its return() throws or rejects with is of no interest now. */
 function abandonIterator(iterator: AsyncIterator<unknown>): void {
 	try {
 		const returned = iterator.return?.();
-		if (isPromiseLike(returned)) Promise.resolve(returned).catch(() => {});
+		if (returned) Promise.resolve(returned).catch(() => {});
 	} catch {}
 }
 
-/** message_start for the first provider event, message_update for every event after `start`. */
-function emitStreamEvent(run: RunState, emit: AgentEventSink, event: PartialMessageEvent): void | Promise<void> {
-	if (run.streaming) return emitUpdate(emit, event);
-	// The partial goes into the context once; providers mutate it in place afterwards.
-	run.streaming = event.partial;
-	run.context.messages.push(event.partial);
-	const started = emit({ type: "message_start", message: { ...event.partial } });
-	if (event.type === "start") return started;
-	if (started) return Promise.resolve(started).then(() => emitUpdate(emit, event));
-	return emitUpdate(emit, event);
+// ---------------------------------------------------------------------------------------------
+// The tool calls of one assistant message
+// ---------------------------------------------------------------------------------------------
+// Every call gets exactly one tool_execution_start, one tool_execution_end and one toolResult
+// message, the messages in call order, whatever throws, blocks or is aborted. Steering found while
+// the calls run goes into `run.pending`, so it is injected before the next LLM call.
+
+interface ToolBatchResult {
+	toolResults: ToolResultMessage[];
+	/** True when every result asked to end the run. */
+	terminate: boolean;
 }
 
-/** Each update carries a snapshot of the partial, so a listener that keeps it sees it unchanged. */
-function emitUpdate(emit: AgentEventSink, event: PartialMessageEvent): void | Promise<void> {
-	if (event.type === "start") return;
-	return emit({ type: "message_update", message: { ...event.partial }, assistantMessageEvent: event });
-}
+const NO_TOOL_CALLS: ToolBatchResult = Object.freeze({ toolResults: [], terminate: false }) as ToolBatchResult;
 
-/** Puts the final message where the partial was (or appends it) and emits message_end. */
-function recordFinalMessage(run: RunState, emit: AgentEventSink, final: AssistantMessage): void | Promise<void> {
-	const messages = run.context.messages;
-	if (run.streaming) {
-		const index = messages.lastIndexOf(run.streaming);
-		if (index === -1) messages.push(final);
-		else messages[index] = final;
-		return endFinalMessage(run, emit, final);
+/** Each call: start → prepare → execute → end → toolResult message → steering poll. */
+async function executeToolCallsInSequence(
+	run: Run,
+	assistantMessage: AssistantMessage,
+	toolCalls: ToolCall[],
+): Promise<ToolBatchResult> {
+	const outcomes: ToolOutcome[] = [];
+	const toolResults: ToolResultMessage[] = [];
+	for (const toolCall of toolCalls) {
+		const started = emit(run, toolStartEvent(toolCall));
+		if (started) await started;
+		let outcome: ToolOutcome;
+		if (run.pending.length > 0) outcome = errorOutcome(SKIPPED_FOR_STEERING_TEXT);
+		else if (run.signal?.aborted) outcome = errorOutcome(ABORTED_TOOL_TEXT);
+		else {
+			const preparing = prepareToolCall(run, assistantMessage, toolCall);
+			const prepared = isPromiseLike(preparing) ? await preparing : preparing;
+			outcome =
+				prepared.kind === "ready"
+					? await executePreparedToolCall(run, assistantMessage, toolCall, prepared, (event) => emit(run, event))
+					: prepared;
+		}
+		const ended = emit(run, toolEndEvent(toolCall, outcome));
+		if (ended) await ended;
+		const message = createToolResultMessage(toolCall, outcome);
+		outcomes.push(outcome);
+		toolResults.push(message);
+		await recordMessage(run, message);
+		if (run.pending.length === 0) {
+			const polled = pollSteeringDuringToolCalls(run);
+			run.pending = isPromiseLike(polled) ? await polled : polled;
+		}
 	}
-	messages.push(final);
-	// Like a streamed message from here on: a run failing before message_end closes it as failed.
-	run.streaming = final;
-	const started = emit({ type: "message_start", message: { ...final } });
-	if (started) return Promise.resolve(started).then(() => endFinalMessage(run, emit, final));
-	return endFinalMessage(run, emit, final);
+	return { toolResults, terminate: allTerminate(outcomes) };
 }
 
-function endFinalMessage(run: RunState, emit: AgentEventSink, final: AssistantMessage): void | Promise<void> {
-	run.streaming = undefined;
-	run.newMessages.push(final);
-	return emit({ type: "message_end", message: final });
+/**
+ * Starts and prepares every call in call order (so beforeToolCall hooks see a stable order), runs
+ * the prepared ones concurrently, emits each tool_execution_end as its call completes, then the
+ * toolResult messages in call order.
+ */
+async function executeToolCallsInParallel(
+	run: Run,
+	assistantMessage: AssistantMessage,
+	toolCalls: ToolCall[],
+): Promise<ToolBatchResult> {
+	const prepared: (PreparedToolCall | ToolOutcome)[] = [];
+	for (const toolCall of toolCalls) {
+		const started = emit(run, toolStartEvent(toolCall));
+		if (started) await started;
+		if (run.pending.length > 0) prepared.push(errorOutcome(SKIPPED_FOR_STEERING_TEXT));
+		else if (run.signal?.aborted) prepared.push(errorOutcome(ABORTED_TOOL_TEXT));
+		else {
+			const preparing = prepareToolCall(run, assistantMessage, toolCall);
+			prepared.push(isPromiseLike(preparing) ? await preparing : preparing);
+			const polled = pollSteeringDuringToolCalls(run);
+			run.pending = isPromiseLike(polled) ? await polled : polled;
+		}
+	}
+	// The user spoke before anything ran: none of the prepared calls runs.
+	const skipPrepared = run.pending.length > 0;
+
+	// The calls share one sink: their events are chained so it sees one at a time, and each
+	// tool_execution_end goes out as soon as its call is done.
+	// (A batch of one call has nothing to interleave with: it emits directly, saving a promise per event.)
+	let chain: Promise<void> = Promise.resolve();
+	const emitInTurn =
+		toolCalls.length === 1
+			? (event: AgentEvent) => emit(run, event)
+			: (event: AgentEvent) => {
+					chain = chain.then(() => emit(run, event));
+					return chain;
+				};
+	const outcomes = await Promise.all(
+		toolCalls.map(async (toolCall, index): Promise<ToolOutcome> => {
+			const entry = prepared[index];
+			let outcome: ToolOutcome;
+			if (entry.kind === "done") outcome = entry;
+			else if (skipPrepared) outcome = errorOutcome(SKIPPED_FOR_STEERING_TEXT);
+			else outcome = await executePreparedToolCall(run, assistantMessage, toolCall, entry, emitInTurn);
+			const ended = emitInTurn(toolEndEvent(toolCall, outcome));
+			if (ended) await ended;
+			return outcome;
+		}),
+	);
+
+	const toolResults: ToolResultMessage[] = [];
+	for (let index = 0; index < toolCalls.length; index++) {
+		const message = createToolResultMessage(toolCalls[index], outcomes[index]);
+		toolResults.push(message);
+		await recordMessage(run, message);
+	}
+	if (run.pending.length === 0) run.pending = await pollSteeringDuringToolCalls(run);
+	return { toolResults, terminate: allTerminate(outcomes) };
 }
 
-function endedMessage(config: AgentLoopConfig, reason: "error" | "aborted", errorMessage: string): AssistantMessage {
-	const model = config.model;
-	const message = createEmptyAssistantMessage(model.api, model.provider, model.id);
-	message.stopReason = reason;
-	if (errorMessage) message.errorMessage = errorMessage;
-	return message;
+function toolStartEvent(toolCall: ToolCall): AgentEvent {
+	return { type: "tool_execution_start", toolCallId: toolCall.id, toolName: toolCall.name, args: toolCall.arguments };
 }
 
-function withError(message: AssistantMessage, reason: "error" | "aborted", errorMessage: string): AssistantMessage {
-	return { ...message, content: [...message.content], stopReason: reason, errorMessage };
+function toolEndEvent(toolCall: ToolCall, outcome: ToolOutcome): AgentEvent {
+	return {
+		type: "tool_execution_end",
+		toolCallId: toolCall.id,
+		toolName: toolCall.name,
+		result: outcome.result,
+		isError: outcome.isError,
+	};
+}
+
+function pollSteeringDuringToolCalls(run: Run): AgentMessage[] | Promise<AgentMessage[]> {
+	if ((run.config.steeringCheck ?? "after-each-tool") !== "after-each-tool") return [];
+	return pollMessages("getSteeringMessages", run.config.getSteeringMessages, run.signal);
+}
+
+function allTerminate(outcomes: ToolOutcome[]): boolean {
+	return outcomes.length > 0 && outcomes.every((outcome) => outcome.result.terminate === true && !outcome.isError);
 }
 
 // ---------------------------------------------------------------------------------------------
-// Failure: close whatever is open, so the transcript and the event tree stay well formed
+// Failure: the package's one never-throw boundary
 // ---------------------------------------------------------------------------------------------
 
-async function failRun(
-	run: RunState,
-	config: AgentLoopConfig,
-	emit: AgentEventSink,
-	signal: AbortSignal | undefined,
-	error: unknown,
-): Promise<void> {
-	// agent_end was already emitted (the sink threw on it): the run is over, nothing more is sent.
+/**
+ * Closes whatever the run had open (a message, tool calls without a result, the turn), keeps the
+ * messages already taken from the queues, and ends with an error (or aborted) assistant message,
+ * turn_end and agent_end. The sink may be what failed: its errors are ignored from here on, and
+ * nothing reaches it after agent_end.
+ */
+async function failRun(run: Run, error: unknown): Promise<void> {
+	// agent_end already went out (the sink threw on it): the run is over, nothing more is sent.
 	if (run.agentEnded) return;
-	// The sink itself may be what failed: from here on its errors are ignored, never rethrown.
-	const safeEmit = async (event: AgentEvent) => {
+	const failedSink = run.sink;
+	run.sink = async (event) => {
 		try {
-			await emit(event);
+			await failedSink(event);
 		} catch {}
 	};
-	const reason = signal?.aborted ? "aborted" : "error";
-	const text = errorText(error);
-	const openMessage = run.openMessage;
-	if (openMessage) await endMessage(run, safeEmit, openMessage);
-	await addMissingToolResults(run, safeEmit, text);
-	if (!run.turnOpen) await safeEmit({ type: "turn_start" });
+
+	const reason = run.signal?.aborted ? "aborted" : "error";
+	const text = formatThrownValue(error);
+	// An open assistant message is closed below by its error message; any other open message here.
+	if (run.openMessage && !run.streaming) await emit(run, { type: "message_end", message: run.openMessage });
+	await addMissingToolResults(run, text);
+	if (!run.turnOpen) await emit(run, { type: "turn_start" });
 	// Messages already taken from the queues are not lost: they go in before the error message.
-	for (let message = run.pending.shift(); message; message = run.pending.shift()) {
-		await recordMessage(run, safeEmit, message);
-	}
-	let message: AssistantMessage;
-	if (run.streaming) {
-		message = withError(run.streaming, reason, text);
-		const index = run.context.messages.lastIndexOf(run.streaming);
-		if (index === -1) run.context.messages.push(message);
-		else run.context.messages[index] = message;
-		run.streaming = undefined;
-	} else {
-		message = endedMessage(config, reason, text);
-		run.context.messages.push(message);
-		await safeEmit({ type: "message_start", message: { ...message } });
-	}
-	run.newMessages.push(message);
-	await safeEmit({ type: "message_end", message });
-	run.turnOpen = false;
-	await safeEmit({ type: "turn_end", message, toolResults: [] });
-	await safeEmit({ type: "agent_end", messages: run.newMessages });
+	for (let message = run.pending.shift(); message; message = run.pending.shift()) await recordMessage(run, message);
+	const message = await finishAssistantMessage(
+		run,
+		createErrorMessage(run.streaming ?? run.config.model, reason, text),
+	);
+	await emit(run, { type: "turn_end", message, toolResults: [] });
+	await emit(run, { type: "agent_end", messages: run.newMessages });
+	// Tool calls still running (a parallel batch the sink failed in) must not reach the sink now.
+	run.sink = () => {};
 }
 
 /** Every tool call in the transcript gets exactly one result, even when the run failed mid-batch. */
-async function addMissingToolResults(
-	run: RunState,
-	emit: (event: AgentEvent) => Promise<void>,
-	reason: string,
-): Promise<void> {
+async function addMissingToolResults(run: Run, reason: string): Promise<void> {
 	const messages = run.context.messages;
-	let lastAssistant = -1;
-	for (let index = messages.length - 1; index >= 0; index--) {
-		if ((messages[index] as { role?: unknown }).role === "assistant") {
-			lastAssistant = index;
-			break;
-		}
+	let lastAssistant = messages.length - 1;
+	while (lastAssistant >= 0 && (messages[lastAssistant] as { role?: unknown } | null)?.role !== "assistant") {
+		lastAssistant--;
 	}
 	if (lastAssistant === -1) return;
 	const assistant = messages[lastAssistant] as AssistantMessage;
 	if (assistant === run.streaming) return;
 	const answered = new Set<string>();
 	for (const message of messages.slice(lastAssistant + 1)) {
-		if ((message as { role?: unknown }).role === "toolResult") answered.add((message as ToolResultMessage).toolCallId);
+		if ((message as { role?: unknown } | null)?.role === "toolResult") {
+			answered.add((message as ToolResultMessage).toolCallId);
+		}
 	}
 	for (const block of assistant.content) {
 		if (block.type !== "toolCall" || answered.has(block.id)) continue;
-		const text = `Tool call was not run: the run failed (${reason})`;
-		const result = { content: [{ type: "text" as const, text }], details: {} };
+		const outcome = errorOutcome(`Tool call was not run: the run failed (${reason})`);
 		// A call whose tool_execution_end already went out (the sink threw on it) gets no second one.
-		const started = run.startedToolCalls.has(block.id);
-		if (!started) {
-			await emit({ type: "tool_execution_start", toolCallId: block.id, toolName: block.name, args: block.arguments });
-		}
-		if (!started || run.runningToolCalls.has(block.id)) {
-			run.runningToolCalls.delete(block.id);
-			await emit({ type: "tool_execution_end", toolCallId: block.id, toolName: block.name, result, isError: true });
-		}
-		const message: ToolResultMessage = {
-			role: "toolResult",
-			toolCallId: block.id,
-			toolName: block.name,
-			content: result.content,
-			details: result.details,
-			isError: true,
-			timestamp: Date.now(),
-		};
-		messages.push(message);
-		run.newMessages.push(message);
-		await emit({ type: "message_start", message });
-		await emit({ type: "message_end", message });
+		if (!run.startedToolCalls.has(block.id)) await emit(run, toolStartEvent(block));
+		if (run.runningToolCalls.has(block.id)) await emit(run, toolEndEvent(block, outcome));
+		await recordMessage(run, createToolResultMessage(block, outcome));
 	}
 }

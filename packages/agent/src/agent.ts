@@ -1,8 +1,7 @@
 // The stateful Agent: the transcript, the queues, the listeners. Each run is one call of the loop
 // (agent-loop.ts); this class only keeps state and reduces the loop's events into it.
 import {
-	type AssistantMessage,
-	createEmptyAssistantMessage,
+	formatThrownValue,
 	type ImageContent,
 	type Model,
 	type SimpleStreamOptions,
@@ -11,7 +10,6 @@ import {
 } from "@keel/ai";
 import { defaultConvertToLlm, defaultStreamFn, UNKNOWN_MODEL } from "./agent-defaults.js";
 import { runAgentLoop, runAgentLoopContinue } from "./agent-loop.js";
-import { errorText } from "./error-text.js";
 import type {
 	AgentEvent,
 	AgentLoopConfig,
@@ -81,12 +79,6 @@ class LiveAgentState implements AgentState {
 	set tools(tools: AgentTool[]) {
 		this.toolList = [...tools];
 	}
-	get streamMessage(): AgentMessage | null {
-		return this.streamingMessage;
-	}
-	get error(): string | undefined {
-		return this.errorMessage;
-	}
 
 	/** True once the current array was handed out by the getter: it must then never change. */
 	private messagesHandedOut = false;
@@ -118,11 +110,6 @@ class LiveAgentState implements AgentState {
 export class Agent {
 	private readonly liveState = new LiveAgentState();
 	private readonly listeners = new Set<AgentListener>();
-	/**
-	 * The listeners as an array, rebuilt only after subscribe or unsubscribe rather than copied for
-	 * every event. Never mutated: an event in flight keeps the array it started with.
-	 */
-	private listenerSnapshot: AgentListener[] | undefined;
 	private steeringQueue: AgentMessage[] = [];
 	private followUpQueue: AgentMessage[] = [];
 	private abortController: AbortController | undefined;
@@ -170,7 +157,7 @@ export class Agent {
 		this.shouldStopAfterTurn = options.shouldStopAfterTurn;
 		this.onListenerError =
 			options.onListenerError ??
-			((error, event) => console.error(`Agent listener failed on ${event.type}: ${errorText(error)}`));
+			((error, event) => console.error(`Agent listener failed on ${event.type}: ${formatThrownValue(error)}`));
 	}
 
 	// --- state ----------------------------------------------------------------------------------
@@ -183,56 +170,6 @@ export class Agent {
 	/** The signal of the running run, or undefined when idle. */
 	get signal(): AbortSignal | undefined {
 		return this.abortController?.signal;
-	}
-
-	setSystemPrompt(systemPrompt: string): void {
-		this.liveState.systemPrompt = systemPrompt;
-	}
-	setModel(model: Model): void {
-		this.liveState.model = model;
-	}
-	setThinkingLevel(thinkingLevel: ThinkingLevel): void {
-		this.liveState.thinkingLevel = thinkingLevel;
-	}
-	setTools(tools: AgentTool[]): void {
-		this.liveState.tools = tools;
-	}
-	/** Stores a copy. */
-	replaceMessages(messages: AgentMessage[]): void {
-		this.liveState.messages = messages;
-	}
-	/** An array read from `state.messages` earlier is never changed: UIs that compare identities see the change. */
-	appendMessage(message: AgentMessage): void {
-		this.liveState.append(message);
-	}
-	clearMessages(): void {
-		this.liveState.messages = [];
-	}
-
-	// pi 0.58 setter and getter methods, kept beside the plain properties.
-	setSteeringMode(mode: QueueMode): void {
-		this.steeringMode = mode;
-	}
-	getSteeringMode(): QueueMode {
-		return this.steeringMode;
-	}
-	setFollowUpMode(mode: QueueMode): void {
-		this.followUpMode = mode;
-	}
-	getFollowUpMode(): QueueMode {
-		return this.followUpMode;
-	}
-	setTransport(transport: Transport): void {
-		this.transport = transport;
-	}
-	setToolExecution(mode: ToolExecutionMode): void {
-		this.toolExecution = mode;
-	}
-	setBeforeToolCall(hook: AgentLoopConfig["beforeToolCall"]): void {
-		this.beforeToolCall = hook;
-	}
-	setAfterToolCall(hook: AgentLoopConfig["afterToolCall"]): void {
-		this.afterToolCall = hook;
 	}
 
 	// --- queues ---------------------------------------------------------------------------------
@@ -264,10 +201,8 @@ export class Agent {
 	/** Adds a listener; returns the function that removes it. */
 	subscribe(listener: AgentListener): () => void {
 		this.listeners.add(listener);
-		this.listenerSnapshot = undefined;
 		return () => {
 			this.listeners.delete(listener);
-			this.listenerSnapshot = undefined;
 		};
 	}
 
@@ -368,22 +303,10 @@ export class Agent {
 		const context = { systemPrompt: state.systemPrompt, messages: [...state.messages], tools: [...state.tools] };
 		const config = this.buildConfig(state.model);
 		const sink = (event: AgentEvent) => this.dispatch(event, controller.signal);
-		try {
-			if (prompts) await runAgentLoop(prompts, context, config, sink, controller.signal, this.streamFn);
-			else await runAgentLoopContinue(context, config, sink, controller.signal, this.streamFn);
-		} catch (error) {
-			// The loop ends every failure with agent_end itself; this is the last line of defence.
-			const model = state.model;
-			const message: AssistantMessage = {
-				...createEmptyAssistantMessage(model.api, model.provider, model.id),
-				content: [{ type: "text", text: "" }],
-				stopReason: controller.signal.aborted ? "aborted" : "error",
-				errorMessage: errorText(error),
-			};
-			this.appendMessage(message);
-			state.errorMessage = message.errorMessage;
-			await this.dispatch({ type: "agent_end", messages: [message] }, controller.signal);
-		}
+		// Neither rejects: the loop ends every failure with agent_end itself, and continue() checked
+		// that the transcript can be continued before starting the run.
+		if (prompts) await runAgentLoop(prompts, context, config, sink, controller.signal, this.streamFn);
+		else await runAgentLoopContinue(context, config, sink, controller.signal, this.streamFn);
 	}
 
 	private buildConfig(model: Model): AgentLoopConfig {
@@ -435,8 +358,8 @@ export class Agent {
 	private dispatch(event: AgentEvent, signal: AbortSignal): void | Promise<void> {
 		this.reduce(event);
 		if (this.listeners.size === 0) return;
-		this.listenerSnapshot ??= [...this.listeners];
-		const listeners = this.listenerSnapshot;
+		// A copy: a listener added or removed during this event changes the later events only.
+		const listeners = [...this.listeners];
 		for (let index = 0; index < listeners.length; index++) {
 			const pending = this.callListener(listeners[index], event, signal);
 			if (pending) return this.dispatchAfter(pending, listeners, index + 1, event, signal);
@@ -487,7 +410,7 @@ export class Agent {
 				break;
 			case "message_end":
 				state.streamingMessage = null;
-				this.appendMessage(event.message);
+				this.liveState.append(event.message);
 				break;
 			case "tool_execution_start":
 				state.pendingToolCalls = new Set(state.pendingToolCalls).add(event.toolCallId);

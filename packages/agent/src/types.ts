@@ -246,8 +246,4 @@ export interface AgentState {
 	pendingToolCalls: ReadonlySet<string>;
 	/** The error of the last run, if it ended with one. */
 	errorMessage?: string;
-	/** @deprecated pi 0.58's name for `streamingMessage`. */
-	readonly streamMessage: AgentMessage | null;
-	/** @deprecated pi 0.58's name for `errorMessage`. */
-	readonly error: string | undefined;
 }

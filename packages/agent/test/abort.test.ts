@@ -19,10 +19,12 @@ import {
 	controlledTool,
 	describeEvents,
 	echoTool,
+	eventTreeProblems,
 	scriptedStreamFn,
 	testModel,
 	text,
 	textOf,
+	transcriptProblems,
 	user,
 } from "./helpers.js";
 
@@ -216,4 +218,160 @@ describe("abort", () => {
 		expect([textOf(result as ToolResultMessage), result?.isError]).toEqual([ABORTED_TOOL_TEXT, true]);
 		expect((messages.at(-1) as AssistantMessage).stopReason).toBe("aborted");
 	});
+});
+
+describe("abort of a stream function or tool preparation that ignores it", () => {
+	it("ends aborted with no unhandled rejection when the abandoned iterator's return() rejects", async () => {
+		const unhandled: unknown[] = [];
+		const onUnhandled = (reason: unknown) => unhandled.push(reason);
+		process.on("unhandledRejection", onUnhandled);
+		try {
+			const controller = new AbortController();
+			let started!: () => void;
+			const nextCalled = new Promise<void>((resolve) => {
+				started = resolve;
+			});
+			const ignoringStream = {
+				[Symbol.asyncIterator]() {
+					return {
+						next: () => {
+							started();
+							return new Promise<IteratorResult<never>>(() => {});
+						},
+						return: () => Promise.reject(new Error("return failed")),
+					};
+				},
+				result: () => new Promise<never>(() => {}),
+			};
+			const run = runAgentLoop(
+				[user("hi")],
+				{ systemPrompt: "", messages: [], tools: [] },
+				{ model: testModel, convertToLlm: defaultConvertToLlm },
+				() => {},
+				controller.signal,
+				(() => ignoringStream) as unknown as StreamFn,
+			);
+			await nextCalled;
+			controller.abort();
+			const messages = await run;
+			expect((messages.at(-1) as { stopReason?: string }).stopReason).toBe("aborted");
+			// Node reports unhandled rejections once the microtask queue has drained.
+			await new Promise((resolve) => setImmediate(resolve));
+			expect(unhandled).toEqual([]);
+		} finally {
+			process.off("unhandledRejection", onUnhandled);
+		}
+	});
+
+	it("ends aborted without waiting on a result() that never settles, after a stream ended without a terminal event", async () => {
+		const controller = new AbortController();
+		let resultCalled!: () => void;
+		const waitingForResult = new Promise<void>((resolve) => {
+			resultCalled = resolve;
+		});
+		const endedStream = {
+			[Symbol.asyncIterator]() {
+				return { next: async (): Promise<IteratorResult<never>> => ({ done: true, value: undefined }) };
+			},
+			result: () => {
+				resultCalled();
+				return new Promise<never>(() => {});
+			},
+		};
+		const run = runAgentLoop(
+			[user("hi")],
+			{ systemPrompt: "", messages: [], tools: [] },
+			{ model: testModel, convertToLlm: defaultConvertToLlm },
+			() => {},
+			controller.signal,
+			(() => endedStream) as unknown as StreamFn,
+		);
+		await waitingForResult;
+		controller.abort();
+		const messages = await run;
+		expect((messages.at(-1) as { stopReason?: string }).stopReason).toBe("aborted");
+	});
+
+	it.each(["parallel", "sequential"] as const)(
+		"%s: never starts a call prepared before the abort, and gives every call an aborted result",
+		async (toolExecution) => {
+			const controller = new AbortController();
+			const executed: string[] = [];
+			const recording = {
+				...echoTool(),
+				async execute(toolCallId: string) {
+					executed.push(toolCallId);
+					return { content: [{ type: "text" as const, text: "ran" }], details: {} };
+				},
+			};
+			const messages = await runAgentLoop(
+				[user("hi")],
+				{ systemPrompt: "", messages: [], tools: [recording] },
+				{
+					model: testModel,
+					convertToLlm: defaultConvertToLlm,
+					toolExecution,
+					// The user presses stop while the first call is being prepared.
+					beforeToolCall: ({ toolCall }) => {
+						if (toolCall.id === "c1") controller.abort();
+						return undefined;
+					},
+				},
+				() => {},
+				controller.signal,
+				scriptedStreamFn([{ blocks: [call("echo", { value: "1" }, "c1"), call("echo", { value: "2" }, "c2")] }]),
+			);
+			expect(executed).toEqual([]);
+			const results = messages.filter((message) => (message as { role: string }).role === "toolResult");
+			expect(results.map((message) => textOf(message))).toEqual([ABORTED_TOOL_TEXT, ABORTED_TOOL_TEXT]);
+			expect((messages.at(-1) as { stopReason?: string }).stopReason).toBe("aborted");
+		},
+	);
+});
+
+describe("abort at any event", () => {
+	for (const toolExecution of ["parallel", "sequential"] as const) {
+		it(`${toolExecution}: the event tree and the transcript stay well formed and the run ends aborted, with a tool that ignores its signal`, async () => {
+			const run = async (abortAt: number | "at-stubborn-start") => {
+				const controller = new AbortController();
+				const events: AgentEvent[] = [];
+				const stubborn = {
+					...echoTool("stubborn"),
+					// Ignores its signal and never finishes: only the loop's own abort handling ends the wait.
+					execute: () => new Promise<never>(() => {}),
+				};
+				const messages = await runAgentLoop(
+					[user("hi")],
+					{ systemPrompt: "", messages: [], tools: [echoTool(), stubborn] },
+					{ model: testModel, convertToLlm: defaultConvertToLlm, toolExecution },
+					(event) => {
+						events.push(event);
+						const stubbornStarted = event.type === "tool_execution_start" && event.toolCallId === "c2";
+						if (events.length === abortAt || (abortAt === "at-stubborn-start" && stubbornStarted)) controller.abort();
+					},
+					controller.signal,
+					scriptedStreamFn([
+						{ blocks: [call("echo", { value: "1" }, "c1"), call("stubborn", { value: "2" }, "c2")] },
+						{ blocks: [text("done")] },
+					]),
+				);
+				return { events, messages };
+			};
+			// Without an abort the stubborn tool would hang the run, so every position up to its start is tried.
+			const probe = await run("at-stubborn-start");
+			const positions =
+				probe.events.findIndex((event) => event.type === "tool_execution_start" && event.toolCallId === "c2") + 1;
+			expect(positions).toBeGreaterThan(8);
+			const failures: string[] = [];
+			for (let abortAt = 1; abortAt <= positions; abortAt++) {
+				const { events, messages } = await run(abortAt);
+				for (const problem of [...eventTreeProblems(events), ...transcriptProblems(messages)]) {
+					failures.push(`abort at ${abortAt} (${events[abortAt - 1]?.type}): ${problem}`);
+				}
+				const last = messages.at(-1) as AssistantMessage;
+				if (last.stopReason !== "aborted") failures.push(`abort at ${abortAt}: last message ${last.stopReason}`);
+			}
+			expect(failures).toEqual([]);
+		});
+	}
 });

@@ -61,7 +61,7 @@ describe("Agent: prompt and state", () => {
 	});
 
 	it("builds a user message from text and images, and accepts messages", async () => {
-		faux.setResponses(["one", "two"]);
+		faux.setResponses(["one", "two", "three"]);
 		const agent = createAgent();
 		const image: ImageContent = { type: "image", data: "aGk=", mimeType: "image/png" };
 		await agent.prompt("look", [image]);
@@ -107,9 +107,7 @@ describe("Agent: prompt and state", () => {
 		const events: AgentEvent[] = [];
 		agent.subscribe((event) => void events.push(event));
 		await agent.prompt("hi");
-		expect(agent.state.errorMessage).toBe("overloaded");
-		// pi 0.58's names still read the same fields.
-		expect([agent.state.error, agent.state.streamMessage]).toEqual(["overloaded", null]);
+		expect([agent.state.errorMessage, agent.state.streamingMessage]).toEqual(["overloaded", null]);
 		// message_start shows the message as it was when streaming began (not failed yet, or already
 		// failed when the provider failed before the loop read its first event).
 		const lastFour = describeEvents(events).slice(-4);
@@ -142,7 +140,7 @@ describe("Agent: prompt and state", () => {
 
 describe("Agent: messages are snapshots", () => {
 	it("never changes an array read from state.messages; a new read sees the new messages", async () => {
-		faux.setResponses(["one", "two"]);
+		faux.setResponses(["one", "two", "three"]);
 		const agent = createAgent();
 		const seen: AgentMessage[][] = [];
 		agent.subscribe((event) => {
@@ -153,9 +151,9 @@ describe("Agent: messages are snapshots", () => {
 		expect(seen.map((messages) => messages.length)).toEqual([1, 2, 3, 4]);
 		expect(new Set(seen).size).toBe(4);
 		const before = agent.state.messages;
-		agent.appendMessage(user("c"));
+		await agent.prompt("c");
 		expect(before).toHaveLength(4);
-		expect(agent.state.messages).toHaveLength(5);
+		expect(agent.state.messages).toHaveLength(6);
 	});
 });
 
@@ -184,38 +182,34 @@ describe("Agent: options reach the stream function", () => {
 			apiKey: "key-for-faux",
 		});
 		expect((faux.state.requests[0].options as { reasoning?: string }).reasoning).toBeUndefined();
-		agent.setThinkingLevel("high");
+		agent.state.thinkingLevel = "high";
 		agent.sessionId = "session-8";
 		await agent.prompt("two");
 		expect(faux.state.requests[1].options).toMatchObject({ reasoning: "high", sessionId: "session-8" });
 	});
 
-	it("keeps pi's setters beside the plain properties", () => {
+	it("has plain properties for state and run options; assigning tools or messages stores a copy", () => {
 		const agent = createAgent();
-		agent.setTransport("websocket");
-		agent.setToolExecution("sequential");
-		agent.setSteeringMode("all");
-		agent.setFollowUpMode("all");
-		expect([agent.transport, agent.toolExecution, agent.getSteeringMode(), agent.getFollowUpMode()]).toEqual([
+		agent.transport = "websocket";
+		agent.toolExecution = "sequential";
+		agent.steeringMode = "all";
+		agent.followUpMode = "all";
+		agent.state.systemPrompt = "s";
+		expect([agent.transport, agent.toolExecution, agent.steeringMode, agent.followUpMode]).toEqual([
 			"websocket",
 			"sequential",
 			"all",
 			"all",
 		]);
+		expect(agent.state.systemPrompt).toBe("s");
 		const tools = [echoTool()];
-		agent.setTools(tools);
+		agent.state.tools = tools;
 		tools.push(echoTool("other"));
 		expect(agent.state.tools).toHaveLength(1);
 		const messages = [user("x")];
 		agent.state.messages = messages;
 		messages.push(user("y"));
-		expect(agent.state.messages).toHaveLength(1);
-		agent.appendMessage(user("z"));
-		expect(agent.state.messages.map(textOf)).toEqual(["x", "z"]);
-		agent.setSystemPrompt("s");
-		expect(agent.state.systemPrompt).toBe("s");
-		agent.clearMessages();
-		expect(agent.state.messages).toEqual([]);
+		expect(agent.state.messages.map(textOf)).toEqual(["x"]);
 	});
 });
 
@@ -301,7 +295,7 @@ describe("Agent: queues", () => {
 				return { content: [{ type: "text" as const, text: "typed" }], details: {} };
 			},
 		};
-		agent.setTools([typing, echoTool()]);
+		agent.state.tools = [typing, echoTool()];
 		faux.setResponses([
 			fauxAssistantMessage([fauxToolCall("typing", { value: "1" }, "c1"), fauxToolCall("echo", { value: "2" }, "c2")]),
 			"understood",
@@ -359,7 +353,7 @@ describe("Agent: continue, abort, reset", () => {
 
 	it("continue() runs from a user message, and runs queued steering after an assistant message", async () => {
 		const agent = createAgent();
-		agent.replaceMessages([user("left here")]);
+		agent.state.messages = [user("left here")];
 		faux.setResponses(["resumed", "steered answer", "second answer"]);
 		await agent.continue();
 		expect(agent.state.messages.map(textOf)).toEqual(["left here", "resumed"]);
@@ -407,4 +401,41 @@ describe("Agent: continue, abort, reset", () => {
 			false,
 		]);
 	});
+});
+
+describe("Agent: steering in both queue modes and both tool modes", () => {
+	for (const toolExecution of ["sequential", "parallel"] as const) {
+		for (const steeringMode of ["one-at-a-time", "all"] as const) {
+			it(`${steeringMode}, ${toolExecution}: every steering message is heard exactly once`, async () => {
+				const agent = new Agent({ initialState: { model: faux.getModel() }, toolExecution, steeringMode });
+				const typing = {
+					...echoTool("typing"),
+					execute: async () => {
+						agent.steer(user("s1"));
+						agent.steer(user("s2"));
+						return { content: [{ type: "text" as const, text: "typed" }], details: {} };
+					},
+				};
+				agent.state.tools = [typing, echoTool()];
+				faux.setResponses([
+					fauxAssistantMessage([
+						fauxToolCall("typing", { value: "1" }, "c1"),
+						fauxToolCall("echo", { value: "2" }, "c2"),
+					]),
+					"a1",
+					"a2",
+					"a3",
+				]);
+				await agent.prompt("go");
+				// The second call is skipped in sequential mode; in parallel mode it already ran with the first.
+				const second = toolExecution === "sequential" ? SKIPPED_FOR_STEERING_TEXT : "echo:2";
+				const expected =
+					steeringMode === "all"
+						? ["go", "", "typed", second, "s1", "s2", "a1"]
+						: ["go", "", "typed", second, "s1", "a1", "s2", "a2"];
+				expect(agent.state.messages.map(textOf)).toEqual(expected);
+				expect(agent.hasQueuedMessages()).toBe(false);
+			});
+		}
+	}
 });

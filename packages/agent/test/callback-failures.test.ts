@@ -14,7 +14,18 @@ import {
 	runAgentLoop,
 	type StreamFn,
 } from "../src/index.js";
-import { call, describeEvents, echoTool, scriptedStreamFn, testModel, text, textOf, user } from "./helpers.js";
+import {
+	call,
+	controlledTool,
+	describeEvents,
+	echoTool,
+	eventTreeProblems,
+	scriptedStreamFn,
+	testModel,
+	text,
+	textOf,
+	user,
+} from "./helpers.js";
 
 const boom = () => {
 	throw new Error("boom");
@@ -198,6 +209,40 @@ describe("a throwing callback ends the run cleanly", () => {
 		expect((messages.at(-1) as AssistantMessage).errorMessage).toBe("sink failed");
 	});
 
+	it("keeps steering messages polled during a tool batch when the run fails before the batch ends", async () => {
+		const queue: AgentMessage[] = [];
+		const typing = {
+			...echoTool("typing"),
+			async execute() {
+				queue.push(user("typed during the tool"));
+				return { content: [{ type: "text" as const, text: "ok" }], details: {} };
+			},
+		};
+		const messages = await runAgentLoop(
+			[user("hi")],
+			{ systemPrompt: "", messages: [], tools: [typing, echoTool()] },
+			{
+				model: testModel,
+				convertToLlm: defaultConvertToLlm,
+				toolExecution: "sequential",
+				getSteeringMessages: () => queue.splice(0),
+			},
+			(event) => {
+				if (event.type === "tool_execution_end" && event.toolCallId === "c2") throw new Error("sink failed");
+			},
+			undefined,
+			scriptedStreamFn([{ blocks: [call("typing", { value: "1" }, "c1"), call("echo", { value: "2" }, "c2")] }]),
+		);
+		expect(messages.map((message) => `${(message as Message).role}:${textOf(message)}`)).toEqual([
+			"user:hi",
+			"assistant:",
+			"toolResult:ok",
+			"toolResult:Tool call was not run: the run failed (sink failed)",
+			"user:typed during the tool",
+			"assistant:",
+		]);
+	});
+
 	it("ends with an error message when the stream ends without done or error", async () => {
 		const unterminated: StreamFn = (model) => {
 			const stream = createAssistantMessageEventStream();
@@ -223,4 +268,107 @@ describe("a throwing callback ends the run cleanly", () => {
 		]);
 		expect(messages.filter((message) => (message as Message).role === "assistant")).toHaveLength(1);
 	});
+});
+
+describe("a sink that throws: agent_end exactly once", () => {
+	it("emits agent_end once, and last, when the sink throws on agent_end itself", async () => {
+		const events: AgentEvent[] = [];
+		await runAgentLoop(
+			[user("hi")],
+			{ systemPrompt: "", messages: [], tools: [] },
+			{ model: testModel, convertToLlm: defaultConvertToLlm },
+			(event) => {
+				events.push(event);
+				if (event.type === "agent_end") throw new Error("sink failed on agent_end");
+			},
+			undefined,
+			scriptedStreamFn([{ blocks: [text("answer")] }]),
+		);
+		expect(events.filter((event) => event.type === "agent_end")).toHaveLength(1);
+		expect(events.at(-1)?.type).toBe("agent_end");
+	});
+
+	it("gives each parallel call one start and one end, and emits nothing after agent_end, when the sink throws on a tool_execution_end", async () => {
+		const slow = controlledTool("slow");
+		const events: AgentEvent[] = [];
+		const messages = await runAgentLoop(
+			[user("hi")],
+			{ systemPrompt: "", messages: [], tools: [slow.tool, echoTool()] },
+			{ model: testModel, convertToLlm: defaultConvertToLlm },
+			(event) => {
+				events.push(event);
+				if (event.type === "tool_execution_end" && event.toolCallId === "c2") throw new Error("sink failed");
+			},
+			undefined,
+			scriptedStreamFn([
+				{ blocks: [call("slow", {}, "c1"), call("echo", { value: "x" }, "c2")] },
+				{ blocks: [text("done")] },
+			]),
+		);
+		const ended = events.length;
+		slow.finish("c1");
+		await new Promise((resolve) => setImmediate(resolve));
+		expect(events.slice(ended)).toEqual([]);
+		// One start and one end per call, though the sink threw on c2's end: no second c2 tree.
+		expect(describeEvents(events).filter((line) => line.startsWith("tool_execution"))).toEqual([
+			"tool_execution_start:c1",
+			"tool_execution_start:c2",
+			"tool_execution_end:c2",
+			"tool_execution_end:c1:error",
+		]);
+		expect(messages.map((message) => (message as { role: string }).role)).toEqual([
+			"user",
+			"assistant",
+			"toolResult",
+			"toolResult",
+			"assistant",
+		]);
+		expect(events.at(-1)?.type).toBe("agent_end");
+	});
+});
+
+async function runWithSinkFailingAt(failAt: number, toolExecution: "parallel" | "sequential") {
+	const events: AgentEvent[] = [];
+	// One steering message and one follow-up, so their message paths are covered too.
+	const steering = [user("steer")];
+	const followUps = [user("follow")];
+	await runAgentLoop(
+		[user("hi")],
+		{ systemPrompt: "", messages: [], tools: [echoTool()] },
+		{
+			model: testModel,
+			convertToLlm: defaultConvertToLlm,
+			toolExecution,
+			steeringCheck: "after-turn",
+			getSteeringMessages: () => steering.splice(0),
+			getFollowUpMessages: () => followUps.splice(0),
+		},
+		(event) => {
+			events.push(event);
+			if (events.length === failAt) throw new Error(`sink failed on ${event.type}`);
+		},
+		undefined,
+		scriptedStreamFn([
+			{ blocks: [call("echo", { value: "1" }, "c1"), call("echo", { value: "2" }, "c2")] },
+			{ blocks: [text("answer to the steering")], noStart: true },
+			{ blocks: [text("answer to the follow-up")] },
+		]),
+	);
+	return events;
+}
+
+describe("a sink that throws on any one event", () => {
+	for (const toolExecution of ["parallel", "sequential"] as const) {
+		it(`${toolExecution}: the event tree stays well formed and ends with one agent_end, whichever event fails`, async () => {
+			const complete = await runWithSinkFailingAt(0, toolExecution);
+			expect(eventTreeProblems(complete)).toEqual([]);
+			const failures: string[] = [];
+			for (let failAt = 1; failAt <= complete.length; failAt++) {
+				const events = await runWithSinkFailingAt(failAt, toolExecution);
+				for (const problem of eventTreeProblems(events))
+					failures.push(`fail at ${failAt} (${events[failAt - 1].type}): ${problem}`);
+			}
+			expect(failures).toEqual([]);
+		});
+	}
 });

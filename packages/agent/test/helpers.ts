@@ -1,12 +1,14 @@
 // Shared test helpers: a scripted stream function (full control over every event, including
 // streams that ignore abort), small tools, and a compact rendering of event trees.
 import {
+	type AssistantMessage,
 	AssistantMessageBuilder,
 	type AssistantMessageEventStream,
 	type Context,
 	createAssistantMessageEventStream,
 	type Model,
 	type SimpleStreamOptions,
+	type ToolResultMessage,
 	Type,
 	type UserMessage,
 } from "@keel/ai";
@@ -197,4 +199,65 @@ export function textOf(message: AgentMessage): string {
 	return content
 		.map((block: { type: string; text?: string }) => (block.type === "text" ? (block.text ?? "") : ""))
 		.join("");
+}
+
+/** The problems of an event sequence: unbalanced turns, messages or tool executions, a missing or repeated agent_end. */
+export function eventTreeProblems(events: AgentEvent[]): string[] {
+	const problems: string[] = [];
+	let turnOpen = false;
+	let openMessage: unknown;
+	const toolStarts = new Map<string, number>();
+	const toolEnds = new Map<string, number>();
+	events.forEach((event, index) => {
+		if (index > 0 && events[index - 1].type === "agent_end") problems.push(`${event.type} after agent_end`);
+		switch (event.type) {
+			case "turn_start":
+				if (turnOpen) problems.push(`turn_start at ${index} inside a turn`);
+				turnOpen = true;
+				break;
+			case "turn_end":
+				if (!turnOpen) problems.push(`turn_end at ${index} without turn_start`);
+				if (openMessage) problems.push(`turn_end at ${index} with a message open`);
+				turnOpen = false;
+				break;
+			case "message_start":
+				if (openMessage) problems.push(`message_start at ${index} before the previous message_end`);
+				openMessage = event.message;
+				break;
+			case "message_end":
+				if (!openMessage) problems.push(`message_end at ${index} without message_start`);
+				openMessage = undefined;
+				break;
+			case "tool_execution_start":
+				toolStarts.set(event.toolCallId, (toolStarts.get(event.toolCallId) ?? 0) + 1);
+				break;
+			case "tool_execution_end":
+				toolEnds.set(event.toolCallId, (toolEnds.get(event.toolCallId) ?? 0) + 1);
+				break;
+		}
+	});
+	for (const [id, count] of toolStarts) {
+		if (count !== 1 || toolEnds.get(id) !== 1) problems.push(`${id}: ${count} starts, ${toolEnds.get(id) ?? 0} ends`);
+	}
+	if (openMessage) problems.push("a message left open");
+	if (turnOpen) problems.push("a turn left open");
+	if (events.filter((event) => event.type === "agent_end").length !== 1) problems.push("agent_end not exactly once");
+	return problems;
+}
+
+/** Every tool call of an assistant message is followed by exactly one result each, in call order. */
+export function transcriptProblems(messages: AgentMessage[]): string[] {
+	const problems: string[] = [];
+	messages.forEach((message, index) => {
+		const assistant = message as AssistantMessage;
+		if (assistant.role !== "assistant") return;
+		const callIds = assistant.content.filter((block) => block.type === "toolCall").map((block) => block.id);
+		const resultIds: string[] = [];
+		for (const next of messages.slice(index + 1)) {
+			if ((next as { role: string }).role !== "toolResult") break;
+			resultIds.push((next as ToolResultMessage).toolCallId);
+		}
+		if (callIds.join() !== resultIds.join()) problems.push(`calls ${callIds.join()} got results ${resultIds.join()}`);
+	});
+	return problems;
 }

@@ -52,16 +52,16 @@ describe("streamProxy error mapping", () => {
 		server = await startServer((_request, response) => {
 			response.writeHead(502, "Bad Gateway", { "Content-Type": "text/html" }).end("<h1>oops</h1>");
 		});
-		const { events, result } = await run(server.url);
+		const { events, result } = await run(server.url, { maxRetries: 0 });
 		expect(result.errorMessage).toBe("Proxy error: 502 Bad Gateway");
-		expect(events.map((event) => event.type)).toEqual(["error"]);
+		expect(events.map((event) => event.type)).toEqual(["start", "error"]);
 	});
 
 	it("uses the JSON body's error field when there is one", async () => {
 		server = await startServer((_request, response) => {
 			response.writeHead(429, { "Content-Type": "application/json" }).end(JSON.stringify({ error: "Slow down" }));
 		});
-		expect((await run(server.url)).result.errorMessage).toBe("Proxy error: Slow down");
+		expect((await run(server.url, { maxRetries: 0 })).result.errorMessage).toBe("Proxy error: Slow down");
 	});
 
 	it("maps a connection failure to an error event", async () => {
@@ -69,13 +69,15 @@ describe("streamProxy error mapping", () => {
 		const closedUrl = server.url;
 		await server.close();
 		server = undefined;
-		const { result } = await run(closedUrl);
+		const { result } = await run(closedUrl, { maxRetries: 0 });
 		expect(result.stopReason).toBe("error");
-		expect(result.errorMessage).toMatch(/^Proxy request failed: /);
+		expect(result.errorMessage).toMatch(/^Could not connect to the proxy at 127\.0\.0\.1:\d+: connect ECONNREFUSED/);
 	});
 
-	it("ends with an error, keeping the content, when the server closes without done or error", async () => {
+	it("ends with an error, keeping the content and never retrying, when the server closes without done or error", async () => {
+		let requests = 0;
 		server = await startServer((_request, response) => {
+			requests++;
 			sse(response, [
 				{ type: "start" },
 				{ type: "text_start", contentIndex: 0 },
@@ -88,6 +90,41 @@ describe("streamProxy error mapping", () => {
 		expect(result.errorMessage).toBe("Proxy stream ended without a done or error event");
 		expect(result.content).toEqual([{ type: "text", text: "half an answ" }]);
 		expect(events.filter((event) => event.type === "error")).toHaveLength(1);
+		// The proxy had accepted the request and started the upstream call: a retry would repeat it.
+		expect(requests).toBe(1);
+	});
+
+	it("retries a 503 before the proxy accepted the request, honouring retry-after", async () => {
+		let requests = 0;
+		server = await startServer((_request, response) => {
+			requests++;
+			if (requests === 1) {
+				response.writeHead(503, { "Content-Type": "application/json", "Retry-After": "0" });
+				response.end(JSON.stringify({ error: "Restarting" }));
+				return;
+			}
+			sse(response, [
+				{ type: "text_start", contentIndex: 0 },
+				{ type: "text_delta", contentIndex: 0, delta: "second time lucky" },
+				{ type: "text_end", contentIndex: 0 },
+				{ type: "done", reason: "stop", message: { usage } },
+			]);
+			response.end();
+		});
+		const { events, result } = await run(server.url);
+		expect(requests).toBe(2);
+		expect([result.stopReason, result.content]).toEqual(["stop", [{ type: "text", text: "second time lucky" }]]);
+		expect(events.filter((event) => event.type === "start")).toHaveLength(1);
+	});
+
+	it("does not retry the proxy's own 500", async () => {
+		let requests = 0;
+		server = await startServer((_request, response) => {
+			requests++;
+			response.writeHead(500, { "Content-Type": "application/json" }).end(JSON.stringify({ error: "Proxy failure" }));
+		});
+		expect((await run(server.url)).result.errorMessage).toBe("Proxy error: Proxy failure");
+		expect(requests).toBe(1);
 	});
 
 	it("ends with an error when a delta targets a block of another type", async () => {
@@ -137,14 +174,16 @@ describe("streamProxy error mapping", () => {
 		});
 	});
 
-	it("ends with an idle error when the server goes silent", async () => {
+	it("ends with an idle error when the server goes silent for proxyIdleTimeoutMs", async () => {
 		server = await startServer((_request, response) => {
 			sse(response, [{ type: "start" }]);
 			// Never writes again and never ends.
 		});
 		const { result } = await run(server.url, { proxyIdleTimeoutMs: 50 });
 		expect(result.stopReason).toBe("error");
-		expect(result.errorMessage).toBe("Proxy stream idle: no data for 50 ms");
+		expect(result.errorMessage).toBe(
+			"No data received from the provider for 50 ms; the stream was stopped (idleTimeoutMs)",
+		);
 	});
 
 	it("reports an abort before the response as aborted", async () => {
@@ -214,5 +253,29 @@ describe("streamProxy error mapping", () => {
 			authorization: "Bearer token",
 			body: { model: { provider: "faux", id: "test-model" }, context: { messages: [] }, options: { temperature: 0.5 } },
 		});
+	});
+
+	it("settles result() as aborted, without a request, when the caller aborts while an authToken function is pending", async () => {
+		const controller = new AbortController();
+		let fetched = false;
+		const stream = streamProxy(
+			model,
+			{ messages: [] },
+			{
+				proxyUrl: "http://proxy.test",
+				authToken: () => new Promise<string>(() => {}),
+				signal: controller.signal,
+				proxyIdleTimeoutMs: 0,
+				fetch: (async () => {
+					fetched = true;
+					throw new Error("must not be called");
+				}) as typeof fetch,
+			},
+		);
+		controller.abort();
+		const result = await stream.result();
+		expect(result.stopReason).toBe("aborted");
+		expect(result.errorMessage).toBe("Request was aborted");
+		expect(fetched).toBe(false);
 	});
 });

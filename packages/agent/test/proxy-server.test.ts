@@ -1,16 +1,20 @@
 // The proxy server's refusals, its fetch-style adapter, disconnect handling and the header policy.
 import type { IncomingMessage } from "node:http";
+import { connect } from "node:net";
 import {
 	type Api,
+	type AssistantMessageEventStream,
+	type Context,
 	createAssistantMessageEventStream,
 	createEmptyAssistantMessage,
 	getModels,
 	type Model,
+	type SimpleStreamOptions,
 } from "@keel/ai";
 import { type FauxProviderRegistration, fauxAssistantMessage, fauxText, registerFauxProvider } from "@keel/ai/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { streamProxy } from "../src/proxy/client.js";
-import { isForwardableHeader } from "../src/proxy/protocol.js";
+import { isForwardableHeader, pickForwardedOptions } from "../src/proxy/protocol.js";
 import { createFetchProxyHandler, createProxyHandler, type ProxyServerOptions } from "../src/proxy/server.js";
 import { createHangingStreamFunction, deferred, type RunningServer, startServer } from "./proxy-test-server.js";
 
@@ -336,5 +340,106 @@ describe("isForwardableHeader", () => {
 
 	it.each(["x-trace-id", "anthropic-beta", "X-Title", "HTTP-Referer", "user-agent"])("allows %s", (name) => {
 		expect(isForwardableHeader(name)).toBe(true);
+	});
+});
+
+const modelWithOwnHeaders: Model<Api> = {
+	id: "server-model",
+	name: "Server model",
+	api: "openai-completions",
+	provider: "openai",
+	baseUrl: "http://127.0.0.1:1/v1",
+	headers: { "X-Tenant": "server-tenant" },
+	reasoning: false,
+	input: ["text"],
+	cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+	contextWindow: 1000,
+	maxTokens: 100,
+};
+
+describe("header policy: billing scope and the server model's own headers", () => {
+	// OpenAI lists these under authentication: they pick which organization or project the server's
+	// key bills. Google's x-goog-user-project picks the billed quota project the same way.
+	it.each(["OpenAI-Organization", "openai-project", "x-goog-user-project"])(
+		"refuses the billing-scope header %s, so a client cannot pick whom the server's key bills",
+		(name) => {
+			expect(isForwardableHeader(name)).toBe(false);
+			expect(pickForwardedOptions({ headers: { [name]: "org-of-someone-else" } }).headers).toBeUndefined();
+		},
+	);
+
+	it("never lets a client header replace a header of the server's own model", async () => {
+		let received: SimpleStreamOptions | undefined;
+		const streamFunction = (model: Model<Api>, _context: Context, options: SimpleStreamOptions) => {
+			received = options;
+			const stream: AssistantMessageEventStream = createAssistantMessageEventStream();
+			const message = createEmptyAssistantMessage(model.api, model.provider, model.id);
+			stream.push({ type: "done", reason: "stop", message });
+			stream.end(message);
+			return stream;
+		};
+		const handler = createFetchProxyHandler({
+			authenticate: (token) => token === "good",
+			models: [modelWithOwnHeaders],
+			streamFunction,
+		});
+		const response = await handler(
+			new Request("http://proxy.test/api/stream", {
+				method: "POST",
+				headers: { Authorization: "Bearer good", "Content-Type": "application/json" },
+				body: JSON.stringify({
+					model: { provider: "openai", id: "server-model" },
+					context: { messages: [] },
+					options: { headers: { "x-tenant": "client-tenant", "x-trace-id": "t1" } },
+				}),
+			}),
+		);
+		expect(response.status).toBe(200);
+		await response.text();
+		expect(received?.headers).toEqual({ "x-trace-id": "t1" });
+	});
+});
+
+const nodeModel = { provider: "faux", id: "faux-model" } as Model<Api>;
+
+/** Sends the headers and a first slice of a body announced as 10 MB; resolves when the server closes. */
+function sendPartialBody(url: string, authorization: string, path = "/api/stream"): Promise<string> {
+	const { port } = new URL(url);
+	return new Promise((resolve, reject) => {
+		let received = "";
+		const socket = connect(Number(port), "127.0.0.1", () => {
+			socket.write(
+				`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n` +
+					`Authorization: ${authorization}\r\nContent-Length: 10000000\r\n\r\n{"model":`,
+			);
+		});
+		socket.on("data", (chunk) => {
+			received += chunk.toString("utf8");
+		});
+		socket.on("close", () => resolve(received));
+		socket.on("error", reject);
+	});
+}
+
+describe("refused requests (Node adapter)", () => {
+	it("closes the connection after a 401 instead of draining a body it never reads", async () => {
+		let authenticated = 0;
+		const handler = createProxyHandler({
+			authenticate: () => {
+				authenticated++;
+				return false;
+			},
+			models: [nodeModel],
+		});
+		server = await startServer(handler);
+		const response = await sendPartialBody(server.url, "Bearer wrong");
+		expect(response.startsWith("HTTP/1.1 401")).toBe(true);
+		expect(authenticated).toBe(1);
+	});
+
+	it("closes the connection after a 404 for another path, before any token check", async () => {
+		server = await startServer(createProxyHandler({ authenticate: () => true, models: [nodeModel] }));
+		const response = await sendPartialBody(server.url, "Bearer any", "/elsewhere");
+		expect(response.startsWith("HTTP/1.1 404")).toBe(true);
 	});
 });

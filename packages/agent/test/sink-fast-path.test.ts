@@ -2,7 +2,6 @@
 // shortcut changes nothing a consumer can see: a promise still holds the loop until it settles,
 // wherever it is returned, and the event tree is the same for synchronous and asynchronous sinks.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { ABORTED, AbortWatch } from "../src/callback-step.js";
 import {
 	Agent,
 	type AgentEvent,
@@ -11,6 +10,7 @@ import {
 	defaultConvertToLlm,
 	runAgentLoop,
 } from "../src/index.js";
+import { ABORTED, AbortWatch } from "../src/user-code.js";
 import { call, describeEvents, echoTool, scriptedStreamFn, testModel, text, user } from "./helpers.js";
 
 function scriptedRun() {

@@ -102,7 +102,7 @@ describe("classifyError for network failures", () => {
 });
 
 describe("describeAttemptFailure", () => {
-	const provider = { provider: "ollama" };
+	const provider = "ollama";
 
 	it("says where it could not connect, why, and how many attempts it made over how long", () => {
 		const error = fetchFailed(refused);

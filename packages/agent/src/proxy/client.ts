@@ -1,15 +1,20 @@
+// streamProxy: a StreamFunction that runs the call on a Keel proxy server, so a browser never holds
+// a provider key. It runs under @keel/ai's createProviderStream like every provider (one event
+// stream, abort, timeouts, the idle watchdog, retries before content, never throw), with the
+// proxy's SSE events as its wire format (decode-proxy-event.ts).
 import {
 	type Api,
 	type AssistantMessageEventStream,
 	type Context,
-	createAssistantMessageEventStream,
+	createProviderStream,
+	formatThrownValue,
 	type Model,
+	type ProviderAttempt,
+	type ProviderStreamConfig,
 	readServerSentEvents,
 	type SimpleStreamOptions,
-	type StopReason,
 } from "@keel/ai";
-import { untilAborted } from "../callback-step.js";
-import { ProxyMessageRebuilder } from "./message-rebuilder.js";
+import { decodeProxyEvent, ProxyStreamError } from "./decode-proxy-event.js";
 import {
 	PROXY_STREAM_PATH,
 	type ProxyAssistantMessageEvent,
@@ -36,144 +41,145 @@ export interface ProxyStreamOptions extends SimpleStreamOptions {
 }
 
 const DEFAULT_IDLE_TIMEOUT_MS = 120_000;
-const PROXY_IDLE_SLACK_MS = 30_000;
+/** The client's limits trail the server's by this much, so the server's own error (with its text) arrives first. */
+const PROXY_SLACK_MS = 30_000;
 
 /**
- * A StreamFunction that runs the call on a Keel proxy server, so a browser never holds a provider
- * key. It posts the model's provider and id, the context and the forwardable options (see
- * `pickForwardedOptions`; never `apiKey`, never credential headers), then rebuilds the message from
- * the proxy's slim SSE events. Like every StreamFunction it never throws and never hangs: bad
- * options, HTTP errors, network errors, a malformed stream, a stream cut short and an abort all
- * arrive as one `error` event, and `result()` always settles.
+ * Posts the model's provider and id, the context and the forwardable options (see
+ * `pickForwardedOptions`; never `apiKey`, never credential headers) to `<proxyUrl>/api/stream`, and
+ * rebuilds the message from the proxy's slim SSE events. Bad options, HTTP errors, network errors, a
+ * malformed stream, a stream cut short and an abort all arrive as one `error` event; `result()`
+ * always settles.
+ *
+ * Retries (`maxRetries`, default 2) cover only what happens before the proxy accepts the request: a
+ * connection failure, or 408/429/502/503/504 from the proxy or a gateway in front of it. Once the
+ * proxy answers 200 it has started the upstream call (which the server retries itself), so nothing
+ * after that is retried: a client retry would multiply upstream calls.
  */
 export function streamProxy(
 	model: Model<Api>,
 	context: Context,
 	options: ProxyStreamOptions,
 ): AssistantMessageEventStream {
-	const stream = createAssistantMessageEventStream();
-	const rebuilder = new ProxyMessageRebuilder(model);
-
-	const fail = (reason: Extract<StopReason, "error" | "aborted">, errorMessage: string) => {
-		if (stream.isDone) return;
-		rebuilder.message.stopReason = reason;
-		rebuilder.message.errorMessage = errorMessage;
-		stream.push({ type: "error", reason, error: rebuilder.message });
-		stream.end();
-	};
-
-	void runProxyRequest(model, context, options, stream, rebuilder, fail).catch((error: unknown) => {
-		// runProxyRequest handles its own failures; this is the last guard of the never-throw contract.
-		fail("error", `Proxy client error: ${describe(error)}`);
-	});
-	return stream;
+	const problem = describeInvalidOptions(options);
+	const harnessOptions: SimpleStreamOptions = { ...options, ...clientLimits(options) };
+	return createProviderStream(
+		model,
+		harnessOptions,
+		async (attempt) => {
+			if (problem) throw new ProxyRequestError(problem);
+			await runProxyAttempt(attempt, context, options);
+		},
+		PROXY_STREAM_CONFIG,
+	);
 }
 
-async function runProxyRequest(
-	model: Model<Api>,
+/** The client needs no provider key: the server holds them. */
+const PROXY_STREAM_CONFIG: ProviderStreamConfig = {
+	requiresApiKey: false,
+	classifyError: classifyProxyError,
+	endpointName: "the proxy",
+};
+
+async function runProxyAttempt(
+	attempt: ProviderAttempt<Api>,
 	context: Context,
 	options: ProxyStreamOptions,
-	stream: AssistantMessageEventStream,
-	rebuilder: ProxyMessageRebuilder,
-	fail: (reason: Extract<StopReason, "error" | "aborted">, errorMessage: string) => void,
 ): Promise<void> {
-	const problem = describeInvalidOptions(options);
-	if (problem) return fail("error", problem);
-	const callerSignal = options.signal;
-	if (callerSignal?.aborted) return fail("aborted", "Request was aborted");
-
-	// One controller for the HTTP request: the caller's abort and the idle watchdog both end it.
-	const controller = new AbortController();
-	const onCallerAbort = () => controller.abort();
-	callerSignal?.addEventListener("abort", onCallerAbort, { once: true });
-	const idleTimeoutMs = proxyIdleTimeout(options);
-	let lastActivity = Date.now();
-	let idleTimer: ReturnType<typeof setTimeout> | undefined;
-	let idleExpired = false;
-	const checkIdle = () => {
-		const quietFor = Date.now() - lastActivity;
-		if (quietFor >= idleTimeoutMs) {
-			idleExpired = true;
-			controller.abort();
-		} else {
-			idleTimer = setTimeout(checkIdle, idleTimeoutMs - quietFor);
-		}
-	};
-	if (idleTimeoutMs > 0) idleTimer = setTimeout(checkIdle, idleTimeoutMs);
-
+	const { model, builder } = attempt;
+	let authToken: unknown;
+	try {
+		authToken = typeof options.authToken === "function" ? await options.authToken() : options.authToken;
+	} catch (error) {
+		throw new ProxyRequestError(`streamProxy: options.authToken() failed: ${formatThrownValue(error)}`);
+	}
+	if (typeof authToken !== "string" || authToken === "") {
+		throw new ProxyRequestError("streamProxy: options.authToken() must return a non-empty string");
+	}
 	const body: ProxyStreamRequest = {
 		model: { provider: model.provider, id: model.id },
 		context,
 		options: pickForwardedOptions(options),
 	};
-	try {
-		let authToken: string;
-		try {
-			const token = typeof options.authToken === "function" ? options.authToken() : options.authToken;
-			// A token function that never settles must not hold the stream past an abort or the idle limit.
-			authToken = await untilAborted(Promise.resolve(token), controller.signal, "options.authToken()");
-		} catch (error) {
-			if (controller.signal.aborted) throw error;
-			return fail("error", `streamProxy: options.authToken() failed: ${describe(error)}`);
-		}
-		if (typeof authToken !== "string" || authToken === "") {
-			return fail("error", "streamProxy: options.authToken() must return a non-empty string");
-		}
-		const fetchFunction = options.fetch ?? globalThis.fetch;
-		const response = await fetchFunction(joinUrl(options.proxyUrl, PROXY_STREAM_PATH), {
-			method: "POST",
-			headers: {
-				Authorization: `Bearer ${authToken}`,
-				"Content-Type": "application/json",
-				Accept: "text/event-stream",
-			},
-			body: JSON.stringify(body),
-			signal: controller.signal,
-		});
-		lastActivity = Date.now();
-		if (!response.ok) return fail("error", await describeHttpError(response));
-		if (!response.body) return fail("error", "Proxy error: the response has no body");
+	const fetchFunction = options.fetch ?? globalThis.fetch;
+	const response = await fetchFunction(joinUrl(options.proxyUrl, PROXY_STREAM_PATH), {
+		method: "POST",
+		headers: { Authorization: `Bearer ${authToken}`, "Content-Type": "application/json", Accept: "text/event-stream" },
+		body: JSON.stringify(body),
+		signal: attempt.signal,
+	});
+	attempt.touch();
+	await attempt.reportResponse({ status: response.status, headers: headersToRecord(response.headers) });
+	if (!response.ok) {
+		throw new ProxyHttpError(response.status, await describeHttpError(response), response.headers.get("retry-after"));
+	}
+	if (!response.body) throw new ProxyStreamError("Proxy error: the response has no body");
 
-		// Every chunk, heartbeat comments included, counts as activity for the idle watchdog.
-		for await (const batch of readServerSentEvents(response.body, () => {
-			lastActivity = Date.now();
-		})) {
-			for (const { data } of batch) {
-				let proxyEvent: ProxyAssistantMessageEvent;
-				try {
-					proxyEvent = JSON.parse(data) as ProxyAssistantMessageEvent;
-				} catch {
-					throw new Error(`Proxy stream error: an event is not valid JSON: ${data.slice(0, 200)}`);
-				}
-				const event = rebuilder.apply(proxyEvent);
-				stream.push(event);
-				if (event.type === "done" || event.type === "error") {
-					stream.end();
-					return;
-				}
+	// From here the proxy has started the upstream call: whatever fails is final, never retried.
+	// Every chunk, heartbeat comments included, counts as activity for the idle watchdog.
+	for await (const events of readServerSentEvents(response.body, attempt.touch)) {
+		for (const { data } of events) {
+			let event: ProxyAssistantMessageEvent;
+			try {
+				event = JSON.parse(data) as ProxyAssistantMessageEvent;
+			} catch {
+				throw new ProxyStreamError(`Proxy stream error: an event is not valid JSON: ${data.slice(0, 200)}`);
 			}
+			decodeProxyEvent(builder, event);
+			if (builder.isSealed) return;
 		}
-		// The server closed the connection without a terminal event (crash, restart, a proxy in
-		// between): the content so far is kept, and the caller gets an error instead of a hang.
-		if (callerSignal?.aborted) return fail("aborted", "Request was aborted");
-		fail("error", "Proxy stream ended without a done or error event");
-	} catch (error) {
-		if (callerSignal?.aborted) return fail("aborted", "Request was aborted");
-		if (idleExpired) return fail("error", `Proxy stream idle: no data for ${idleTimeoutMs} ms`);
-		const text = describe(error);
-		fail("error", text.startsWith("Proxy ") ? text : `Proxy request failed: ${text}`);
-	} finally {
-		if (idleTimer !== undefined) clearTimeout(idleTimer);
-		callerSignal?.removeEventListener("abort", onCallerAbort);
-		// Closes the connection if the loop stopped early, so the server aborts its upstream call.
-		if (!controller.signal.aborted) controller.abort();
+	}
+	// The server closed the connection without a terminal event (crash, restart, a proxy in
+	// between): the content so far is kept, and the caller gets an error instead of a hang.
+	throw new ProxyStreamError("Proxy stream ended without a done or error event");
+}
+
+/** Bad options or a failing authToken function: the caller must fix them, so never retried. */
+class ProxyRequestError extends Error {
+	override name = "ProxyRequestError";
+}
+
+/** A non-2xx answer from the proxy (or a gateway in front of it), before any upstream call. */
+class ProxyHttpError extends Error {
+	override name = "ProxyHttpError";
+	constructor(
+		readonly status: number,
+		message: string,
+		readonly retryAfter: string | null,
+	) {
+		super(message);
 	}
 }
 
-function proxyIdleTimeout(options: ProxyStreamOptions): number {
-	if (options.proxyIdleTimeoutMs !== undefined) return Math.max(0, options.proxyIdleTimeoutMs);
-	if (options.idleTimeoutMs === 0) return 0;
-	return (options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS) + PROXY_IDLE_SLACK_MS;
+/** Statuses that mean "not now" from the proxy or a gateway before it; the proxy's own 500 is a bug, not retried. */
+const RETRYABLE_PROXY_STATUS = new Set([408, 429, 502, 503, 504]);
+
+function classifyProxyError(error: unknown): ReturnType<NonNullable<ProviderStreamConfig["classifyError"]>> {
+	if (error instanceof ProxyHttpError) {
+		const seconds = error.retryAfter === null ? Number.NaN : Number(error.retryAfter);
+		return {
+			message: error.message,
+			status: error.status,
+			retryable: RETRYABLE_PROXY_STATUS.has(error.status),
+			retryAfterMs: Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : undefined,
+		};
+	}
+	if (error instanceof ProxyStreamError || error instanceof ProxyRequestError) {
+		return { message: error.message, retryable: false };
+	}
+	// fetch rejected: the proxy could not be reached, so no upstream call was made.
+	return { message: `Proxy request failed: ${formatThrownValue(error)}`, retryable: true };
+}
+
+/** The client's own total and idle limits, each trailing the server's so the server's error arrives first. */
+function clientLimits(
+	options: ProxyStreamOptions | undefined,
+): Pick<SimpleStreamOptions, "timeoutMs" | "idleTimeoutMs"> {
+	const timeoutMs = options?.timeoutMs ? options.timeoutMs + PROXY_SLACK_MS : undefined;
+	if (options?.proxyIdleTimeoutMs !== undefined)
+		return { timeoutMs, idleTimeoutMs: Math.max(0, options.proxyIdleTimeoutMs) };
+	if (options?.idleTimeoutMs === 0) return { timeoutMs, idleTimeoutMs: 0 };
+	return { timeoutMs, idleTimeoutMs: (options?.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS) + PROXY_SLACK_MS };
 }
 
 function describeInvalidOptions(options: ProxyStreamOptions | undefined): string | undefined {
@@ -198,6 +204,14 @@ function joinUrl(base: string, path: string): string {
 	return base.replace(/\/+$/, "") + path;
 }
 
+function headersToRecord(headers: Headers): Record<string, string> {
+	const record: Record<string, string> = {};
+	headers.forEach((value, name) => {
+		record[name] = value;
+	});
+	return record;
+}
+
 /** `Proxy error: <body.error>` when the body is JSON with an error, else `Proxy error: <status> <text>`. */
 async function describeHttpError(response: Response): Promise<string> {
 	let bodyText = "";
@@ -217,8 +231,4 @@ async function describeHttpError(response: Response): Promise<string> {
 		// Not JSON: fall back to the status line.
 	}
 	return `Proxy error: ${`${response.status} ${response.statusText}`.trim()}`;
-}
-
-function describe(error: unknown): string {
-	return error instanceof Error ? error.message : String(error);
 }

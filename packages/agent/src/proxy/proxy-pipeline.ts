@@ -5,7 +5,7 @@ import {
 	type Api,
 	type AssistantMessageEventStream,
 	type Context,
-	createEmptyAssistantMessage,
+	createErrorMessage,
 	findModel,
 	type Model,
 	type SimpleStreamOptions,
@@ -55,7 +55,7 @@ export interface ProxyServerOptions<TRequest> {
 	onError?: (error: unknown) => void;
 }
 
-export const DEFAULT_MAX_REQUEST_BYTES = 4 * 1024 * 1024;
+const DEFAULT_MAX_REQUEST_BYTES = 4 * 1024 * 1024;
 export const DEFAULT_HEARTBEAT_MS = 15_000;
 
 /** The request as the pipeline sees it, whatever the runtime. */
@@ -244,30 +244,21 @@ export async function pumpEvents(
 ): Promise<void> {
 	const heartbeat = heartbeatMs > 0 ? setInterval(() => void write(": ping\n\n"), heartbeatMs) : undefined;
 	try {
-		let upstream: AssistantMessageEventStream;
+		let errorMessage = "The proxy's stream function failed to start";
 		try {
-			upstream = start();
-		} catch (error) {
-			onError?.(error);
-			const message = createEmptyAssistantMessage("unknown", "unknown", "unknown");
-			message.stopReason = "error";
-			message.errorMessage = "The proxy's stream function failed to start";
-			await write(formatEvent(toProxyEvent({ type: "error", reason: "error", error: message })));
-			return;
-		}
-		let errorMessage = "The upstream stream ended without a done or error event";
-		try {
+			const upstream = start();
+			errorMessage = "The proxy failed while streaming the response";
 			for await (const event of upstream) {
 				await write(formatEvent(toProxyEvent(event)));
 				if (event.type === "done" || event.type === "error") return;
 			}
+			errorMessage = "The upstream stream ended without a done or error event";
 		} catch (error) {
-			// A stream function that breaks its contract (a malformed event, a throwing iterator).
+			// A stream function that throws, or breaks its contract (a malformed event, a throwing iterator).
 			onError?.(error);
-			errorMessage = "The proxy failed while streaming the response";
 		}
-		const usage = createEmptyAssistantMessage("unknown", "unknown", "unknown").usage;
-		await write(formatEvent({ type: "error", reason: "error", errorMessage, message: { usage } }));
+		const failed = createErrorMessage({ api: "unknown", provider: "unknown", id: "unknown" }, "error", errorMessage);
+		await write(formatEvent(toProxyEvent({ type: "error", reason: "error", error: failed })));
 	} finally {
 		if (heartbeat !== undefined) clearInterval(heartbeat);
 	}

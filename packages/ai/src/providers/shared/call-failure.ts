@@ -12,6 +12,8 @@ export interface CallFailureContext {
 	model: Pick<Model<Api>, "provider">;
 	apiKey: string | undefined;
 	builder: AssistantMessageBuilder;
+	/** What the call connects to, for connection errors; `model.provider` when unset. */
+	endpointName?: string;
 }
 
 /** How many attempts were made, and since when. */
@@ -35,7 +37,7 @@ export function failAttempt(
 	note?: string,
 ): void {
 	if (call.builder.isSealed) return;
-	let text = describeAttemptFailure(call.model, error, classification, history);
+	let text = describeAttemptFailure(call.endpointName ?? call.model.provider, error, classification, history);
 	if (note) text = `${text} (${note})`;
 	call.builder.fail("error", redactSecret(text, call.apiKey));
 }
@@ -63,7 +65,7 @@ export function failUnexpectedly(call: CallFailureContext, error: unknown, conte
  * `Could not connect to ollama at 127.0.0.1:11434: connect ECONNREFUSED 127.0.0.1:11434 (3 attempts over 2.6 s)`.
  */
 export function describeAttemptFailure(
-	model: Pick<Model<Api>, "provider">,
+	endpointName: string,
 	error: unknown,
 	classification: ErrorClassification,
 	history: AttemptHistory,
@@ -72,7 +74,7 @@ export function describeAttemptFailure(
 	const network = classification.status === undefined ? findNetworkCause(error) : undefined;
 	if (!network?.beforeConnecting) return classification.message;
 	const where = network.target ? ` at ${network.target}` : "";
-	const text = `Could not connect to ${model.provider}${where}: ${network.message}`;
+	const text = `Could not connect to ${endpointName}${where}: ${network.message}`;
 	if (history.attempts < 2) return text;
 	const seconds = ((now - history.startedAt) / 1000).toFixed(1);
 	return `${text} (${history.attempts} attempts over ${seconds} s)`;

@@ -21,6 +21,11 @@ export interface ProviderStreamConfig {
 	requiresApiKey?: boolean;
 	/** Provider-specific error reading; defaults to `classifyError`. */
 	classifyError?: (error: unknown) => ErrorClassification;
+	/**
+	 * What the call connects to, as connection errors name it ("Could not connect to <name> at …").
+	 * Defaults to `model.provider`; a transport that talks to something else (a proxy) names that.
+	 */
+	endpointName?: string;
 }
 
 /** A provider call once its module is loaded and its options are mapped. */
@@ -28,6 +33,7 @@ export interface PreparedProviderCall<TApi extends Api> {
 	options: StreamOptions;
 	requiresApiKey: boolean;
 	classifyError: (error: unknown) => ErrorClassification;
+	endpointName?: string;
 	run: (attempt: ProviderAttempt<TApi>) => Promise<void>;
 }
 
@@ -50,6 +56,7 @@ export function createProviderStream<TApi extends Api>(
 		options: options ?? {},
 		requiresApiKey: config.requiresApiKey !== false,
 		classifyError: config.classifyError ?? classifyError,
+		endpointName: config.endpointName,
 		run,
 	}));
 }
@@ -115,6 +122,7 @@ async function runProviderCall<TApi extends Api>(
 			builder,
 			lifetime,
 			classify: prepared.classifyError,
+			endpointName: prepared.endpointName,
 			run: prepared.run,
 		});
 	} finally {

@@ -16,6 +16,8 @@ export interface ProviderCall<TApi extends Api> {
 	builder: AssistantMessageBuilder;
 	lifetime: CallLifetime;
 	classify: (error: unknown) => ErrorClassification;
+	/** What the call connects to, for connection errors; `model.provider` when unset. */
+	endpointName?: string;
 	/** One attempt: send the request and feed the decoder, which ends the message through the builder. */
 	run: (attempt: ProviderAttempt<TApi>) => Promise<void>;
 }

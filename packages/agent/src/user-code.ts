@@ -1,29 +1,30 @@
-import { errorText } from "./error-text.js";
+// Calling and awaiting the user's code: the loop's callbacks (transformContext, convertToLlm,
+// getApiKey, the queues, the tool hooks), the stream function and the tools. A callback's throw is
+// named after it, and an abort stops the wait for code that ignores it. The loop's one failure
+// handler (failRun in agent-loop.ts) turns what these throw into the run's error message.
+import { formatThrownValue } from "@keel/ai";
 import type { AgentMessage } from "./types.js";
 
 /**
- * Runs a user callback and names it in the error, so the error message says what failed.
- * A synchronous callback stays synchronous: no promise is created on the per-turn path.
- * With a signal, an abort stops the wait for a callback that ignores it.
+ * Runs a user callback; its error says which callback failed ("transformContext failed: …").
+ * A synchronous callback stays synchronous: no promise is made on the per-turn path.
  */
-export function step<T>(name: string, callback: () => T | Promise<T>, signal?: AbortSignal): T | Promise<T> {
+export function callCallback<T>(name: string, callback: () => T | Promise<T>, signal?: AbortSignal): T | Promise<T> {
 	let result: T | Promise<T>;
 	try {
 		result = callback();
 	} catch (error) {
-		throw namedError(name, error);
+		throw callbackError(name, error);
 	}
-	if (isPromiseLike(result)) {
-		const named = Promise.resolve(result).catch((error: unknown) => {
-			throw namedError(name, error);
-		});
-		return signal ? untilAborted(named, signal, name) : named;
-	}
-	return result;
+	if (!isPromiseLike(result)) return result;
+	const named = Promise.resolve(result).catch((error: unknown) => {
+		throw callbackError(name, error);
+	});
+	return signal ? untilAborted(named, signal, name) : named;
 }
 
 /** Settles like `promise`, or rejects as soon as `signal` aborts (the promise is then left to run). */
-export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal, waitingFor: string): Promise<T> {
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal, waitingFor: string): Promise<T> {
 	const abortError = () => new Error(`Aborted while waiting for ${waitingFor}`);
 	if (signal.aborted) {
 		promise.catch(() => {});
@@ -45,14 +46,11 @@ export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal, waitin
 	});
 }
 
-function namedError(name: string, error: unknown): Error {
-	return new Error(`${name} failed: ${errorText(error)}`, { cause: error });
+function callbackError(name: string, error: unknown): Error {
+	return new Error(`${name} failed: ${formatThrownValue(error)}`, { cause: error });
 }
 
-/**
- * True for a promise (or any thenable). The per-turn path awaits only these: `await` on a plain value
- * still costs a microtask and a promise, which adds up over the dozen events of a turn.
- */
+/** True for a promise or any other thenable. */
 export function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
 	return typeof (value as { then?: unknown } | null)?.then === "function";
 }
@@ -64,7 +62,7 @@ export function pollMessages(
 	signal?: AbortSignal,
 ): AgentMessage[] | Promise<AgentMessage[]> {
 	if (!source) return [];
-	const messages = step(name, source, signal);
+	const messages = callCallback(name, source, signal);
 	return isPromiseLike(messages) ? messages.then((value) => checkMessages(name, value)) : checkMessages(name, messages);
 }
 
@@ -74,14 +72,19 @@ function checkMessages(name: string, messages: AgentMessage[] | undefined | null
 	return messages;
 }
 
-/** What an `AbortWatch` resolves to once the signal has aborted (and any grace period has passed). */
+// --- waits an abort can cut short -------------------------------------------------------------
+
+/** What `AbortWatch.race` resolves to once the signal has aborted (and any grace period has passed). */
 export const ABORTED = Symbol("aborted");
 
 /**
- * Lets a wait be cut short by an abort: `race(promise)` settles like `promise`, or with ABORTED once
- * `signal` aborted and `graceMs` more passed. One listener for the whole wait, however many promises it
- * races; the watch itself is the listener (`handleEvent`), so no closure is made per wait. Call
- * `dispose()` when done: it removes the listener and any grace timer.
+ * `race(promise)` settles like `promise`, or with ABORTED once `signal` aborted and `graceMs` more
+ * passed. One listener for the whole wait, however many promises it races: a stream of thousands of
+ * deltas raced with `Promise.race` against one shared abort promise would leave a reaction on that
+ * promise per delta until the run ends. The watch is itself the listener (`handleEvent`), so no
+ * closure is made per wait. Against `Promise.race` it saves about 4 µs per turn of a run with a
+ * signal (scripts/bench/agent-loop.bench.ts, "loop overhead with an AbortSignal"). Call `dispose()`
+ * when done: it removes the listener and any grace timer.
  */
 export class AbortWatch {
 	private wake?: (value: typeof ABORTED) => void;
@@ -102,10 +105,7 @@ export class AbortWatch {
 		else if (this.timer === undefined) this.timer = setTimeout(() => this.fire(), this.graceMs);
 	}
 
-	/**
-	 * Settles like `promise`, or with ABORTED when the watch fires first. A plain promise plus one
-	 * settle function is cheaper than `Promise.race`, and nothing accumulates on a shared promise.
-	 */
+	/** Settles like `promise`, or with ABORTED when the watch fires first. */
 	race<T>(promise: T | PromiseLike<T>): Promise<T | typeof ABORTED> {
 		if (this.fired) {
 			// Settles the caller's promise anyway, so a late rejection is never reported as unhandled.
