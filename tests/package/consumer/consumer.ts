@@ -41,7 +41,10 @@ export async function run(): Promise<string> {
 			void delta;
 		}
 	});
-	agent.appendMessage({ role: "note", text: "an application message", timestamp: Date.now() });
+	agent.state.messages = [
+		...agent.state.messages,
+		{ role: "note", text: "an application message", timestamp: Date.now() },
+	];
 	await agent.prompt("What's the weather in Lisbon?");
 	return message.stopReason;
 }
