@@ -1,7 +1,7 @@
 // Validation of tool-call arguments against the tool's TypeBox (JSON Schema) parameters.
 //
 // Models get types slightly wrong all the time ("5" for 5, "true" for true), and some send an
-// array or object argument as a JSON-encoded string (pi issues #5697, #3336). Both are repaired
+// array or object argument as a JSON-encoded string. Both are repaired
 // here so a tool receives what its schema promises; anything else fails with one line per problem.
 
 import type { Static, TSchema } from "@sinclair/typebox";
