@@ -20,7 +20,7 @@ function loadEsbuild(): Esbuild {
 	return fromTsup("esbuild") as Esbuild;
 }
 
-/** Bundles src/index.ts like tsup does; `emptyCatalogue` swaps models.generated.ts for `{}`. */
+/** Bundles src/index.ts like tsup does; `emptyCatalogue` swaps models.generated.ts for an empty one. */
 async function bundle(esbuild: Esbuild, outfile: string, emptyCatalogue: boolean): Promise<void> {
 	await esbuild.build({
 		entryPoints: [join(packageRoot, "src/index.ts")],
@@ -37,7 +37,7 @@ async function bundle(esbuild: Esbuild, outfile: string, emptyCatalogue: boolean
 						name: "empty-catalogue",
 						setup(build) {
 							build.onLoad({ filter: /models\.generated\.ts$/ }, () => ({
-								contents: "export const MODELS = {};",
+								contents: "export function createCatalogue() { return {}; }",
 								loader: "ts",
 							}));
 						},
