@@ -435,8 +435,8 @@ describe("live sources", () => {
 		expect(result.origin).toBe("live");
 		const text = readFileSync(output, "utf8");
 		expect(text).toContain('"claude-live-1": {');
-		expect(text).toMatch(/"openrouter": \{\n\t\t\t"acme\/rocket-1": \{/);
-		expect(text).toMatch(/"vercel-ai-gateway": \{\n\t\t\t"acme\/rocket-1": \{/);
+		expect(text).toMatch(/"openrouter": \{\n\t\t"acme\/rocket-1": \{/);
+		expect(text).toMatch(/"vercel-ai-gateway": \{\n\t\t"acme\/rocket-1": \{/);
 		// Curated rows are always applied on top.
 		expect(text).toContain('"gpt-5.2-codex": {');
 		const report = lines.join("\n");

@@ -2,33 +2,20 @@
 import type { Api, Model } from "../../src/types.js";
 
 /**
- * provider/id → the rendered text of that row, read back from a generated file. The first quoted key
- * opening an object is a provider; its indentation gives the depth of every provider and row, and
- * rows are compared without it, so files from before and after the catalogue moved into a function
- * compare row by row.
+ * provider/id → the rendered text of that row, read back from a generated file: in its JSON text,
+ * a provider opens a line `\t"<provider>": {` and each model is one line `\t\t"<id>": {…}`.
  */
 export function rowsOfGeneratedFile(text: string): Map<string, string> {
 	const rows = new Map<string, string>();
-	let providerIndent: string | undefined;
 	let provider: string | undefined;
-	let current: { key: string; lines: string[] } | undefined;
 	for (const line of text.split("\n")) {
-		const keyMatch = current ? null : /^(\t+)("(?:[^"\\]|\\.)*"): \{$/.exec(line);
-		if (keyMatch) {
-			providerIndent ??= keyMatch[1];
-			const name = JSON.parse(keyMatch[2]) as string;
-			if (keyMatch[1] === providerIndent) provider = name;
-			else if (keyMatch[1] === `${providerIndent}\t` && provider !== undefined) {
-				current = { key: `${provider}/${name}`, lines: [] };
-			}
+		const providerMatch = /^\t("(?:[^"\\]|\\.)*"): \{$/.exec(line);
+		if (providerMatch) {
+			provider = JSON.parse(providerMatch[1]) as string;
 			continue;
 		}
-		if (current) {
-			if (line.startsWith(`${providerIndent}\t} satisfies `)) {
-				rows.set(current.key, current.lines.join("\n"));
-				current = undefined;
-			} else current.lines.push(line.slice(providerIndent?.length ?? 0));
-		}
+		const rowMatch = /^\t\t("(?:[^"\\]|\\.)*"): (\{.*\}),?$/.exec(line);
+		if (rowMatch && provider !== undefined) rows.set(`${provider}/${JSON.parse(rowMatch[1]) as string}`, rowMatch[2]);
 	}
 	return rows;
 }
