@@ -3,7 +3,7 @@
 import { type CuratedModel, FREE } from "./curated-types.js";
 
 const codexModels = "https://developers.openai.com/codex/models";
-// The Codex backend caps the context below the API's 400K (pi-behaviour 2.I 217).
+// The Codex backend caps the context at 272K, below the API's 400K for the same models.
 const codexContextWindow = 272_000;
 
 function codex(id: string, name: string): CuratedModel {

@@ -179,7 +179,8 @@ export const VENDOR_MODELS: readonly CuratedModel[] = [
 	row("cloudflare-ai-gateway", "openai/gpt-5.1", flagships.gpt51, cloudflareGateway),
 	row("cloudflare-ai-gateway", "google-ai-studio/gemini-3-pro-preview", flagships.gemini3Pro, cloudflareGateway),
 
-	// OpenRouter's router picks a model per request; its price is that model's (pi-behaviour 2.I 217).
+	// OpenRouter's router picks a model per request and bills that model's price, so none is listed
+	// here (https://openrouter.ai/docs/guides/routing/routers/auto-router).
 	{
 		provider: "openrouter",
 		id: "openrouter/auto",

@@ -125,7 +125,9 @@ export function buildCatalogue(input: CatalogueInput): BuiltCatalogue {
 		Object.assign(target, structuredClone(patch.set));
 	}
 
-	// Azure serves the same OpenAI models through per-resource deployments (pi-behaviour 2.I 218).
+	// Azure OpenAI serves OpenAI's models through deployments in the caller's own resource
+	// (https://learn.microsoft.com/azure/ai-foundry/openai/concepts/models), so each OpenAI Responses
+	// model is listed for azure-openai-responses too, with no base URL: the resource decides it.
 	for (const model of [...rows.values()]) {
 		if (model.provider !== "openai" || model.api !== "openai-responses") continue;
 		addFirst({

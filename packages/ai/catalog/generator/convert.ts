@@ -1,10 +1,11 @@
 // Turns one row of each public catalogue into a Keel Model, or undefined when the rules drop it
-// (no tool calling, deprecated, not a text model). pi-behaviour 2.I 214–216.
+// (no tool calling, deprecated, not a text model): Keel's callers are agents, and a model that
+// cannot call tools or answer in text is of no use to them.
 import type { Api, Model, ModelCost } from "../../src/types.js";
 import { apiForCopilotModel, apiForOpencodeModel, COPILOT_COMPLETIONS_COMPAT, type ProviderRule } from "./providers.js";
 import type { ModelsDevModel, OpenRouterModel, VercelGatewayModel } from "./source-types.js";
 
-// Used when a source gives no limit (pi-behaviour 2.I 216).
+// Used when a source gives no limit: small enough that no model listed rejects a request for it.
 const FALLBACK_LIMIT = 4096;
 
 function positiveOr(value: number | null | undefined, fallback: number): number {

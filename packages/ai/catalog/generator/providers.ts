@@ -1,5 +1,5 @@
 // Which catalogue provider becomes which Keel provider, on which wire API and base URL. Vendors that
-// speak an existing wire API are rows here with `compat` flags, never code (pi-behaviour 2.I, 2.F 97).
+// speak an existing wire API are rows here with `compat` flags, never code: adding one is a data change.
 import type { Api, OpenAICompletionsCompat } from "../../src/types.js";
 
 export interface ProviderRule {
@@ -17,10 +17,12 @@ export interface ProviderRule {
 	headers?: Record<string, string>;
 }
 
-// Endpoints that reject `store` and the `developer` role (pi-behaviour 2.F 97).
+// OpenAI-compatible endpoints that implement neither OpenAI's `store` field nor its `developer`
+// role: the request leaves `store` out and sends the system prompt as `system`.
 const noStoreNoDeveloperRole: OpenAICompletionsCompat = { supportsStore: false, supportsDeveloperRole: false };
 
-// Copilot's Chat Completions endpoint takes none of these (pi-behaviour 2.I 215).
+// Copilot's Chat Completions endpoint implements none of OpenAI's `store`, `developer` role and
+// `reasoning_effort`.
 export const COPILOT_COMPLETIONS_COMPAT: OpenAICompletionsCompat = {
 	supportsStore: false,
 	supportsDeveloperRole: false,
@@ -39,14 +41,16 @@ export const MODELS_DEV_PROVIDER_RULES: Readonly<Record<string, ProviderRule>> =
 	"google-vertex": {
 		provider: "google-vertex",
 		api: "google-vertex",
-		// The provider fills {location} from options or GOOGLE_CLOUD_LOCATION (pi-behaviour 2.I 217).
+		// Vertex AI endpoints are regional (https://cloud.google.com/vertex-ai/docs/general/locations):
+		// the provider fills {location} from options or GOOGLE_CLOUD_LOCATION.
 		baseUrl: "https://{location}-aiplatform.googleapis.com",
 	},
 	"amazon-bedrock": {
 		provider: "amazon-bedrock",
 		api: "bedrock-converse-stream",
 		baseUrl: "https://bedrock-runtime.us-east-1.amazonaws.com",
-		// Jamba and Mistral 7B v0.x reject tool use through Converse (pi-behaviour 2.I 214).
+		// Jamba and Mistral 7B v0.x have no tool use through Converse:
+		// https://docs.aws.amazon.com/bedrock/latest/userguide/conversation-inference-supported-models-features.html
 		skip: /^(ai21\.jamba|mistral\.mistral-7b-instruct-v0)/,
 	},
 	mistral: { provider: "mistral", api: "mistral-conversations", baseUrl: "https://api.mistral.ai" },
@@ -61,26 +65,30 @@ export const MODELS_DEV_PROVIDER_RULES: Readonly<Record<string, ProviderRule>> =
 		provider: "xai",
 		api: "openai-completions",
 		baseUrl: "https://api.x.ai/v1",
-		// Grok rejects `reasoning_effort` on most models, so it is never sent (pi-behaviour 2.F 97).
+		// Grok's reasoning models reject `reasoning_effort` except grok-3-mini, so it is never sent
+		// (https://docs.x.ai/docs/guides/reasoning).
 		compat: { ...noStoreNoDeveloperRole, supportsReasoningEffort: false },
 	},
 	openrouter: {
 		provider: "openrouter",
 		api: "openai-completions",
 		baseUrl: "https://openrouter.ai/api/v1",
-		// OpenRouter wants `reasoning: {effort}` rather than `reasoning_effort` (pi issue #2298).
+		// OpenRouter takes the effort as `reasoning: {effort}` rather than `reasoning_effort`
+		// (https://openrouter.ai/docs/use-cases/reasoning-tokens).
 		compat: { thinkingFormat: "openrouter" },
 	},
 	vercel: {
 		provider: "vercel-ai-gateway",
-		// The gateway speaks the Anthropic Messages API for every model it routes (pi-behaviour 2.I 215).
+		// The gateway speaks the Anthropic Messages API for every model it routes
+		// (https://vercel.com/docs/ai-gateway/anthropic-compat).
 		api: "anthropic-messages",
 		baseUrl: "https://ai-gateway.vercel.sh",
 	},
 	zai: {
 		provider: "zai",
 		api: "openai-completions",
-		// The coding-plan endpoint, as pi uses; prices come from the pay-as-you-go listing.
+		// The GLM Coding Plan endpoint, the one coding-plan subscription keys work with; prices come
+		// from the pay-as-you-go listing.
 		baseUrl: "https://api.z.ai/api/coding/paas/v4",
 		compat: { ...noStoreNoDeveloperRole, supportsReasoningEffort: false, thinkingFormat: "zai" },
 	},
@@ -88,8 +96,8 @@ export const MODELS_DEV_PROVIDER_RULES: Readonly<Record<string, ProviderRule>> =
 		provider: "deepseek",
 		api: "openai-completions",
 		baseUrl: "https://api.deepseek.com",
-		// DeepSeek answers 400 when an assistant turn in thinking mode comes back without
-		// `reasoning_content` (pi issues #3635, #3636).
+		// In thinking mode DeepSeek answers 400 when an assistant turn that called tools comes back
+		// without its `reasoning_content` (https://api-docs.deepseek.com/guides/thinking_mode).
 		compat: {
 			...noStoreNoDeveloperRole,
 			thinkingFormat: "deepseek",
@@ -145,7 +153,10 @@ export const MODELS_DEV_PROVIDER_RULES: Readonly<Record<string, ProviderRule>> =
 export const OPENROUTER_RULE: ProviderRule = MODELS_DEV_PROVIDER_RULES.openrouter;
 export const VERCEL_GATEWAY_RULE: ProviderRule = MODELS_DEV_PROVIDER_RULES.vercel;
 
-/** opencode serves each model through the SDK its vendor uses (pi-behaviour 2.I 215). */
+/**
+ * opencode Zen serves each model on its vendor's wire API; models.dev names that API by the AI SDK
+ * package (`provider.npm`) that speaks it (https://opencode.ai/docs/zen/).
+ */
 export function apiForOpencodeModel(npm: string | undefined): { api: Api; baseUrl: string } {
 	if (npm === "@ai-sdk/anthropic") return { api: "anthropic-messages", baseUrl: "https://opencode.ai/zen" };
 	if (npm === "@ai-sdk/openai") return { api: "openai-responses", baseUrl: "https://opencode.ai/zen/v1" };
@@ -165,19 +176,19 @@ export function apiForCopilotModel(id: string): Api {
  * vendor's documented endpoint (source noted beside it).
  */
 export const CURATED_PROVIDER_RULES: Readonly<Record<string, ProviderRule>> = {
-	// ChatGPT-subscription Codex backend; the provider appends /codex/responses (pi-behaviour 2.F 139).
+	// ChatGPT-subscription Codex backend; the Codex provider appends /codex/responses.
 	"openai-codex": {
 		provider: "openai-codex",
 		api: "openai-codex-responses",
 		baseUrl: "https://chatgpt.com/backend-api",
 	},
-	// Cloud Code Assist, production endpoint (pi-behaviour 2.F 164).
+	// Cloud Code Assist (the API behind Gemini CLI), production endpoint.
 	"google-gemini-cli": {
 		provider: "google-gemini-cli",
 		api: "google-gemini-cli",
 		baseUrl: "https://cloudcode-pa.googleapis.com",
 	},
-	// Antigravity uses the same Cloud Code Assist API; the daily sandbox is tried first (pi-behaviour 2.F 164).
+	// Antigravity uses the same Cloud Code Assist API; its daily sandbox endpoint is the one tried first.
 	"google-antigravity": {
 		provider: "google-antigravity",
 		api: "google-gemini-cli",
@@ -197,7 +208,7 @@ export const CURATED_PROVIDER_RULES: Readonly<Record<string, ProviderRule>> = {
 		compat: noStoreNoDeveloperRole,
 	},
 	// https://developers.cloudflare.com/workers-ai/configuration/open-ai-compatibility/
-	// The provider fills {CLOUDFLARE_ACCOUNT_ID} from the environment (pi-behaviour Z9).
+	// The provider fills {CLOUDFLARE_ACCOUNT_ID} from the environment.
 	"cloudflare-workers-ai": {
 		provider: "cloudflare-workers-ai",
 		api: "openai-completions",
@@ -218,7 +229,8 @@ export const CURATED_PROVIDER_RULES: Readonly<Record<string, ProviderRule>> = {
 		baseUrl: "https://api.xiaomimimo.com/v1",
 		compat: { ...noStoreNoDeveloperRole, supportsReasoningEffort: false },
 	},
-	// Deployments are per resource: the provider resolves the URL (pi-behaviour 2.F 135), hence "".
+	// Deployments are per resource: the provider resolves the URL from its options or
+	// AZURE_OPENAI_BASE_URL / AZURE_OPENAI_RESOURCE_NAME, hence "".
 	"azure-openai-responses": { provider: "azure-openai-responses", api: "azure-openai-responses", baseUrl: "" },
 };
 

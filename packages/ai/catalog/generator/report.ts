@@ -1,28 +1,21 @@
 // What the generator prints: models per provider, and what changed since the committed file.
 import type { Api, Model } from "../../src/types.js";
 
-/** provider/id → the rendered text of that row, read back from a generated file. */
+/**
+ * provider/id → the rendered text of that row, read back from a generated file: in its JSON text,
+ * a provider opens a line `\t"<provider>": {` and each model is one line `\t\t"<id>": {…}`.
+ */
 export function rowsOfGeneratedFile(text: string): Map<string, string> {
 	const rows = new Map<string, string>();
 	let provider: string | undefined;
-	let current: { key: string; lines: string[] } | undefined;
 	for (const line of text.split("\n")) {
 		const providerMatch = /^\t("(?:[^"\\]|\\.)*"): \{$/.exec(line);
 		if (providerMatch) {
 			provider = JSON.parse(providerMatch[1]) as string;
 			continue;
 		}
-		const rowMatch = /^\t\t("(?:[^"\\]|\\.)*"): \{$/.exec(line);
-		if (rowMatch && provider !== undefined) {
-			current = { key: `${provider}/${JSON.parse(rowMatch[1]) as string}`, lines: [] };
-			continue;
-		}
-		if (current) {
-			if (/^\t\t\} satisfies /.test(line)) {
-				rows.set(current.key, current.lines.join("\n"));
-				current = undefined;
-			} else current.lines.push(line);
-		}
+		const rowMatch = /^\t\t("(?:[^"\\]|\\.)*"): (\{.*\}),?$/.exec(line);
+		if (rowMatch && provider !== undefined) rows.set(`${provider}/${JSON.parse(rowMatch[1]) as string}`, rowMatch[2]);
 	}
 	return rows;
 }

@@ -1,4 +1,4 @@
-// Which unified thinking levels a model accepts, from its `thinkingLevelMap` (pi-behaviour Z4): a
+// Which unified thinking levels a model accepts, from its `thinkingLevelMap`: a
 // level mapped to null is rejected by the model; xhigh exists only where the map declares it; a
 // model without reasoning accepts only "off".
 import type { Api, Model, ThinkingLevel } from "../types.js";

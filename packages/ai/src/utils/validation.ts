@@ -1,21 +1,19 @@
 // Validation of tool-call arguments against the tool's TypeBox (JSON Schema) parameters.
 //
 // Models get types slightly wrong all the time ("5" for 5, "true" for true), and some send an
-// array or object argument as a JSON-encoded string (pi issues #5697, #3336). Both are repaired
-// here so a tool receives what its schema promises; anything else fails with one line per problem.
+// array or object argument as a JSON-encoded string. Both are repaired here so a tool receives
+// what its schema promises; anything else fails with one line per problem.
+//
+// AJV is created on the first validation, not when @keel/ai is imported (create-ajv.cjs says how):
+// evaluating AJV and ajv-formats would add ≈10 ms to every cold start, and many programs never
+// validate a tool call. The first validation pays it once.
 
 import type { Static, TSchema } from "@sinclair/typebox";
-import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
-import addFormatsModule from "ajv-formats";
+import type { Ajv, ErrorObject, ValidateFunction } from "ajv";
 import type { Tool, ToolCall } from "../types.js";
+import { createAjv } from "./create-ajv.cjs";
 import { parseJsonWithRepair } from "./json-repair.js";
 import { setOwnProperty } from "./streaming-json.js";
-
-// ajv-formats is CommonJS; depending on the loader its plugin is the module or its `default`.
-type FormatsPlugin = (ajv: Ajv) => Ajv;
-const addFormats: FormatsPlugin =
-	(addFormatsModule as unknown as { default?: FormatsPlugin }).default ??
-	(addFormatsModule as unknown as FormatsPlugin);
 
 /** A JSON string inside a JSON string inside ...: more rounds than this is not a model slip. */
 const MAX_JSON_STRING_ROUNDS = 8;
@@ -96,7 +94,7 @@ function getAjv(): Ajv | null {
 	if (sharedAjv !== undefined) return sharedAjv;
 	try {
 		// logger: false, because a library should not print; strict: false ignores unknown keywords.
-		sharedAjv = addFormats(new Ajv({ allErrors: true, strict: false, coerceTypes: true, logger: false }));
+		sharedAjv = createAjv({ allErrors: true, strict: false, coerceTypes: true, logger: false });
 	} catch {
 		sharedAjv = null;
 	}
