@@ -1,4 +1,5 @@
 import { defineConfig } from "tsup";
+import { writeThirdPartyNotices } from "./build/third-party-notices.js";
 
 // Every entry is its own module so that provider SDKs stay behind dynamic imports.
 //
@@ -28,4 +29,8 @@ export default defineConfig({
 	target: "node20",
 	external: [/^@anthropic-ai\//, /^openai/, /^@google\//, /^@aws-sdk\//, /^@mistralai\//],
 	noExternal: ["@sinclair/typebox", "ajv", "ajv-formats"],
+	// Bundled code keeps its licences: dist/THIRD_PARTY_NOTICES.md lists every package the bundle
+	// holds, read from the build's own metafile, with its licence text.
+	metafile: true,
+	onSuccess: () => writeThirdPartyNotices("dist"),
 });

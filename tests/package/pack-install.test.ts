@@ -101,6 +101,16 @@ describe("the packed tarballs", () => {
 		}
 	});
 
+	it("@keel/ai carries the licence of every package bundled into its dist", () => {
+		expect(ai.files).toContain("dist/THIRD_PARTY_NOTICES.md");
+		const notices = readFileSync(join(ai.extracted, "dist/THIRD_PARTY_NOTICES.md"), "utf8");
+		for (const bundled of ["@sinclair/typebox", "ajv", "ajv-formats", "fast-uri"]) {
+			expect(notices).toContain(`## ${bundled}@`);
+		}
+		expect(notices).toContain("BSD-3-Clause");
+		expect(ai.files.some((file) => file.includes("metafile"))).toBe(false);
+	});
+
 	it("keep no workspace: range, and @keel/agent-core takes @keel/ai as a caret peer", () => {
 		for (const packed of [ai, agentCore]) {
 			expect(JSON.stringify(packed.manifest), packed.name).not.toContain("workspace:");
