@@ -41,19 +41,6 @@ function examplePrograms(): string[] {
 
 const relativeName = (path: string) => relative(repositoryRoot, path).split("\\").join("/");
 
-// Pages other branches are rewriting while this test lands: a block of theirs that does not compile
-// yet is listed as a todo with its first error instead of failing. Remove a page once its blocks
-// compile (a case below fails to say so).
-const PAGES_AWAITING_REWRITE = new Set([
-	"docs/agent.md",
-	"docs/core-helpers.md",
-	"docs/provider-anthropic.md",
-	"docs/provider-azure-openai-responses.md",
-	"docs/provider-openai-responses.md",
-	"docs/providers-shared.md",
-	"docs/proxy.md",
-]);
-
 const snippets = documentationFiles().flatMap((path) => extractSnippetsFromFile(path, relativeName(path)));
 const examples = examplePrograms().map((path) => wholeFileSnippet(path, relativeName(path)));
 if (!existsSync(join(repositoryRoot, "packages/ai/dist/index.d.ts")))
@@ -72,19 +59,10 @@ describe("documentation snippets compile under tsc --strict", () => {
 		const name = `${snippet.file}:${snippet.line}`;
 		const errors = diagnostics.get(snippet) ?? [];
 		if (snippet.notCompiled !== undefined) it.skip(`${name} (not compiled: ${snippet.notCompiled})`, () => {});
-		else if (errors.length > 0 && PAGES_AWAITING_REWRITE.has(snippet.file))
-			it.todo(`${name} does not compile yet: ${errors[0]}`);
 		else
 			it(name, () => {
 				expect(errors.join("\n"), "TypeScript errors in this snippet").toBe("");
 			});
-	}
-
-	for (const page of PAGES_AWAITING_REWRITE) {
-		it(`${page} still has a block that does not compile (else remove it from PAGES_AWAITING_REWRITE)`, () => {
-			const failing = snippets.filter((snippet) => snippet.file === page && diagnostics.get(snippet)?.length);
-			expect(failing.length).toBeGreaterThan(0);
-		});
 	}
 });
 
