@@ -74,6 +74,40 @@ describe("streamProxy error mapping", () => {
 		expect(result.errorMessage).toMatch(/^Could not connect to the proxy at 127\.0\.0\.1:\d+: connect ECONNREFUSED/);
 	});
 
+	it("retries a refused connection but not a proxy host name that does not resolve", async () => {
+		// fetch's failure as Node reports it, without asking a resolver: the system error is the cause.
+		const notFound = () =>
+			new TypeError("fetch failed", {
+				cause: Object.assign(new Error("getaddrinfo ENOTFOUND proxy.example.invalid"), {
+					code: "ENOTFOUND",
+					syscall: "getaddrinfo",
+					hostname: "proxy.example.invalid",
+				}),
+			});
+		const realFetch = globalThis.fetch;
+		let calls = 0;
+		globalThis.fetch = async () => {
+			calls++;
+			throw notFound();
+		};
+		try {
+			const { result } = await run("http://proxy.example.invalid", { maxRetries: 2, maxRetryDelayMs: 1 });
+			expect(calls).toBe(1);
+			expect(result.errorMessage).toBe(
+				"Could not connect to the proxy at proxy.example.invalid: getaddrinfo ENOTFOUND proxy.example.invalid",
+			);
+		} finally {
+			globalThis.fetch = realFetch;
+		}
+
+		server = await startServer(() => {});
+		const closedUrl = server.url;
+		await server.close();
+		server = undefined;
+		const refused = await run(closedUrl, { maxRetries: 1, maxRetryDelayMs: 1 });
+		expect(refused.result.errorMessage).toMatch(/connect ECONNREFUSED .* \(2 attempts over [\d.]+ s\)$/);
+	});
+
 	it("ends with an error, keeping the content and never retrying, when the server closes without done or error", async () => {
 		let requests = 0;
 		server = await startServer((_request, response) => {

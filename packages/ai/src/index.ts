@@ -54,9 +54,11 @@ export { registerBuiltInApiProviders, resetApiProviders } from "./providers/regi
 export { AssistantMessageBuilder } from "./providers/shared/assistant-message-builder.js";
 export {
 	createProviderStream,
+	NonRetryableError,
 	type ProviderAttempt,
 	type ProviderStreamConfig,
 } from "./providers/shared/provider-stream.js";
+export { classifyError, type ErrorClassification, headersToRecord, parseRetryAfter } from "./providers/shared/retry.js";
 export {
 	adjustMaxTokensForThinking,
 	buildBaseOptions,

@@ -6,11 +6,14 @@ import {
 	type Api,
 	type AssistantMessageEventStream,
 	type Context,
+	classifyError,
 	createProviderStream,
 	formatThrownValue,
+	headersToRecord,
 	type Model,
 	type ProviderAttempt,
 	type ProviderStreamConfig,
+	parseRetryAfter,
 	readServerSentEvents,
 	type SimpleStreamOptions,
 } from "@keel/ai";
@@ -111,7 +114,7 @@ async function runProxyAttempt(
 	attempt.touch();
 	await attempt.reportResponse({ status: response.status, headers: headersToRecord(response.headers) });
 	if (!response.ok) {
-		throw new ProxyHttpError(response.status, await describeHttpError(response), response.headers.get("retry-after"));
+		throw new ProxyHttpError(response.status, await describeHttpError(response), parseRetryAfter(response.headers));
 	}
 	if (!response.body) throw new ProxyStreamError("Proxy error: the response has no body");
 
@@ -145,7 +148,8 @@ class ProxyHttpError extends Error {
 	constructor(
 		readonly status: number,
 		message: string,
-		readonly retryAfter: string | null,
+		/** The delay the proxy asked for (Retry-After), in ms. */
+		readonly retryAfterMs: number | undefined,
 	) {
 		super(message);
 	}
@@ -156,19 +160,21 @@ const RETRYABLE_PROXY_STATUS = new Set([408, 429, 502, 503, 504]);
 
 function classifyProxyError(error: unknown): ReturnType<NonNullable<ProviderStreamConfig["classifyError"]>> {
 	if (error instanceof ProxyHttpError) {
-		const seconds = error.retryAfter === null ? Number.NaN : Number(error.retryAfter);
 		return {
 			message: error.message,
 			status: error.status,
 			retryable: RETRYABLE_PROXY_STATUS.has(error.status),
-			retryAfterMs: Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : undefined,
+			retryAfterMs: error.retryAfterMs,
 		};
 	}
 	if (error instanceof ProxyStreamError || error instanceof ProxyRequestError) {
 		return { message: error.message, retryable: false };
 	}
-	// fetch rejected: the proxy could not be reached, so no upstream call was made.
-	return { message: `Proxy request failed: ${formatThrownValue(error)}`, retryable: true };
+	// fetch rejected: the proxy could not be reached, so no upstream call was made. The shared
+	// reading says whether trying again can help: a refused or reset connection can, a proxy host
+	// name that does not resolve (ENOTFOUND) or a request fetch refuses to send cannot.
+	const classified = classifyError(error);
+	return { message: `Proxy request failed: ${classified.message}`, retryable: classified.retryable };
 }
 
 /** The client's own total and idle limits, each trailing the server's so the server's error arrives first. */
@@ -202,14 +208,6 @@ function describeInvalidOptions(options: ProxyStreamOptions | undefined): string
 
 function joinUrl(base: string, path: string): string {
 	return base.replace(/\/+$/, "") + path;
-}
-
-function headersToRecord(headers: Headers): Record<string, string> {
-	const record: Record<string, string> = {};
-	headers.forEach((value, name) => {
-		record[name] = value;
-	});
-	return record;
 }
 
 /** `Proxy error: <body.error>` when the body is JSON with an error, else `Proxy error: <status> <text>`. */
