@@ -95,5 +95,5 @@ export { validateToolArguments, validateToolCall } from "./utils/validation.js";
 
 import { registerBuiltInApiProviders } from "./providers/register-builtins.js";
 
-// Built-ins are registered on import; their modules and SDKs load on first use.
+// Built-ins are registered on import; each provider module loads on its first call.
 registerBuiltInApiProviders();

@@ -11,7 +11,7 @@ import {
 	type OpenAICompletionsCompat,
 } from "../src/index.js";
 
-// Every provider pi-ai 0.73 lists (pi-behaviour 2.Z, Z9), plus the Cloud Code Assist pair from the
+// Every provider pi-ai 0.73 lists (so a pi program finds its provider ids here), plus the Cloud Code Assist pair from the
 // curated file, must be in the catalogue.
 const PI_PROVIDERS: KnownProvider[] = [
 	"anthropic",
