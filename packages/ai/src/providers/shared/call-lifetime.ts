@@ -82,7 +82,7 @@ export class CallLifetime {
 	/**
 	 * Records activity and starts the idle watchdog if it is paused. The watchdog keeps a deadline
 	 * rather than re-arming a timer per chunk: `touch` only records the time, and the one timer, when
-	 * it fires early, waits again for what is left (Node's `timer.refresh()` is not in browsers).
+	 * it fires early, waits again for what is left (Node's timer refresh method is not in browsers or Workers).
 	 */
 	touch = (): void => {
 		if (this.idleTimeoutMs === 0 || this.cause) return;
