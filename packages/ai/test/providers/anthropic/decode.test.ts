@@ -202,6 +202,23 @@ describe("AnthropicStreamDecoder", () => {
 		expect(message.content).toEqual([{ type: "toolCall", id: "t", name: "f", arguments: { a: 1 } }]);
 	});
 
+	it("never replaces a tool_use input sent whole in content_block_start with an empty delta", () => {
+		const { message } = decode([
+			messageStart(),
+			{
+				type: "content_block_start",
+				index: 0,
+				content_block: { type: "tool_use", id: "t", name: "f", input: { a: 1 } },
+			},
+			inputJsonDelta(0, ""),
+			blockStop(0),
+			messageDelta("tool_use"),
+			messageStop,
+		]);
+		expect(message.content).toEqual([{ type: "toolCall", id: "t", name: "f", arguments: { a: 1 } }]);
+		expect(message.diagnostics).toBeUndefined();
+	});
+
 	it("records invalid tool arguments as a diagnostic instead of crashing", () => {
 		const { message } = decode([
 			messageStart(),
