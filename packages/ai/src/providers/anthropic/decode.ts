@@ -1,6 +1,12 @@
 import type Anthropic from "@anthropic-ai/sdk";
 import type { AssistantMessageBuilder, UsageUpdate } from "../shared/assistant-message-builder.js";
 import type { StreamDecoder } from "../shared/stream-decoder.js";
+import {
+	type AnthropicContentBlockSignature,
+	type AnthropicToolCallerSignature,
+	encodeContentBlockSignature,
+	encodeToolCallerSignature,
+} from "./server-blocks.js";
 import { mapAnthropicStopReason } from "./stop-reason.js";
 
 export type AnthropicStreamEvent = Anthropic.Messages.RawMessageStreamEvent;
@@ -10,6 +16,19 @@ type ApiUsage = Partial<Anthropic.Messages.Usage> | Partial<Anthropic.Messages.M
 export const REDACTED_THINKING_TEXT = "[Reasoning redacted]";
 
 type BlockKind = "text" | "thinking" | "toolCall";
+/** A block Keel has no kind for (server tool use and results): a text block holding the raw block. */
+interface ServerBlock {
+	index: number;
+	kind: "server";
+	raw: AnthropicContentBlockSignature["block"];
+	/** `input_json_delta` pieces of a server_tool_use, joined when the block stops. */
+	inputJson: string[];
+}
+type OpenBlock =
+	| { index: number; kind: "text" }
+	| { index: number; kind: "thinking" }
+	| { index: number; kind: "toolCall" }
+	| ServerBlock;
 
 /** Thrown for an event that breaks the wire format; the harness turns it into an error event. */
 export class AnthropicStreamError extends Error {
@@ -38,14 +57,15 @@ function usageUpdate(usage: ApiUsage | null | undefined): UsageUpdate {
 
 /**
  * The state machine for one Anthropic Messages stream: raw SSE events in, builder calls out.
- * Anthropic numbers content blocks itself (`index`); blocks Keel does not model (server tool use,
- * web search results) are skipped, so the API index is mapped to the builder's index.
+ * Anthropic numbers content blocks itself (`index`), mapped here to the builder's index. Blocks Keel
+ * has no kind for (server tool use, web search results, …) become empty text blocks that keep the
+ * raw block in `textSignature` (see server-blocks.ts), so they are seen and replayed.
  *
  * Usage: `input_tokens` already excludes cache reads and writes, so it maps to `input` directly.
  * @see https://docs.anthropic.com/en/docs/build-with-claude/streaming
  */
 export class AnthropicStreamDecoder implements StreamDecoder<AnthropicStreamEvent> {
-	private readonly blocks = new Map<number, { index: number; kind: BlockKind }>();
+	private readonly blocks = new Map<number, OpenBlock>();
 	private stopReason: string | undefined;
 	private finished = false;
 
@@ -94,40 +114,80 @@ export class AnthropicStreamDecoder implements StreamDecoder<AnthropicStreamEven
 		if (!message || typeof message !== "object") malformed("message_start without a message", event);
 		this.builder.setResponseIdentity({ responseId: message.id, responseModel: message.model });
 		this.builder.updateUsage(usageUpdate(message.usage));
+		// With server tools (programmatic tool calling among them) message_start may already hold
+		// finished blocks and the stop reason, followed directly by message_stop. The blocks are
+		// complete: they are started and ended at once, and take no index later events could name.
+		if (Array.isArray(message.content)) {
+			for (const block of message.content) {
+				if (!block || typeof block !== "object")
+					malformed("message_start with a content block that is not an object", event);
+				this.endBlock(this.startBlock(block, event));
+			}
+		}
+		if (typeof message.stop_reason === "string") this.stopReason = message.stop_reason;
 	}
 
 	private onBlockStart(event: Anthropic.Messages.RawContentBlockStartEvent): void {
 		const block = event.content_block;
-		if (typeof event.index !== "number" || !block) malformed("content_block_start without index or block", event);
+		if (typeof event.index !== "number" || !block || typeof block !== "object")
+			malformed("content_block_start without index or block", event);
 		if (this.blocks.has(event.index)) malformed(`block ${event.index} started twice`, event);
+		this.blocks.set(event.index, this.startBlock(block, event));
+	}
+
+	private startBlock(block: Anthropic.Messages.ContentBlock, event: unknown): OpenBlock {
 		if (block.type === "text") {
 			const index = this.builder.startText();
 			if (block.text) this.builder.appendText(index, block.text);
-			this.blocks.set(event.index, { index, kind: "text" });
-		} else if (block.type === "thinking") {
+			return { index, kind: "text" };
+		}
+		if (block.type === "thinking") {
 			const index = this.builder.startThinking(block.signature ? { signature: block.signature } : {});
 			if (block.thinking) this.builder.appendThinking(index, block.thinking);
-			this.blocks.set(event.index, { index, kind: "thinking" });
-		} else if (block.type === "redacted_thinking") {
+			return { index, kind: "thinking" };
+		}
+		if (block.type === "redacted_thinking") {
 			const index = this.builder.startThinking({ redacted: true, signature: block.data, text: REDACTED_THINKING_TEXT });
-			this.blocks.set(event.index, { index, kind: "thinking" });
-		} else if (block.type === "tool_use") {
+			return { index, kind: "thinking" };
+		}
+		if (block.type === "tool_use") {
 			if (typeof block.id !== "string" || typeof block.name !== "string")
 				malformed("tool_use without id or name", event);
-			const index = this.builder.startToolCall(block.id, block.name);
-			// Streaming sends `input: {}` and the arguments as deltas; a proxy that sends them whole is honoured.
+			// A tool_use made by code execution (programmatic tool calling) names its caller; the API
+			// wants it back with the block.
+			const caller = block.caller as AnthropicToolCallerSignature["caller"] | undefined;
+			const signature =
+				caller && typeof caller === "object" && caller.type !== "direct"
+					? encodeToolCallerSignature(caller)
+					: undefined;
+			const index = this.builder.startToolCall(block.id, block.name, signature);
+			// Streaming sends `input: {}` and the arguments as deltas; a block that arrives finished
+			// (message_start content, programmatic tool calls, proxies) carries them whole.
 			if (block.input && typeof block.input === "object" && Object.keys(block.input).length > 0) {
 				this.builder.appendToolCallArguments(index, JSON.stringify(block.input));
 			}
-			this.blocks.set(event.index, { index, kind: "toolCall" });
+			return { index, kind: "toolCall" };
 		}
+		if (typeof block.type !== "string") malformed("content block without a type", event);
+		// Server tool use, a server tool's result, MCP blocks, container uploads and block types
+		// added later: kept whole so the caller sees them and the next turn sends them back.
+		const raw = block as unknown as AnthropicContentBlockSignature["block"];
+		const index = this.builder.startText(encodeContentBlockSignature(raw));
+		return { index, kind: "server", raw, inputJson: [] };
 	}
 
 	private onBlockDelta(event: Anthropic.Messages.RawContentBlockDeltaEvent): void {
 		const delta = event.delta;
 		if (typeof event.index !== "number" || !delta) malformed("content_block_delta without index or delta", event);
 		const block = this.blocks.get(event.index);
-		if (!block) return; // a block we skipped (server tools), or citations on one
+		if (!block) return; // a block that was never started: nothing to add it to
+		if (block.kind === "server") {
+			// server_tool_use streams its input like tool_use; other deltas on these blocks carry nothing Keel keeps.
+			if (delta.type === "input_json_delta" && typeof delta.partial_json === "string") {
+				block.inputJson.push(delta.partial_json);
+			}
+			return;
+		}
 		switch (delta.type) {
 			case "text_delta":
 				if (typeof delta.text !== "string") malformed("text_delta without text", event);
@@ -151,17 +211,39 @@ export class AnthropicStreamDecoder implements StreamDecoder<AnthropicStreamEven
 		}
 	}
 
-	private expect(block: { index: number; kind: BlockKind }, kind: BlockKind, event: unknown): number {
+	private expect(block: OpenBlock, kind: BlockKind, event: unknown): number {
 		if (block.kind !== kind) malformed(`a ${kind} delta on a ${block.kind} block`, event);
 		return block.index;
 	}
 
 	private onBlockStop(event: Anthropic.Messages.RawContentBlockStopEvent): void {
 		const block = this.blocks.get(event.index);
-		if (!block) return;
+		if (block) this.endBlock(block);
+	}
+
+	private endBlock(block: OpenBlock): void {
 		if (block.kind === "text") this.builder.endText(block.index);
 		else if (block.kind === "thinking") this.builder.endThinking(block.index);
-		else this.builder.endToolCall(block.index);
+		else if (block.kind === "toolCall") this.builder.endToolCall(block.index);
+		else this.builder.endText(block.index, this.finishServerBlock(block));
+	}
+
+	/** The block's signature with the input its deltas streamed (joined once, at the end). */
+	private finishServerBlock(block: ServerBlock): string | undefined {
+		if (block.inputJson.length === 0) return undefined;
+		const text = block.inputJson.join("");
+		let input: unknown;
+		try {
+			input = JSON.parse(text);
+		} catch (error) {
+			this.builder.addDiagnostic(
+				"invalid_tool_arguments",
+				`Anthropic ${block.raw.type} input is not complete JSON: ${error instanceof Error ? error.message : String(error)}`,
+				{ received: text.slice(0, 2000) },
+			);
+			return undefined;
+		}
+		return encodeContentBlockSignature({ ...block.raw, input });
 	}
 
 	private onMessageDelta(event: Anthropic.Messages.RawMessageDeltaEvent): void {

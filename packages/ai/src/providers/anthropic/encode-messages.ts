@@ -15,6 +15,7 @@ import {
 	modelAcceptsImages,
 	splitToolResultContent,
 } from "../shared/encode-content.js";
+import { anthropicContentBlock, anthropicToolCaller } from "./server-blocks.js";
 
 type MessageParam = Anthropic.Messages.MessageParam;
 type ContentBlockParam = Anthropic.Messages.ContentBlockParam;
@@ -61,7 +62,10 @@ function encodeAssistantContent(message: AssistantMessage): ContentBlockParam[] 
 	const blocks: ContentBlockParam[] = [];
 	for (const block of message.content) {
 		if (block.type === "text") {
-			if (!isBlank(block.text)) blocks.push({ type: "text", text: sanitizeSurrogates(block.text) });
+			// A server tool's block from this same model (server-blocks.ts) goes back exactly as received.
+			const serverBlock = anthropicContentBlock(block);
+			if (serverBlock) blocks.push(serverBlock as unknown as ContentBlockParam);
+			else if (!isBlank(block.text)) blocks.push({ type: "text", text: sanitizeSurrogates(block.text) });
 		} else if (block.type === "thinking") {
 			if (block.redacted) {
 				if (block.thinkingSignature) blocks.push({ type: "redacted_thinking", data: block.thinkingSignature });
@@ -76,7 +80,15 @@ function encodeAssistantContent(message: AssistantMessage): ContentBlockParam[] 
 				blocks.push({ type: "text", text: sanitizeSurrogates(block.thinking) });
 			}
 		} else {
-			blocks.push({ type: "tool_use", id: block.id, name: block.name, input: block.arguments ?? {} });
+			const toolUse: Anthropic.Messages.ToolUseBlockParam = {
+				type: "tool_use",
+				id: block.id,
+				name: block.name,
+				input: block.arguments ?? {},
+			};
+			const caller = anthropicToolCaller(block);
+			if (caller) toolUse.caller = caller as Anthropic.Messages.ToolUseBlockParam["caller"];
+			blocks.push(toolUse);
 		}
 	}
 	return blocks;

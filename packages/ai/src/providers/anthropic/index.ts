@@ -16,6 +16,12 @@ export { AnthropicStreamDecoder, decodeAnthropicStreamEvents } from "./decode.js
 export { encodeAnthropicRequest } from "./encode.js";
 export { buildAnthropicHeaders } from "./encode-headers.js";
 export type { AnthropicEffort, AnthropicOptions, AnthropicToolChoice } from "./options.js";
+export {
+	type AnthropicContentBlockSignature,
+	type AnthropicToolCallerSignature,
+	anthropicContentBlock,
+	anthropicToolCaller,
+} from "./server-blocks.js";
 export { mapAnthropicStopReason } from "./stop-reason.js";
 
 /**

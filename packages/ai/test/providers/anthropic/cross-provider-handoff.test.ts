@@ -1,8 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { streamAnthropic } from "../../../src/providers/anthropic/index.js";
-import type { AssistantMessage, Message } from "../../../src/types.js";
+import { encodeOpenAICompletionsRequest } from "../../../src/providers/openai-completions/encode.js";
+import { encodeOpenAIResponsesRequest } from "../../../src/providers/openai-responses/encode.js";
+import type { AssistantMessage, Context, Message } from "../../../src/types.js";
 import { isContextOverflow } from "../../../src/utils/overflow.js";
-import { assistantMessage } from "../../helpers/messages.js";
+import { assistantMessage, toolResultMessage } from "../../helpers/messages.js";
+import { testModel } from "../../helpers/models.js";
 import { useWireTestServer } from "../../helpers/wire-server.js";
 import { claudeModel, errorBody, sseResponse, TEST_KEY, textResponseEvents } from "./fixtures.js";
 
@@ -80,5 +83,53 @@ describe("continuing another API's conversation on Anthropic", () => {
 		).result();
 		expect(result.errorMessage).toBe("400 prompt is too long: 208732 tokens > 200000 maximum (invalid_request_error)");
 		expect(isContextOverflow(result)).toBe(true);
+	});
+
+	it("drops Anthropic's server tool blocks and tool caller when the conversation moves to OpenAI", () => {
+		const claudeTurn = assistantMessage(
+			{ api: "anthropic-messages", provider: "anthropic", model: "claude-sonnet-4-20250514" },
+			[
+				{
+					type: "text",
+					text: "",
+					textSignature: JSON.stringify({
+						type: "anthropic_content_block",
+						block: { type: "server_tool_use", id: "srvtoolu_01", name: "web_search", input: { query: "q" } },
+					}),
+				},
+				{ type: "text", text: "Sunny." },
+				{
+					type: "toolCall",
+					id: "toolu_01",
+					name: "get_weather",
+					arguments: { city: "Paris" },
+					thoughtSignature: JSON.stringify({
+						type: "anthropic_tool_caller",
+						caller: { type: "code_execution_20250825", tool_id: "srvtoolu_01" },
+					}),
+				},
+			],
+			{ stopReason: "toolUse" },
+		);
+		const handoff: Context = {
+			messages: [
+				{ role: "user", content: "weather?", timestamp: 1 },
+				claudeTurn,
+				toolResultMessage("toolu_01", [{ type: "text", text: "sunny" }]),
+			],
+		};
+		const openai = { api: "openai-responses", provider: "openai", baseUrl: "https://api.openai.com/v1" } as const;
+		const responses = encodeOpenAIResponsesRequest(testModel({ ...openai, id: "gpt-5", name: "GPT-5" }), handoff);
+		const completions = encodeOpenAICompletionsRequest(
+			testModel({ ...openai, api: "openai-completions", id: "gpt-4o", name: "GPT-4o" }),
+			handoff,
+		);
+		for (const body of [responses, completions]) {
+			const sent = JSON.stringify(body);
+			expect(sent).toContain("Sunny.");
+			expect(sent).toContain("get_weather");
+			expect(sent).not.toContain("srvtoolu_01");
+			expect(sent).not.toContain("anthropic_");
+		}
 	});
 });

@@ -1,9 +1,10 @@
 import type Anthropic from "@anthropic-ai/sdk";
 import { describe, expect, it } from "vitest";
 import { AnthropicStreamDecoder, decodeAnthropicStreamEvents } from "../../../src/providers/anthropic/decode.js";
+import { anthropicContentBlock, anthropicToolCaller } from "../../../src/providers/anthropic/server-blocks.js";
 import { mapAnthropicStopReason } from "../../../src/providers/anthropic/stop-reason.js";
 import { AssistantMessageBuilder } from "../../../src/providers/shared/assistant-message-builder.js";
-import type { AssistantMessageEvent } from "../../../src/types.js";
+import type { AssistantMessageEvent, ToolCall } from "../../../src/types.js";
 import {
 	blockStop,
 	claudeModel,
@@ -78,26 +79,19 @@ describe("AnthropicStreamDecoder", () => {
 		expect(message.errorMessage).toBe("Anthropic ended the message without a stop reason");
 	});
 
-	it("skips ping, unknown event types, server-tool blocks and citations", () => {
+	it("skips ping, unknown event types and citations", () => {
 		const { message } = decode([
 			messageStart(),
 			ping,
 			{ type: "some_new_event", payload: 1 },
-			{
-				type: "content_block_start",
-				index: 0,
-				content_block: { type: "server_tool_use", id: "srv", name: "web_search", input: {} },
-			},
-			inputJsonDelta(0, '{"query":"x"}'),
-			blockStop(0),
-			textStart(1),
-			textDelta(1, "cited"),
+			textStart(0),
+			textDelta(0, "cited"),
 			{
 				type: "content_block_delta",
-				index: 1,
+				index: 0,
 				delta: { type: "citations_delta", citation: { type: "char_location" } },
 			},
-			blockStop(1),
+			blockStop(0),
 			messageDelta("end_turn"),
 			messageStop,
 		]);
@@ -105,7 +99,110 @@ describe("AnthropicStreamDecoder", () => {
 		expect(message.stopReason).toBe("stop");
 	});
 
-	it("keeps tool arguments sent whole in content_block_start (proxies)", () => {
+	it("keeps server tool use, with its streamed input, and the server tool's result as raw blocks", () => {
+		const searchResult = {
+			type: "web_search_tool_result",
+			tool_use_id: "srvtoolu_01",
+			content: [{ type: "web_search_result", url: "https://example.com", title: "Example", encrypted_content: "EqgB" }],
+		};
+		const { message, emitted } = decode([
+			messageStart(),
+			{
+				type: "content_block_start",
+				index: 0,
+				content_block: { type: "server_tool_use", id: "srvtoolu_01", name: "web_search", input: {} },
+			},
+			inputJsonDelta(0, '{"query":'),
+			inputJsonDelta(0, '"weather"}'),
+			blockStop(0),
+			{ type: "content_block_start", index: 1, content_block: searchResult },
+			blockStop(1),
+			textStart(2),
+			textDelta(2, "Sunny."),
+			blockStop(2),
+			messageDelta("end_turn"),
+			messageStop,
+		]);
+		expect(message.stopReason).toBe("stop");
+		expect(message.content.map((block) => block.type === "text" && anthropicContentBlock(block))).toEqual([
+			{ type: "server_tool_use", id: "srvtoolu_01", name: "web_search", input: { query: "weather" } },
+			searchResult,
+			undefined,
+		]);
+		expect(message.content.map((block) => block.type === "text" && block.text)).toEqual(["", "", "Sunny."]);
+		expect(emitted.filter((event) => event.type === "text_end")).toHaveLength(3);
+	});
+
+	it("keeps the blocks and the stop reason of a message_start that arrives finished (programmatic tool calling)", () => {
+		const start = messageStart();
+		Object.assign(start.message, {
+			stop_reason: "tool_use",
+			content: [
+				{ type: "text", text: "Running the script." },
+				{
+					type: "server_tool_use",
+					id: "srvtoolu_02",
+					name: "code_execution",
+					input: { code: "print(await get_weather('Paris'))" },
+				},
+				{
+					type: "tool_use",
+					id: "toolu_03",
+					name: "get_weather",
+					input: { city: "Paris" },
+					caller: { type: "code_execution_20250825", tool_id: "srvtoolu_02" },
+				},
+			],
+		});
+		const { message, emitted } = decode([start, messageStop]);
+		expect(message.errorMessage).toBeUndefined();
+		expect(message.stopReason).toBe("toolUse");
+		expect(message.content[0]).toEqual({ type: "text", text: "Running the script." });
+		expect(message.content[1].type === "text" && anthropicContentBlock(message.content[1])).toMatchObject({
+			type: "server_tool_use",
+			id: "srvtoolu_02",
+		});
+		const toolCall = message.content[2] as ToolCall;
+		expect(toolCall).toMatchObject({
+			type: "toolCall",
+			id: "toolu_03",
+			name: "get_weather",
+			arguments: { city: "Paris" },
+		});
+		expect(anthropicToolCaller(toolCall)).toEqual({ type: "code_execution_20250825", tool_id: "srvtoolu_02" });
+		expect(emitted.map((event) => event.type)).toContain("toolcall_end");
+	});
+
+	it("takes the stop reason of message_delta over the one in message_start", () => {
+		const start = messageStart();
+		Object.assign(start.message, { stop_reason: "tool_use" });
+		const { message } = decode([
+			start,
+			textStart(0),
+			textDelta(0, "hi"),
+			blockStop(0),
+			messageDelta("end_turn"),
+			messageStop,
+		]);
+		expect(message.stopReason).toBe("stop");
+	});
+
+	it("keeps tool arguments sent whole in content_block_start, with no deltas", () => {
+		const { message } = decode([
+			messageStart(),
+			{
+				type: "content_block_start",
+				index: 0,
+				content_block: { type: "tool_use", id: "t", name: "f", input: { a: 1 }, caller: { type: "direct" } },
+			},
+			blockStop(0),
+			messageDelta("tool_use"),
+			messageStop,
+		]);
+		expect(message.content).toEqual([{ type: "toolCall", id: "t", name: "f", arguments: { a: 1 } }]);
+	});
+
+	it("never replaces a tool_use input sent whole in content_block_start with an empty delta", () => {
 		const { message } = decode([
 			messageStart(),
 			{
@@ -113,11 +210,13 @@ describe("AnthropicStreamDecoder", () => {
 				index: 0,
 				content_block: { type: "tool_use", id: "t", name: "f", input: { a: 1 } },
 			},
+			inputJsonDelta(0, ""),
 			blockStop(0),
 			messageDelta("tool_use"),
 			messageStop,
 		]);
 		expect(message.content).toEqual([{ type: "toolCall", id: "t", name: "f", arguments: { a: 1 } }]);
+		expect(message.diagnostics).toBeUndefined();
 	});
 
 	it("records invalid tool arguments as a diagnostic instead of crashing", () => {

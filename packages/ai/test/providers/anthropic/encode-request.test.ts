@@ -289,6 +289,51 @@ describe("encodeAnthropicRequest: messages", () => {
 		]);
 	});
 
+	it("replays server tool blocks and a tool call's caller unchanged to the same model, and drops them for another", () => {
+		const serverToolUse = {
+			type: "server_tool_use",
+			id: "srvtoolu_02",
+			name: "code_execution",
+			input: { code: "x()" },
+		};
+		const caller = { type: "code_execution_20250825", tool_id: "srvtoolu_02" };
+		const turn = (from: Pick<AssistantMessage, "api" | "provider" | "model">) =>
+			assistantMessage(
+				from,
+				[
+					{
+						type: "text",
+						text: "",
+						textSignature: JSON.stringify({ type: "anthropic_content_block", block: serverToolUse }),
+					},
+					{
+						type: "toolCall",
+						id: "toolu_03",
+						name: "get_weather",
+						arguments: { city: "Paris" },
+						thoughtSignature: JSON.stringify({ type: "anthropic_tool_caller", caller }),
+					},
+				],
+				{ stopReason: "toolUse" },
+			);
+		const messages = (from: Pick<AssistantMessage, "api" | "provider" | "model">): Message[] => [
+			{ role: "user", content: "weather?", timestamp: 1 },
+			turn(from),
+			toolResult("toolu_03", [{ type: "text", text: "sunny" }]),
+		];
+		const self = { api: model.api, provider: model.provider, model: model.id };
+		const same = encodeAnthropicRequest(model, { messages: messages(self) }, { cacheRetention: "none" });
+		expect(same.messages[1].content).toEqual([
+			serverToolUse,
+			{ type: "tool_use", id: "toolu_03", name: "get_weather", input: { city: "Paris" }, caller },
+		]);
+		const other = { api: model.api, provider: model.provider, model: "claude-opus-4-6" };
+		const foreign = encodeAnthropicRequest(model, { messages: messages(other) }, { cacheRetention: "none" });
+		expect(foreign.messages[1].content).toEqual([
+			{ type: "tool_use", id: "toolu_03", name: "get_weather", input: { city: "Paris" } },
+		]);
+	});
+
 	it("turns another model's thinking into text and normalises its tool-call ids (64 chars, [A-Za-z0-9_-])", () => {
 		const longId = `call_abc|fc_${"x".repeat(80)}`;
 		const messages: Message[] = [

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { streamAnthropic } from "../../../src/providers/anthropic/index.js";
+import { anthropicContentBlock, streamAnthropic } from "../../../src/providers/anthropic/index.js";
 import { splitBytes } from "../../../src/testing/wire-test-server.js";
 import type { Context, ToolCall } from "../../../src/types.js";
 import { collectEvents } from "../../helpers/messages.js";
@@ -224,5 +224,75 @@ describe("anthropic streaming over HTTP", () => {
 			source: { type: "base64", media_type: "image/gif", data: "R0lGODlhAQABAAAAACw=" },
 		});
 		expect(textRequest[1]).toEqual({ type: "text", text: "(image omitted: this model does not accept images)" });
+	});
+
+	it("ends a message whose message_start already holds finished blocks and the stop reason (programmatic tool calling)", async () => {
+		const start = messageStart();
+		Object.assign(start.message, {
+			stop_reason: "tool_use",
+			content: [
+				{ type: "server_tool_use", id: "srvtoolu_01", name: "code_execution", input: { code: "get_weather('Paris')" } },
+				{
+					type: "tool_use",
+					id: "toolu_01",
+					name: "get_weather",
+					input: { city: "Paris" },
+					caller: { type: "code_execution_20250825", tool_id: "srvtoolu_01" },
+				},
+			],
+		});
+		wire.server.enqueue(sseResponse([start, messageStop]));
+		const stream = streamAnthropic(model(), context, { apiKey: TEST_KEY });
+		const events = await collectEvents(stream);
+		const result = await stream.result();
+		expect(events.at(-1)?.type).toBe("done");
+		expect(result.stopReason).toBe("toolUse");
+		const toolCall = result.content.find((block): block is ToolCall => block.type === "toolCall");
+		expect(toolCall).toMatchObject({ id: "toolu_01", name: "get_weather", arguments: { city: "Paris" } });
+		expect(events.some((event) => event.type === "toolcall_end" && event.toolCall.id === "toolu_01")).toBe(true);
+	});
+
+	it("shows a web search's blocks to the caller and sends them back unchanged on the next turn", async () => {
+		const searchResult = {
+			type: "web_search_tool_result",
+			tool_use_id: "srvtoolu_01",
+			content: [
+				{ type: "web_search_result", url: "https://example.com/w", title: "Weather", encrypted_content: "Eq0B" },
+			],
+		};
+		wire.server.enqueue(
+			sseResponse([
+				messageStart(),
+				{
+					type: "content_block_start",
+					index: 0,
+					content_block: { type: "server_tool_use", id: "srvtoolu_01", name: "web_search", input: {} },
+				} as never,
+				inputJsonDelta(0, '{"query": "weather in Paris"}'),
+				blockStop(0),
+				{ type: "content_block_start", index: 1, content_block: searchResult } as never,
+				blockStop(1),
+				textStart(2),
+				textDelta(2, "Sunny."),
+				blockStop(2),
+				messageDelta("end_turn"),
+				messageStop,
+			]),
+			sseResponse(textResponseEvents(["You're welcome."])),
+		);
+		const first = await streamAnthropic(model(), context, { apiKey: TEST_KEY }).result();
+		expect(
+			first.content.map((block) => (block.type === "text" ? anthropicContentBlock(block)?.type : block.type)),
+		).toEqual(["server_tool_use", "web_search_tool_result", undefined]);
+		const next: Context = {
+			messages: [...context.messages, first, { role: "user", content: "Thanks", timestamp: 3 }],
+		};
+		await streamAnthropic(model(), next, { apiKey: TEST_KEY, cacheRetention: "none" }).result();
+		const sent = (wire.server.requests[1].json as { messages: { content: unknown[] }[] }).messages[1].content;
+		expect(sent).toEqual([
+			{ type: "server_tool_use", id: "srvtoolu_01", name: "web_search", input: { query: "weather in Paris" } },
+			searchResult,
+			{ type: "text", text: "Sunny." },
+		]);
 	});
 });
