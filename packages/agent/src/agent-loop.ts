@@ -3,7 +3,9 @@
 //   agent_start → turn_start → prompts → [steering]
 //     → stream the assistant response (streamAssistantResponse)
 //     → execute its tool calls, one after another or concurrently
-//       (executeToolCallsInSequence, executeToolCallsInParallel)
+//       (executeToolCallsInSequence, executeToolCallsInParallel); a response that failed or was
+//       aborted ends the run instead, its tool calls answered with not-run results
+//       (addMissingToolResults)
 //     → turn_end → more turns while there were tool calls or steering messages
 //     → follow-ups start the turns again when the agent would otherwise stop
 //   → agent_end
@@ -69,8 +71,9 @@ export function agentLoop(
 
 /**
  * Continues a run from the existing context, whose last message must be a user or toolResult message
- * (for example a transcript loaded from storage, or one whose failed assistant message was removed). Throws
- * synchronously when there is nothing to continue from.
+ * (for example a transcript loaded from storage, one whose failed assistant message was removed, or
+ * one ending with the not-run results of a failed response's tool calls). Throws synchronously when
+ * there is nothing to continue from.
  */
 export function agentLoopContinue(
 	context: AgentContext,
