@@ -3,7 +3,9 @@
 //   agent_start → turn_start → prompts → [steering]
 //     → stream the assistant response (streamAssistantResponse)
 //     → execute its tool calls, one after another or concurrently
-//       (executeToolCallsInSequence, executeToolCallsInParallel)
+//       (executeToolCallsInSequence, executeToolCallsInParallel); a response that failed or was
+//       aborted ends the run instead, its tool calls answered with not-run results
+//       (addMissingToolResults)
 //     → turn_end → more turns while there were tool calls or steering messages
 //     → follow-ups start the turns again when the agent would otherwise stop
 //   → agent_end
@@ -69,8 +71,9 @@ export function agentLoop(
 
 /**
  * Continues a run from the existing context, whose last message must be a user or toolResult message
- * (for example a transcript loaded from storage, or one whose failed assistant message was removed). Throws
- * synchronously when there is nothing to continue from.
+ * (for example a transcript loaded from storage, one whose failed assistant message was removed, or
+ * one ending with the not-run results of a failed response's tool calls). Throws synchronously when
+ * there is nothing to continue from.
  */
 export function agentLoopContinue(
 	context: AgentContext,
@@ -238,7 +241,9 @@ async function runLoop(run: Run, prompts: AgentMessage[]): Promise<AgentMessage[
 
 				const assistantMessage = await streamAssistantResponse(run);
 				if (assistantMessage.stopReason === "error" || assistantMessage.stopReason === "aborted") {
-					await emit(run, { type: "turn_end", message: assistantMessage, toolResults: [] });
+					// Its tool calls (complete or cut short) are never run, but each still gets its result.
+					const toolResults = await addMissingToolResults(run, assistantMessage, notRunText(assistantMessage));
+					await emit(run, { type: "turn_end", message: assistantMessage, toolResults });
 					await emit(run, { type: "agent_end", messages: run.newMessages });
 					return run.newMessages;
 				}
@@ -573,9 +578,11 @@ async function failRun(run: Run, error: unknown): Promise<void> {
 
 	const reason = run.signal?.aborted ? "aborted" : "error";
 	const text = formatThrownValue(error);
+	const notRun = `Tool call was not run: the run failed (${text})`;
 	// An open assistant message is closed below by its error message; any other open message here.
 	if (run.openMessage && !run.streaming) await emit(run, { type: "message_end", message: run.openMessage });
-	await addMissingToolResults(run, text);
+	const lastAssistant = findLastAssistantMessage(run.context.messages);
+	if (lastAssistant && lastAssistant !== run.streaming) await addMissingToolResults(run, lastAssistant, notRun);
 	if (!run.turnOpen) await emit(run, { type: "turn_start" });
 	// Messages already taken from the queues are not lost: they go in before the error message.
 	for (let message = run.pending.shift(); message; message = run.pending.shift()) await recordMessage(run, message);
@@ -583,34 +590,58 @@ async function failRun(run: Run, error: unknown): Promise<void> {
 		run,
 		createErrorMessage(run.streaming ?? run.config.model, reason, text),
 	);
-	await emit(run, { type: "turn_end", message, toolResults: [] });
+	// The error message keeps what was streamed, tool calls included: they are not run either.
+	const toolResults = await addMissingToolResults(run, message, notRun);
+	await emit(run, { type: "turn_end", message, toolResults });
 	await emit(run, { type: "agent_end", messages: run.newMessages });
 	// Tool calls still running (a parallel batch the sink failed in) must not reach the sink now.
 	run.sink = () => {};
 }
 
-/** Every tool call in the transcript gets exactly one result, even when the run failed mid-batch. */
-async function addMissingToolResults(run: Run, reason: string): Promise<void> {
+/**
+ * The error result of the tool calls of an assistant message that ended in error or was aborted:
+ * the calls never run, but every API wants each call answered, and so do UIs waiting on them.
+ */
+function notRunText(message: AssistantMessage): string {
+	if (message.stopReason === "aborted") return "Tool call was not run: the response was aborted";
+	return `Tool call was not run: the response failed (${message.errorMessage ?? "unknown error"})`;
+}
+
+function findLastAssistantMessage(messages: AgentMessage[]): AssistantMessage | undefined {
+	for (let index = messages.length - 1; index >= 0; index--) {
+		const message = messages[index] as { role?: unknown } | null;
+		if (message?.role === "assistant") return message as AssistantMessage;
+	}
+	return undefined;
+}
+
+/**
+ * Every tool call in the transcript gets exactly one result: each call of `assistant` without a
+ * result after it gets the error result `text`, with its tool_execution_start and _end, in call
+ * order. Used when the calls will not run: the response failed or was aborted, or the run failed
+ * in the middle of a batch. Returns the results it added.
+ */
+async function addMissingToolResults(
+	run: Run,
+	assistant: AssistantMessage,
+	text: string,
+): Promise<ToolResultMessage[]> {
 	const messages = run.context.messages;
-	let lastAssistant = messages.length - 1;
-	while (lastAssistant >= 0 && (messages[lastAssistant] as { role?: unknown } | null)?.role !== "assistant") {
-		lastAssistant--;
-	}
-	if (lastAssistant === -1) return;
-	const assistant = messages[lastAssistant] as AssistantMessage;
-	if (assistant === run.streaming) return;
 	const answered = new Set<string>();
-	for (const message of messages.slice(lastAssistant + 1)) {
-		if ((message as { role?: unknown } | null)?.role === "toolResult") {
-			answered.add((message as ToolResultMessage).toolCallId);
-		}
+	for (let index = messages.lastIndexOf(assistant) + 1; index < messages.length; index++) {
+		const message = messages[index] as { role?: unknown } | null;
+		if (message?.role === "toolResult") answered.add((message as ToolResultMessage).toolCallId);
 	}
+	const added: ToolResultMessage[] = [];
 	for (const block of assistant.content) {
 		if (block.type !== "toolCall" || answered.has(block.id)) continue;
-		const outcome = errorOutcome(`Tool call was not run: the run failed (${reason})`);
+		const outcome = errorOutcome(text);
 		// A call whose tool_execution_end already went out (the sink threw on it) gets no second one.
 		if (!run.startedToolCalls.has(block.id)) await emit(run, toolStartEvent(block));
 		if (run.runningToolCalls.has(block.id)) await emit(run, toolEndEvent(block, outcome));
-		await recordMessage(run, createToolResultMessage(block, outcome));
+		const result = createToolResultMessage(block, outcome);
+		added.push(result);
+		await recordMessage(run, result);
 	}
+	return added;
 }

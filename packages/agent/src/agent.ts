@@ -234,8 +234,9 @@ export class Agent {
 
 	/**
 	 * Continues from the transcript when its last message is a user or toolResult message (one loaded
-	 * from storage, or one whose failed assistant message was removed). With an assistant message
-	 * last, it runs the queued steering or follow-up messages instead.
+	 * from storage, one whose failed assistant message was removed, or one ending with the not-run
+	 * results of a failed response's tool calls). With an assistant message last, it runs the queued
+	 * steering or follow-up messages instead.
 	 */
 	continue(): Promise<void> {
 		if (this.running) return Promise.reject(new Error(ALREADY_PROCESSING_CONTINUE_TEXT));

@@ -6,12 +6,14 @@ import {
 	type ToolResultMessage,
 } from "@keel/ai";
 import { describe, expect, it } from "vitest";
+import { toolPairingProblems } from "../../ai/test/helpers/tool-pairing.js";
 import {
 	ABORTED_TOOL_TEXT,
 	type AgentEvent,
 	type AgentTool,
 	defaultConvertToLlm,
 	runAgentLoop,
+	runAgentLoopContinue,
 	type StreamFn,
 } from "../src/index.js";
 import {
@@ -20,10 +22,12 @@ import {
 	describeEvents,
 	echoTool,
 	eventTreeProblems,
+	isSecondToolCallDelta,
 	scriptedStreamFn,
 	testModel,
 	text,
 	textOf,
+	toolCallsCutShortStreamFn,
 	transcriptProblems,
 	user,
 } from "./helpers.js";
@@ -218,6 +222,67 @@ describe("abort", () => {
 		expect([textOf(result as ToolResultMessage), result?.isError]).toEqual([ABORTED_TOOL_TEXT, true]);
 		expect((messages.at(-1) as AssistantMessage).stopReason).toBe("aborted");
 	});
+});
+
+describe("abort while the model streams tool calls", () => {
+	for (const toolExecution of ["parallel", "sequential"] as const) {
+		for (const honoursAbort of [true, false]) {
+			const stream = honoursAbort ? "a stream that ends itself as aborted" : "a stream that ignores the abort";
+			it(`${toolExecution}, ${stream}: each call streamed so far gets a not-run result, and the transcript continues on every API`, async () => {
+				const controller = new AbortController();
+				const events: AgentEvent[] = [];
+				let executed = 0;
+				const echo: AgentTool = { ...echoTool(), execute: () => Promise.reject(new Error(`ran ${++executed}`)) };
+				const messages = await runAgentLoop(
+					[user("go")],
+					{ systemPrompt: "", messages: [], tools: [echo] },
+					{ model: testModel, convertToLlm: defaultConvertToLlm, toolExecution },
+					(event) => {
+						events.push(event);
+						if (isSecondToolCallDelta(event)) controller.abort();
+					},
+					controller.signal,
+					toolCallsCutShortStreamFn(honoursAbort),
+				);
+
+				expect(executed).toBe(0);
+				expect(describeEvents(events).slice(4)).toEqual([
+					"message_start:assistant",
+					"message_end:assistant(aborted)",
+					"tool_execution_start:c1",
+					"tool_execution_end:c1:error",
+					"message_start:toolResult(c1)",
+					"message_end:toolResult(c1)",
+					"tool_execution_start:c2",
+					"tool_execution_end:c2:error",
+					"message_start:toolResult(c2)",
+					"message_end:toolResult(c2)",
+					"turn_end:2",
+					"agent_end",
+				]);
+				const results = messages.filter(
+					(message): message is ToolResultMessage => (message as Message).role === "toolResult",
+				);
+				expect(results.map((result) => [result.toolCallId, textOf(result), result.isError])).toEqual([
+					["c1", "Tool call was not run: the response was aborted", true],
+					["c2", "Tool call was not run: the response was aborted", true],
+				]);
+				expect([...eventTreeProblems(events), ...transcriptProblems(messages)]).toEqual([]);
+
+				// Continued as it is: the model is asked again, and every API accepts what it is sent.
+				const next = scriptedStreamFn([{ blocks: [text("trying again")] }]);
+				await runAgentLoopContinue(
+					{ systemPrompt: "", messages, tools: [echo] },
+					{ model: testModel, convertToLlm: defaultConvertToLlm, toolExecution },
+					() => {},
+					undefined,
+					next,
+				);
+				expect(next.calls).toHaveLength(1);
+				expect(toolPairingProblems(next.calls[0].context)).toEqual([]);
+			});
+		}
+	}
 });
 
 describe("abort of a stream function or tool preparation that ignores it", () => {

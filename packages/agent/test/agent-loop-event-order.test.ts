@@ -1,5 +1,6 @@
 import type { Message } from "@keel/ai";
 import { describe, expect, it } from "vitest";
+import { toolPairingProblems } from "../../ai/test/helpers/tool-pairing.js";
 import {
 	type AgentContext,
 	type AgentEvent,
@@ -109,6 +110,51 @@ describe("agentLoop event order", () => {
 		expect(new Set(updates.map((event) => event.message)).size).toBe(updates.length);
 		expect(updates.every((event) => "partial" in event.assistantMessageEvent)).toBe(true);
 	});
+});
+
+describe("a response that fails after a tool call block", () => {
+	for (const toolExecution of ["parallel", "sequential"] as const) {
+		it(`${toolExecution}: the call is not run and gets a result naming the error; the transcript continues on every API`, async () => {
+			let executed = 0;
+			const echo = { ...echoTool(), execute: () => Promise.reject(new Error(`ran ${++executed}`)) };
+			const streamFn = scriptedStreamFn([
+				{
+					blocks: [text("calling"), call("echo", { value: "a" }, "c1")],
+					stopReason: "error",
+					errorMessage: "overloaded_error: Overloaded",
+				},
+				{ blocks: [text("answer")] },
+			]);
+			const stream = agentLoop(
+				[user("hi")],
+				{ systemPrompt: "", messages: [], tools: [echo] },
+				config({ toolExecution }),
+				undefined,
+				streamFn,
+			);
+			const events = await collect(stream);
+			expect(describeEvents(events)).toEqual([
+				"agent_start",
+				"turn_start",
+				"message_start:user",
+				"message_end:user",
+				"message_start:assistant(error)",
+				"message_end:assistant(error)",
+				"tool_execution_start:c1",
+				"tool_execution_end:c1:error",
+				"message_start:toolResult(c1)",
+				"message_end:toolResult(c1)",
+				"turn_end:1",
+				"agent_end",
+			]);
+			expect(executed).toBe(0);
+			const messages = await stream.result();
+			expect(textOf(messages[2])).toBe("Tool call was not run: the response failed (overloaded_error: Overloaded)");
+
+			await collect(agentLoopContinue(context(messages), config({ toolExecution }), undefined, streamFn));
+			expect(toolPairingProblems(streamFn.calls[1].context)).toEqual([]);
+		});
+	}
 });
 
 describe("agentLoopContinue", () => {

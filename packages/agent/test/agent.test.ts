@@ -7,6 +7,7 @@ import {
 	registerFauxProvider,
 } from "@keel/ai/testing";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { toolPairingProblems } from "../../ai/test/helpers/tool-pairing.js";
 import {
 	ABORTED_TOOL_TEXT,
 	Agent,
@@ -15,7 +16,17 @@ import {
 	NO_MODEL_TEXT,
 	SKIPPED_FOR_STEERING_TEXT,
 } from "../src/index.js";
-import { controlledTool, describeEvents, echoTool, textOf, user } from "./helpers.js";
+import {
+	controlledTool,
+	describeEvents,
+	echoTool,
+	isSecondToolCallDelta,
+	scriptedStreamFn,
+	text,
+	textOf,
+	toolCallsCutShortStreamFn,
+	user,
+} from "./helpers.js";
 
 let faux: FauxProviderRegistration;
 
@@ -387,6 +398,23 @@ describe("Agent: continue, abort, reset", () => {
 		expect(faux.getPendingResponseCount()).toBe(1);
 		agent.abort();
 		await agent.waitForIdle();
+	});
+
+	it("abort() while tool calls stream: the transcript ends with their not-run results, and continue() sends every API a valid conversation", async () => {
+		const agent = createAgent({ initialState: { tools: [echoTool()] }, streamFn: toolCallsCutShortStreamFn(true) });
+		agent.subscribe((event) => {
+			if (isSecondToolCallDelta(event)) agent.abort();
+		});
+		await agent.prompt("go");
+		expect(roles(agent.state.messages)).toEqual(["user", "assistant", "toolResult", "toolResult"]);
+		expect(agent.state.errorMessage).toBe("Request was aborted");
+		expect(agent.state.pendingToolCalls.size).toBe(0);
+
+		const next = scriptedStreamFn([{ blocks: [text("trying again")] }]);
+		agent.streamFn = next;
+		await agent.continue();
+		expect(toolPairingProblems(next.calls[0].context)).toEqual([]);
+		expect(textOf(agent.state.messages.at(-1) as AgentMessage)).toBe("trying again");
 	});
 
 	it("reset() clears the transcript, the error and the queues", async () => {

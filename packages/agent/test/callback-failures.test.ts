@@ -122,6 +122,38 @@ describe("a throwing callback ends the run cleanly", () => {
 		expect(messages.filter((message) => (message as Message).role === "assistant")).toHaveLength(1);
 	});
 
+	it("gives the tool calls of a message that was streaming when the failure happened a not-run result", async () => {
+		const events: AgentEvent[] = [];
+		const messages = await runAgentLoop(
+			[user("hi")],
+			{ systemPrompt: "", messages: [], tools: [echoTool()] },
+			{ model: testModel, convertToLlm: defaultConvertToLlm },
+			(event) => {
+				events.push(event);
+				if (event.type === "message_update" && event.assistantMessageEvent.type === "toolcall_end") {
+					throw new Error("listener broke");
+				}
+			},
+			undefined,
+			scriptedStreamFn([{ blocks: [text("let me look"), call("echo", { value: "1" }, "c1")] }]),
+		);
+		expect(messages.map(textOf)).toEqual([
+			"hi",
+			"let me look",
+			"Tool call was not run: the run failed (listener broke)",
+		]);
+		expect(describeEvents(events).slice(-7)).toEqual([
+			"message_end:assistant(error)",
+			"tool_execution_start:c1",
+			"tool_execution_end:c1:error",
+			"message_start:toolResult(c1)",
+			"message_end:toolResult(c1)",
+			"turn_end:1",
+			"agent_end",
+		]);
+		expect(eventTreeProblems(events)).toEqual([]);
+	});
+
 	it("gives every tool call a result when a failure interrupts the batch", async () => {
 		let polls = 0;
 		const events: AgentEvent[] = [];

@@ -99,6 +99,34 @@ function playResponse(model: Model, response: ScriptedResponse): AssistantMessag
 	return stream;
 }
 
+/**
+ * A stream function whose response streams a complete tool call `c1` (echo) and half of the
+ * arguments of `c2`, then waits: it ends as aborted when the signal fires if `honoursAbort`, and
+ * never ends otherwise (the loop gives up on it).
+ */
+export function toolCallsCutShortStreamFn(honoursAbort: boolean): StreamFn {
+	return (model, _context, options) => {
+		const stream = createAssistantMessageEventStream();
+		const builder = new AssistantMessageBuilder(model, (event) => stream.push(event));
+		const first = builder.startToolCall("c1", "echo");
+		builder.appendToolCallArguments(first, '{"value":"1"}');
+		builder.endToolCall(first);
+		const second = builder.startToolCall("c2", "echo");
+		builder.appendToolCallArguments(second, '{"val');
+		if (honoursAbort) options?.signal?.addEventListener("abort", () => builder.fail("aborted", "Request was aborted"));
+		return stream;
+	};
+}
+
+/** True for the update that streams part of the second tool call's arguments. */
+export function isSecondToolCallDelta(event: AgentEvent): boolean {
+	return (
+		event.type === "message_update" &&
+		event.assistantMessageEvent.type === "toolcall_delta" &&
+		event.assistantMessageEvent.contentIndex === 1
+	);
+}
+
 export const text = (value: string): ScriptBlock => ({ text: value });
 export const call = (name: string, args: Record<string, unknown> = {}, id?: string): ScriptBlock => ({
 	toolCall: { name, arguments: args, ...(id ? { id } : {}) },

@@ -7,6 +7,7 @@ import {
 } from "../src/providers/shared/tool-call-ids.js";
 import { isSameModel, transformMessages } from "../src/providers/shared/transform-messages.js";
 import type { Api, AssistantMessage, Message, Model, ToolResultMessage, UserMessage } from "../src/types.js";
+import { toolPairingProblems } from "./helpers/tool-pairing.js";
 
 function model(api: Api, provider: string, id: string): Model<Api> {
 	return {
@@ -53,6 +54,11 @@ function assistant(
 
 function user(text: string): UserMessage {
 	return { role: "user", content: text, timestamp: 1 };
+}
+
+function textOf(message: Message): string {
+	if (typeof message.content === "string") return message.content;
+	return message.content.map((block) => (block.type === "text" ? block.text : "")).join("");
 }
 
 function result(toolCallId: string, text = "ok"): ToolResultMessage {
@@ -209,6 +215,81 @@ describe("transformMessages", () => {
 			user("next"),
 		];
 		expect(transformMessages(messages, claude)).toHaveLength(3);
+	});
+
+	it("keeps the result of a call whose id an earlier dropped turn also used", () => {
+		// Some OpenAI-compatible servers number tool calls per response ("call_0"), so ids repeat.
+		const messages: Message[] = [
+			user("one"),
+			assistant(claude, [{ type: "toolCall", id: "call_0", name: "read", arguments: {} }], "aborted"),
+			result("call_0", "Tool call was not run: the response was aborted"),
+			user("two"),
+			assistant(claude, [{ type: "toolCall", id: "call_0", name: "read", arguments: {} }], "toolUse"),
+			result("call_0", "file contents"),
+		];
+		const out = transformMessages(messages, claude);
+		expect(out.map((message) => message.role)).toEqual(["user", "user", "assistant", "toolResult"]);
+		expect((out[3] as ToolResultMessage).content).toEqual([{ type: "text", text: "file contents" }]);
+		expect(toolPairingProblems({ messages })).toEqual([]);
+	});
+
+	it("drops a tool result whose call is not in the assistant message right before it", () => {
+		const messages: Message[] = [
+			// The head of the conversation was pruned: this result's call is gone.
+			result("toolu_pruned"),
+			user("go on"),
+			assistant(claude, [{ type: "toolCall", id: "toolu_1", name: "read", arguments: {} }], "toolUse"),
+			user("a message typed before the result was recorded"),
+			result("toolu_1", "late"),
+			user("and now?"),
+		];
+		const out = transformMessages(messages, claude);
+		expect(out.map((message) => [message.role, message.role === "toolResult" ? textOf(message) : ""])).toEqual([
+			["user", ""],
+			["assistant", ""],
+			["toolResult", "No result provided"],
+			["user", ""],
+			["user", ""],
+		]);
+		expect(toolPairingProblems({ messages })).toEqual([]);
+	});
+
+	it("keeps only the first result when a call has two", () => {
+		const messages: Message[] = [
+			user("go"),
+			assistant(claude, [{ type: "toolCall", id: "toolu_1", name: "read", arguments: {} }], "toolUse"),
+			result("toolu_1", "first"),
+			result("toolu_1", "second"),
+			user("next"),
+		];
+		const out = transformMessages(messages, claude);
+		expect(out.filter((message) => message.role === "toolResult").map(textOf)).toEqual(["first"]);
+		expect(toolPairingProblems({ messages })).toEqual([]);
+	});
+
+	it("answers the calls still open when the conversation ends with results of only some of them", () => {
+		// A transcript resumed after the process stopped in the middle of a batch of tool calls.
+		const messages: Message[] = [
+			user("go"),
+			assistant(
+				claude,
+				[
+					{ type: "toolCall", id: "toolu_1", name: "read", arguments: {} },
+					{ type: "toolCall", id: "toolu_2", name: "write", arguments: {} },
+				],
+				"toolUse",
+			),
+			result("toolu_1"),
+		];
+		const out = transformMessages(messages, claude);
+		expect(out.map((message) => (message.role === "toolResult" ? message.toolCallId : message.role))).toEqual([
+			"user",
+			"assistant",
+			"toolu_1",
+			"toolu_2",
+		]);
+		expect(textOf(out[3])).toBe("No result provided");
+		expect(toolPairingProblems({ messages })).toEqual([]);
 	});
 
 	it("isSameModel needs provider, api and model id to match", () => {

@@ -18,19 +18,23 @@ export function isSameModel(message: AssistantMessage, model: Model<Api>): boole
  * Returns the messages rewritten for `targetModel`; the input is not modified.
  *
  * - User messages pass through unchanged.
- * - Assistant turns that ended in `error` or `aborted` are dropped, with any tool results that
- *   answer their tool calls: their content is incomplete (half a tool call, thinking without its
- *   signature) and APIs reject it. To keep what an interrupted turn said, copy its text into the
- *   next user message yourself.
+ * - Assistant turns that ended in `error` or `aborted` are dropped, with the tool results after
+ *   them: their content is incomplete (half a tool call, thinking without its signature) and APIs
+ *   reject it. To keep what an interrupted turn said, copy its text into the next user message yourself.
  * - From the same model everything is kept (signatures replay reasoning), except thinking that
  *   is blank and unsigned.
  * - From another model: thinking becomes plain text (redacted or blank thinking is removed), text
  *   loses its signature, tool calls lose `thoughtSignature` and their ids go through
  *   `normalizeToolCallId`; tool results are rewritten to the new ids. Should two different ids
  *   normalise to the same value, the second is salted so calls and results stay paired.
- * - A tool call still without a result when the next user or assistant message starts gets a
- *   synthetic error result (`No result provided`), because every API requires one. Tool calls in
- *   the last assistant message are left alone: the caller may be about to run them.
+ * - Every API wants each tool call of an assistant turn answered by exactly one result before the
+ *   conversation goes on, and each result to answer a call of the turn right before it. So a tool
+ *   result is kept only when it answers a call of the latest assistant turn that has no result yet
+ *   (a second result for a call, or one whose call was dropped or pruned away, is removed), and a
+ *   call still without a result gets a synthetic error result (`No result provided`) when the next
+ *   user or assistant message starts, or at the end when results of its turn follow it (a
+ *   transcript saved in the middle of a batch). Only the tool calls of an assistant message that
+ *   is the last message are left unanswered: the caller may be about to run them.
  */
 export function transformMessages(
 	messages: readonly Message[],
@@ -39,9 +43,10 @@ export function transformMessages(
 ): Message[] {
 	const idMap = new Map<string, string>();
 	const usedIds = new Set<string>();
-	const droppedCallIds = new Set<string>();
 	const output: Message[] = [];
-	// Tool calls of the latest assistant turn that have not been answered yet, in call order.
+	// Tool calls of the latest kept assistant turn that have no result yet, in call order. Ids are
+	// unique within one assistant message only (some servers number calls per response), so results
+	// are matched against this turn's calls and nothing older.
 	let pending: ToolCall[] = [];
 	let pendingTimestamp = 0;
 
@@ -57,17 +62,17 @@ export function transformMessages(
 			continue;
 		}
 		if (message.role === "toolResult") {
-			if (droppedCallIds.has(message.toolCallId)) continue;
 			const toolCallId = idMap.get(message.toolCallId) ?? message.toolCallId;
-			pending = pending.filter((call) => call.id !== toolCallId);
+			const index = pending.findIndex((call) => call.id === toolCallId);
+			// No open call of the turn before: a duplicate, a result of a dropped turn, or an orphan.
+			if (index === -1) continue;
+			pending.splice(index, 1);
 			output.push(toolCallId === message.toolCallId ? message : { ...message, toolCallId });
 			continue;
 		}
-		if (message.stopReason === "error" || message.stopReason === "aborted") {
-			for (const block of message.content) if (block.type === "toolCall") droppedCallIds.add(block.id);
-			continue;
-		}
 		answerPending();
+		// Dropped with its tool calls; the results that follow find no open call and go too.
+		if (message.stopReason === "error" || message.stopReason === "aborted") continue;
 		const transformed = isSameModel(message, targetModel)
 			? keepForSameModel(message)
 			: convertFromOtherModel(message, (id) => mapId(id, message));
@@ -80,6 +85,8 @@ export function transformMessages(
 		}
 		output.push(transformed);
 	}
+	// Results of the last turn follow it, but not all of them: the rest will never come.
+	if (pending.length > 0 && output[output.length - 1].role === "toolResult") answerPending();
 	return output;
 
 	function mapId(id: string, source: AssistantMessage): string {
