@@ -45,7 +45,7 @@ export async function runOpenAICompletionsAttempt(
 			buildOpenAICompletionsHeaders(model, context, options, compat),
 		),
 		body: encodeRequestOrFail(model, context, options, compat),
-		createDecoder: () => new OpenAICompletionsStreamDecoder(attempt.builder, vendor),
+		createDecoder: () => new OpenAICompletionsStreamDecoder(attempt.builder, vendor, compat.usageCounting),
 		parseEvent: (event) => parseChunk(event.data, vendor, `${vendor} stream error`),
 		decodeJsonBody: (text, decoder) => {
 			// Some proxies ignore `stream: true` and answer with one whole chat.completion object.
