@@ -34,7 +34,8 @@ export function findChatCompletionsError(data: unknown, label: string): Provider
 	if (!data || typeof data !== "object" || Array.isArray(data)) return undefined;
 	const record = data as Record<string, unknown>;
 	const nested = record.error;
-	if (nested !== undefined && nested !== null && nested !== false) {
+	// Some servers put `"error": null` (or false, or "") on every ordinary chunk.
+	if (nested !== undefined && nested !== null && nested !== false && nested !== "") {
 		if (typeof nested === "string") return streamError(label, nested, codeOf(record));
 		if (typeof nested === "object" && !Array.isArray(nested)) {
 			const error = nested as Record<string, unknown>;

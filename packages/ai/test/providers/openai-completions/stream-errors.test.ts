@@ -90,6 +90,18 @@ describe("openai-completions errors inside a 200 stream", () => {
 		expect(result.stopReason).toBe("error");
 	});
 
+	it("reads ordinary chunks that carry an empty error field as chunks", async () => {
+		wire.server.enqueue({
+			body: sse([
+				{ ...chunk({ content: "fine" }), error: null },
+				{ ...chunk({}, { finish: "stop" }), error: "" },
+			]),
+		});
+		const result = await streamOpenAICompletions(serverModel(wire.server.url), context, { apiKey }).result();
+		expect(result.stopReason).toBe("stop");
+		expect(result.content).toEqual([{ type: "text", text: "fine" }]);
+	});
+
 	it("does not retry a transient error once content was streamed", async () => {
 		wire.server.enqueue(
 			{
