@@ -134,10 +134,33 @@ export function resolveOpenAICompletionsCompat(model: Model<"openai-completions"
 	}
 	// Counting is three independent facts: a model that sets one keeps the detected others.
 	resolved.usageCounting = { ...detected.usageCounting, ...definedFields(overrides.usageCounting) };
+	checkUsageCounting(resolved.usageCounting, model.id);
 	return resolved;
 }
 
 function definedFields<T extends object>(value: T | undefined): Partial<T> {
 	if (!value || typeof value !== "object") return {};
 	return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as Partial<T>;
+}
+
+const CACHED_TOKENS_FIELDS: readonly string[] = [
+	"prompt_tokens_details.cached_tokens",
+	"prompt_cache_hit_tokens",
+	"cached_tokens",
+	"num_cached_tokens",
+];
+
+/** A wrong value in `model.compat.usageCounting` would silently miscount cost: it is refused instead. */
+function checkUsageCounting(counting: OpenAICompletionsUsageCounting, modelId: string): void {
+	const where = `model "${modelId}": compat.usageCounting`;
+	for (const field of ["reasoningInCompletionTokens", "audioInPromptAndCompletionTokens"] as const) {
+		if (typeof counting[field] !== "boolean") {
+			throw new Error(`${where}.${field} must be true or false, got ${JSON.stringify(counting[field])}`);
+		}
+	}
+	if (!CACHED_TOKENS_FIELDS.includes(counting.cachedTokensField)) {
+		throw new Error(
+			`${where}.cachedTokensField must be one of ${CACHED_TOKENS_FIELDS.map((field) => `"${field}"`).join(", ")}, got ${JSON.stringify(counting.cachedTokensField)}`,
+		);
+	}
 }

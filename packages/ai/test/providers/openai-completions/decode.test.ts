@@ -7,7 +7,7 @@ import {
 	OpenAICompletionsStreamDecoder,
 } from "../../../src/providers/openai-completions/decode.js";
 import { AssistantMessageBuilder } from "../../../src/providers/shared/assistant-message-builder.js";
-import type { AssistantMessageEvent } from "../../../src/types.js";
+import type { AssistantMessageEvent, OpenAICompletionsUsageCounting } from "../../../src/types.js";
 import { chunk, completionsModel, usageChunk } from "./fixtures.js";
 
 function decode(chunks: unknown[], vendor = "openai") {
@@ -243,6 +243,17 @@ describe("usage counting per vendor", () => {
 		};
 		const counting = { ...countingFor("openai"), audioInPromptAndCompletionTokens: false };
 		expect(mapOpenAICompletionsUsage(usage, counting)).toMatchObject({ input: 150, output: 70, totalTokens: 220 });
+	});
+
+	it("refuses a usageCounting value that would miscount, naming the field", () => {
+		const model = (usageCounting: unknown) =>
+			completionsModel({ compat: { usageCounting: usageCounting as OpenAICompletionsUsageCounting } });
+		expect(() => resolveOpenAICompletionsCompat(model({ reasoningInCompletionTokens: "no" }))).toThrow(
+			'model "gpt-4.1-mini": compat.usageCounting.reasoningInCompletionTokens must be true or false, got "no"',
+		);
+		expect(() => resolveOpenAICompletionsCompat(model({ cachedTokensField: "cache_hits" }))).toThrow(
+			/compat\.usageCounting\.cachedTokensField must be one of "prompt_tokens_details\.cached_tokens", .*got "cache_hits"/,
+		);
 	});
 
 	it("model.compat.usageCounting overrides one field and keeps the detected others", () => {
