@@ -307,7 +307,39 @@ export interface VercelGatewayRouting {
 	order?: string[];
 }
 
+/**
+ * How a Chat Completions server counts the tokens of its `usage` object. Keel's usage is always
+ * `input` (prompt tokens not read from the cache), `output` (everything generated, reasoning
+ * included), `cacheRead`, `cacheWrite`; this says how to get there from the vendor's numbers.
+ */
+export interface OpenAICompletionsUsageCounting {
+	/**
+	 * True when `completion_tokens` already counts `completion_tokens_details.reasoning_tokens`
+	 * (OpenAI and most vendors). False for xAI, which counts reasoning beside it: its
+	 * `total_tokens` is prompt + completion + reasoning, and Keel adds the reasoning to `output`.
+	 */
+	reasoningInCompletionTokens: boolean;
+	/**
+	 * Where the server reports the prompt tokens it read from its cache, a part of `prompt_tokens`:
+	 * OpenAI's `prompt_tokens_details.cached_tokens` (also Groq, xAI, OpenRouter, Mistral, vLLM),
+	 * DeepSeek's `prompt_cache_hit_tokens`, Moonshot's top-level `cached_tokens`, Mistral's
+	 * `num_cached_tokens`. Read first; the other fields are read when it is absent.
+	 */
+	cachedTokensField:
+		| "prompt_tokens_details.cached_tokens"
+		| "prompt_cache_hit_tokens"
+		| "cached_tokens"
+		| "num_cached_tokens";
+	/**
+	 * True when `prompt_tokens` and `completion_tokens` already count the `audio_tokens` of their
+	 * details (every vendor known). False adds them to `input` and `output`.
+	 */
+	audioInPromptAndCompletionTokens: boolean;
+}
+
 export interface OpenAICompletionsCompat {
+	/** How the vendor counts reasoning, cached and audio tokens; each field overrides the detected one. */
+	usageCounting?: Partial<OpenAICompletionsUsageCounting>;
 	supportsStore?: boolean;
 	supportsDeveloperRole?: boolean;
 	supportsReasoningEffort?: boolean;

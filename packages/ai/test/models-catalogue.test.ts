@@ -9,7 +9,9 @@ import {
 	type Model,
 	modelsAreEqual,
 	type OpenAICompletionsCompat,
+	type OpenAICompletionsUsageCounting,
 } from "../src/index.js";
+import { resolveOpenAICompletionsCompat } from "../src/providers/openai-completions/compat.js";
 
 // Every provider pi-ai 0.73 lists (so a pi program finds its provider ids here), plus the Cloud Code Assist pair from the
 // curated file, must be in the catalogue.
@@ -234,6 +236,31 @@ describe("catalogue rules", () => {
 			thinkingFormat: "deepseek",
 			requiresReasoningContentOnAssistantMessages: true,
 		});
+	});
+
+	it("every Chat Completions row counts usage as its vendor documents", () => {
+		// xAI counts reasoning beside completion_tokens; DeepSeek and Moonshot report cache hits in
+		// their own fields; every other vendor in the catalogue counts as OpenAI does.
+		const expected: Record<string, Partial<OpenAICompletionsUsageCounting>> = {
+			xai: { reasoningInCompletionTokens: false, cachedTokensField: "prompt_tokens_details.cached_tokens" },
+			deepseek: { reasoningInCompletionTokens: true, cachedTokensField: "prompt_cache_hit_tokens" },
+			moonshotai: { reasoningInCompletionTokens: true, cachedTokensField: "cached_tokens" },
+			"moonshotai-cn": { reasoningInCompletionTokens: true, cachedTokensField: "cached_tokens" },
+		};
+		const openAI = { reasoningInCompletionTokens: true, cachedTokensField: "prompt_tokens_details.cached_tokens" };
+		const rows = getProviders().flatMap((provider) =>
+			getModels(provider).filter((model) => model.api === "openai-completions"),
+		);
+		expect(rows.length).toBeGreaterThan(100);
+		for (const model of rows) {
+			const counting = resolveOpenAICompletionsCompat(model as Model<"openai-completions">).usageCounting;
+			expect(counting, `${model.provider}/${model.id}`).toEqual({
+				audioInPromptAndCompletionTokens: true,
+				...(expected[model.provider] ?? openAI),
+			});
+		}
+		// The rows carry the value themselves, not only the detection from the provider id.
+		expect(completionsCompat(getModel("xai", "grok-4")).usageCounting).toEqual({ reasoningInCompletionTokens: false });
 	});
 
 	it("openrouter uses the openrouter thinking format", () => {

@@ -240,6 +240,7 @@ describe("buildCatalogue", () => {
 			supportsStore: false,
 			supportsDeveloperRole: false,
 			supportsReasoningEffort: false,
+			usageCounting: { reasoningInCompletionTokens: false },
 		});
 		expect(models.find((model) => model.id === "acme/rocket-1")?.compat).toEqual({ thinkingFormat: "openrouter" });
 	});

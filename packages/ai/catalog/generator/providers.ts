@@ -21,6 +21,13 @@ export interface ProviderRule {
 // role: the request leaves `store` out and sends the system prompt as `system`.
 const noStoreNoDeveloperRole: OpenAICompletionsCompat = { supportsStore: false, supportsDeveloperRole: false };
 
+// Moonshot (Kimi) reports cache hits as a top-level `usage.cached_tokens`
+// (https://platform.moonshot.ai/docs/api/chat).
+const moonshotCompat: OpenAICompletionsCompat = {
+	...noStoreNoDeveloperRole,
+	usageCounting: { cachedTokensField: "cached_tokens" },
+};
+
 // Copilot's Chat Completions endpoint implements none of OpenAI's `store`, `developer` role and
 // `reasoning_effort`.
 export const COPILOT_COMPLETIONS_COMPAT: OpenAICompletionsCompat = {
@@ -66,8 +73,13 @@ export const MODELS_DEV_PROVIDER_RULES: Readonly<Record<string, ProviderRule>> =
 		api: "openai-completions",
 		baseUrl: "https://api.x.ai/v1",
 		// Grok's reasoning models reject `reasoning_effort` except grok-3-mini, so it is never sent
-		// (https://docs.x.ai/docs/guides/reasoning).
-		compat: { ...noStoreNoDeveloperRole, supportsReasoningEffort: false },
+		// (https://docs.x.ai/docs/guides/reasoning). Reasoning tokens are counted beside
+		// `completion_tokens`, not in it (https://docs.x.ai/docs/key-information/consumption-and-rate-limits).
+		compat: {
+			...noStoreNoDeveloperRole,
+			supportsReasoningEffort: false,
+			usageCounting: { reasoningInCompletionTokens: false },
+		},
 	},
 	openrouter: {
 		provider: "openrouter",
@@ -98,10 +110,12 @@ export const MODELS_DEV_PROVIDER_RULES: Readonly<Record<string, ProviderRule>> =
 		baseUrl: "https://api.deepseek.com",
 		// In thinking mode DeepSeek answers 400 when an assistant turn that called tools comes back
 		// without its `reasoning_content` (https://api-docs.deepseek.com/guides/thinking_mode).
+		// Cache hits are reported as `prompt_cache_hit_tokens` (https://api-docs.deepseek.com/guides/kv_cache).
 		compat: {
 			...noStoreNoDeveloperRole,
 			thinkingFormat: "deepseek",
 			requiresReasoningContentOnAssistantMessages: true,
+			usageCounting: { cachedTokensField: "prompt_cache_hit_tokens" },
 		},
 	},
 	"fireworks-ai": {
@@ -120,13 +134,13 @@ export const MODELS_DEV_PROVIDER_RULES: Readonly<Record<string, ProviderRule>> =
 		provider: "moonshotai",
 		api: "openai-completions",
 		baseUrl: "https://api.moonshot.ai/v1",
-		compat: noStoreNoDeveloperRole,
+		compat: moonshotCompat,
 	},
 	"moonshotai-cn": {
 		provider: "moonshotai-cn",
 		api: "openai-completions",
 		baseUrl: "https://api.moonshot.cn/v1",
-		compat: noStoreNoDeveloperRole,
+		compat: moonshotCompat,
 	},
 	opencode: {
 		provider: "opencode",

@@ -1,5 +1,12 @@
 import { findEnvKeys } from "../../env-api-keys.js";
-import type { Model, OpenAICompletionsCompat, OpenRouterRouting, VercelGatewayRouting } from "../../types.js";
+import type {
+	Model,
+	OpenAICompletionsCompat,
+	OpenAICompletionsUsageCounting,
+	OpenRouterRouting,
+	VercelGatewayRouting,
+} from "../../types.js";
+import { OPENAI_USAGE_COUNTING } from "./decode.js";
 
 /** Every compat field with a value: what the encoder actually uses for one model. */
 export interface ResolvedOpenAICompletionsCompat {
@@ -27,6 +34,27 @@ export interface ResolvedOpenAICompletionsCompat {
 	rejectsEmptyTools: boolean;
 	/** OpenAI's `prompt_cache_key`; other vendors may reject the unknown field. */
 	supportsPromptCacheKey: boolean;
+	/** How `usage` counts reasoning, cached and audio tokens. */
+	usageCounting: OpenAICompletionsUsageCounting;
+}
+
+/**
+ * The vendors that count differently:
+ * - xAI: "reasoning token consumption will be counted separately from completion_tokens, but
+ *   will be counted in the total_tokens" (https://docs.x.ai/docs/key-information/consumption-and-rate-limits);
+ * - DeepSeek: cache hits in `prompt_cache_hit_tokens`, with `prompt_cache_miss_tokens` the rest of
+ *   `prompt_tokens` (https://api-docs.deepseek.com/guides/kv_cache);
+ * - Moonshot (Kimi): cache hits in a top-level `cached_tokens` (https://platform.moonshot.ai/docs/api/chat).
+ */
+function detectUsageCounting(vendor: {
+	isXai: boolean;
+	isDeepSeek: boolean;
+	isMoonshot: boolean;
+}): OpenAICompletionsUsageCounting {
+	if (vendor.isXai) return { ...OPENAI_USAGE_COUNTING, reasoningInCompletionTokens: false };
+	if (vendor.isDeepSeek) return { ...OPENAI_USAGE_COUNTING, cachedTokensField: "prompt_cache_hit_tokens" };
+	if (vendor.isMoonshot) return { ...OPENAI_USAGE_COUNTING, cachedTokensField: "cached_tokens" };
+	return { ...OPENAI_USAGE_COUNTING };
 }
 
 /**
@@ -53,6 +81,7 @@ export function resolveOpenAICompletionsCompat(model: Model<"openai-completions"
 	const isGroq = is("groq", "groq.com");
 	const isChutes = baseUrl.includes("chutes.ai");
 	const isOpenAI = is("openai", "api.openai.com");
+	const isMoonshot = provider.startsWith("moonshotai") || /api\.moonshot\.(ai|cn)/.test(baseUrl);
 	const isSelfHosted = isSelfHostedOpenAICompatible(model);
 	// These endpoints reject `store` and the `developer` role (400 "unknown parameter"/"invalid role").
 	const isNonStandard =
@@ -95,6 +124,7 @@ export function resolveOpenAICompletionsCompat(model: Model<"openai-completions"
 		vercelGatewayRouting: undefined,
 		rejectsEmptyTools: isOpenAI,
 		supportsPromptCacheKey: isOpenAI,
+		usageCounting: detectUsageCounting({ isXai, isDeepSeek, isMoonshot }),
 	};
 
 	const overrides = model.compat ?? {};
@@ -102,5 +132,35 @@ export function resolveOpenAICompletionsCompat(model: Model<"openai-completions"
 	for (const [key, value] of Object.entries(overrides)) {
 		if (value !== undefined) (resolved as Record<string, unknown>)[key] = value;
 	}
+	// Counting is three independent facts: a model that sets one keeps the detected others.
+	resolved.usageCounting = { ...detected.usageCounting, ...definedFields(overrides.usageCounting) };
+	checkUsageCounting(resolved.usageCounting, model.id);
 	return resolved;
+}
+
+function definedFields<T extends object>(value: T | undefined): Partial<T> {
+	if (!value || typeof value !== "object") return {};
+	return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as Partial<T>;
+}
+
+const CACHED_TOKENS_FIELDS: readonly string[] = [
+	"prompt_tokens_details.cached_tokens",
+	"prompt_cache_hit_tokens",
+	"cached_tokens",
+	"num_cached_tokens",
+];
+
+/** A wrong value in `model.compat.usageCounting` would silently miscount cost: it is refused instead. */
+function checkUsageCounting(counting: OpenAICompletionsUsageCounting, modelId: string): void {
+	const where = `model "${modelId}": compat.usageCounting`;
+	for (const field of ["reasoningInCompletionTokens", "audioInPromptAndCompletionTokens"] as const) {
+		if (typeof counting[field] !== "boolean") {
+			throw new Error(`${where}.${field} must be true or false, got ${JSON.stringify(counting[field])}`);
+		}
+	}
+	if (!CACHED_TOKENS_FIELDS.includes(counting.cachedTokensField)) {
+		throw new Error(
+			`${where}.cachedTokensField must be one of ${CACHED_TOKENS_FIELDS.map((field) => `"${field}"`).join(", ")}, got ${JSON.stringify(counting.cachedTokensField)}`,
+		);
+	}
 }

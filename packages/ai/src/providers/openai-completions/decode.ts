@@ -1,4 +1,4 @@
-import type { StopReason } from "../../types.js";
+import type { OpenAICompletionsUsageCounting, StopReason } from "../../types.js";
 import type { AssistantMessageBuilder, UsageUpdate } from "../shared/assistant-message-builder.js";
 import type { StreamDecoder } from "../shared/stream-decoder.js";
 import { REASONING_FIELDS, type ReasoningField } from "./encode-messages.js";
@@ -11,10 +11,15 @@ export interface ChatCompletionUsageWire {
 	prompt_tokens?: number;
 	completion_tokens?: number;
 	total_tokens?: number;
-	prompt_tokens_details?: { cached_tokens?: number; cache_write_tokens?: number } | null;
-	completion_tokens_details?: { reasoning_tokens?: number } | null;
+	/** OpenRouter adds `cache_write_tokens`, a part of `prompt_tokens`. */
+	prompt_tokens_details?: { cached_tokens?: number; cache_write_tokens?: number; audio_tokens?: number } | null;
+	completion_tokens_details?: { reasoning_tokens?: number; audio_tokens?: number } | null;
 	/** DeepSeek reports cache hits here instead of prompt_tokens_details. */
 	prompt_cache_hit_tokens?: number;
+	/** Moonshot (Kimi) reports cache hits at the top level. */
+	cached_tokens?: number;
+	/** Mistral's own cache-hit counter, beside prompt_tokens_details.cached_tokens. */
+	num_cached_tokens?: number;
 }
 
 export interface ChatCompletionToolCallDeltaWire {
@@ -90,16 +95,66 @@ export function mapOpenAICompletionsStopReason(reason: string, vendor: string): 
 }
 
 /**
- * Our usage from Chat Completions usage. `input` excludes cached (and cache-written) tokens;
- * `output` is `completion_tokens` as sent, because reasoning tokens are already part of it.
+ * OpenAI's counting, which most compatible servers follow: reasoning and audio tokens are parts of
+ * `completion_tokens` / `prompt_tokens`, cache hits are `prompt_tokens_details.cached_tokens`.
+ * @see https://platform.openai.com/docs/api-reference/chat/object#chat/object-usage
  */
-export function mapOpenAICompletionsUsage(usage: ChatCompletionUsageWire): UsageUpdate {
-	const prompt = usage.prompt_tokens ?? 0;
-	const cacheRead = usage.prompt_tokens_details?.cached_tokens ?? usage.prompt_cache_hit_tokens ?? 0;
-	const cacheWrite = usage.prompt_tokens_details?.cache_write_tokens ?? 0;
-	const output = usage.completion_tokens ?? 0;
+export const OPENAI_USAGE_COUNTING: Readonly<OpenAICompletionsUsageCounting> = {
+	reasoningInCompletionTokens: true,
+	cachedTokensField: "prompt_tokens_details.cached_tokens",
+	audioInPromptAndCompletionTokens: true,
+};
+
+/** Each place a vendor reports cache hits, read in this order after the vendor's own. */
+const CACHED_TOKEN_READERS: Record<
+	OpenAICompletionsUsageCounting["cachedTokensField"],
+	(usage: ChatCompletionUsageWire) => number | undefined
+> = {
+	"prompt_tokens_details.cached_tokens": (usage) => usage.prompt_tokens_details?.cached_tokens,
+	prompt_cache_hit_tokens: (usage) => usage.prompt_cache_hit_tokens,
+	cached_tokens: (usage) => usage.cached_tokens,
+	num_cached_tokens: (usage) => usage.num_cached_tokens,
+};
+
+/**
+ * Our usage from Chat Completions usage, counted as the vendor counts (`counting`, from compat):
+ * `input` is the prompt without cache reads and writes, `output` everything generated, reasoning
+ * included (added to `completion_tokens` where the vendor counts it beside them, as xAI does),
+ * and the total their sum. A field the server leaves out counts 0.
+ */
+export function mapOpenAICompletionsUsage(
+	usage: ChatCompletionUsageWire,
+	counting: OpenAICompletionsUsageCounting = OPENAI_USAGE_COUNTING,
+): UsageUpdate {
+	const cacheRead = count(readCachedTokens(usage, counting.cachedTokensField));
+	const cacheWrite = count(usage.prompt_tokens_details?.cache_write_tokens);
+	let prompt = count(usage.prompt_tokens);
+	let output = count(usage.completion_tokens);
+	if (!counting.reasoningInCompletionTokens) output += count(usage.completion_tokens_details?.reasoning_tokens);
+	if (!counting.audioInPromptAndCompletionTokens) {
+		prompt += count(usage.prompt_tokens_details?.audio_tokens);
+		output += count(usage.completion_tokens_details?.audio_tokens);
+	}
 	const input = Math.max(0, prompt - cacheRead - cacheWrite);
 	return { input, output, cacheRead, cacheWrite, totalTokens: input + output + cacheRead + cacheWrite };
+}
+
+function readCachedTokens(
+	usage: ChatCompletionUsageWire,
+	field: OpenAICompletionsUsageCounting["cachedTokensField"],
+): number | undefined {
+	const own = CACHED_TOKEN_READERS[field]?.(usage);
+	if (typeof own === "number") return own;
+	for (const read of Object.values(CACHED_TOKEN_READERS)) {
+		const value = read(usage);
+		if (typeof value === "number") return value;
+	}
+	return undefined;
+}
+
+/** A token count as sent; anything that is not a count ≥ 0 (null, a string) counts 0. */
+function count(value: unknown): number {
+	return typeof value === "number" && Number.isFinite(value) && value > 0 ? value : 0;
 }
 
 type OpenBlock = { kind: "text"; index: number } | { kind: "thinking"; index: number; field: ReasoningField };
@@ -125,6 +180,8 @@ export class OpenAICompletionsStreamDecoder implements StreamDecoder<ChatComplet
 		private readonly builder: AssistantMessageBuilder,
 		/** Named in error messages ("zai stopped the response: sensitive"). */
 		private readonly vendor: string,
+		/** How the vendor counts its usage (compat `usageCounting`). */
+		private readonly usageCounting: OpenAICompletionsUsageCounting = OPENAI_USAGE_COUNTING,
 	) {}
 
 	/** True once `end()` ended the message. */
@@ -140,10 +197,10 @@ export class OpenAICompletionsStreamDecoder implements StreamDecoder<ChatComplet
 		this.builder.setResponseIdentity({ responseId: chunk.id, responseModel: chunk.model });
 		if (chunk.service_tier) this.builder.setServiceTier(chunk.service_tier);
 		const usage = chunk.usage ?? chunk.x_groq?.usage;
-		if (usage) this.builder.updateUsage(mapOpenAICompletionsUsage(usage));
+		if (usage) this.builder.updateUsage(mapOpenAICompletionsUsage(usage, this.usageCounting));
 		const choice = chunk.choices?.[0];
 		if (!choice) return;
-		if (!usage && choice.usage) this.builder.updateUsage(mapOpenAICompletionsUsage(choice.usage));
+		if (!usage && choice.usage) this.builder.updateUsage(mapOpenAICompletionsUsage(choice.usage, this.usageCounting));
 		const delta = choice.delta;
 		if (delta) this.decodeDelta(delta);
 		if (choice.finish_reason) this.finishReason = choice.finish_reason;

@@ -17,7 +17,7 @@ import {
 	encodeOpenAICompletionsRequest,
 	findOpenAICompletionsInputProblem,
 } from "./encode.js";
-import { chatCompletionsStreamError } from "./errors.js";
+import { findChatCompletionsError } from "./errors.js";
 import type { OpenAICompletionsOptions } from "./options.js";
 import type { ChatCompletionsRequest } from "./wire-types.js";
 
@@ -45,21 +45,21 @@ export async function runOpenAICompletionsAttempt(
 			buildOpenAICompletionsHeaders(model, context, options, compat),
 		),
 		body: encodeRequestOrFail(model, context, options, compat),
-		createDecoder: () => new OpenAICompletionsStreamDecoder(attempt.builder, vendor),
-		parseEvent: (event) => parseChunk(event.data, vendor),
+		createDecoder: () => new OpenAICompletionsStreamDecoder(attempt.builder, vendor, compat.usageCounting),
+		parseEvent: (event) => parseChunk(event.data, vendor, `${vendor} stream error`),
 		decodeJsonBody: (text, decoder) => {
 			// Some proxies ignore `stream: true` and answer with one whole chat.completion object.
-			decoder.decode(completionAsChunk(parseChunk(text, vendor)));
+			decoder.decode(completionAsChunk(parseChunk(text, vendor, `${vendor} error`)));
 			decoder.end();
 		},
 	});
 }
 
-/** Parses one `data:` payload; an `{"error": …}` payload (sent with status 200) becomes an error. */
-function parseChunk(data: string, vendor: string): ChatCompletionChunkWire {
+/** Parses one `data:` payload (or a whole JSON body); an error sent with status 200 is thrown. */
+function parseChunk(data: string, vendor: string, errorLabel: string): ChatCompletionChunkWire {
 	const parsed = parseStreamEventJson(data, vendor);
-	const streamError = (parsed as { error?: unknown } | null)?.error;
-	if (streamError) throw chatCompletionsStreamError(streamError);
+	const error = findChatCompletionsError(parsed, errorLabel);
+	if (error) throw error;
 	return parsed as ChatCompletionChunkWire;
 }
 

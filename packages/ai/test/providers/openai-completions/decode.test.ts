@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { resolveOpenAICompletionsCompat } from "../../../src/providers/openai-completions/compat.js";
 import {
 	type ChatCompletionChunkWire,
 	mapOpenAICompletionsStopReason,
@@ -6,7 +7,7 @@ import {
 	OpenAICompletionsStreamDecoder,
 } from "../../../src/providers/openai-completions/decode.js";
 import { AssistantMessageBuilder } from "../../../src/providers/shared/assistant-message-builder.js";
-import type { AssistantMessageEvent } from "../../../src/types.js";
+import type { AssistantMessageEvent, OpenAICompletionsUsageCounting } from "../../../src/types.js";
 import { chunk, completionsModel, usageChunk } from "./fixtures.js";
 
 function decode(chunks: unknown[], vendor = "openai") {
@@ -69,6 +70,203 @@ describe("mapOpenAICompletionsUsage", () => {
 				prompt_tokens_details: { cached_tokens: 10, cache_write_tokens: 15 },
 			}),
 		).toMatchObject({ input: 25, cacheRead: 10, cacheWrite: 15 });
+	});
+});
+
+// Usage objects as each vendor documents or sends them, read through the counting the vendor's
+// compat resolves to (detected from the provider id, as for a catalogue row).
+describe("usage counting per vendor", () => {
+	const countingFor = (provider: string, baseUrl = "https://example.invalid/v1") =>
+		resolveOpenAICompletionsCompat(completionsModel({ provider, baseUrl })).usageCounting;
+
+	it("openai: reasoning and audio are parts of completion_tokens, cache hits of prompt_tokens", () => {
+		const usage = {
+			prompt_tokens: 2006,
+			completion_tokens: 300,
+			total_tokens: 2306,
+			prompt_tokens_details: { cached_tokens: 1920, audio_tokens: 0 },
+			completion_tokens_details: {
+				reasoning_tokens: 256,
+				audio_tokens: 0,
+				accepted_prediction_tokens: 0,
+				rejected_prediction_tokens: 0,
+			},
+		};
+		expect(mapOpenAICompletionsUsage(usage, countingFor("openai"))).toEqual({
+			input: 86,
+			output: 300,
+			cacheRead: 1920,
+			cacheWrite: 0,
+			totalTokens: 2306,
+		});
+	});
+
+	it("xai: reasoning tokens are counted beside completion_tokens and added to output", () => {
+		// prompt + completion + reasoning = total: 10120 + 1499 + 2809 = 14428.
+		const usage = {
+			prompt_tokens: 10120,
+			completion_tokens: 1499,
+			total_tokens: 14428,
+			prompt_tokens_details: { text_tokens: 10120, audio_tokens: 0, image_tokens: 0, cached_tokens: 128 },
+			completion_tokens_details: {
+				reasoning_tokens: 2809,
+				audio_tokens: 0,
+				accepted_prediction_tokens: 0,
+				rejected_prediction_tokens: 0,
+			},
+			num_sources_used: 0,
+		};
+		expect(mapOpenAICompletionsUsage(usage, countingFor("xai", "https://api.x.ai/v1"))).toEqual({
+			input: 9992,
+			output: 4308,
+			cacheRead: 128,
+			cacheWrite: 0,
+			totalTokens: 14428,
+		});
+	});
+
+	it("deepseek: cache hits in prompt_cache_hit_tokens, reasoning inside completion_tokens", () => {
+		const usage = {
+			prompt_tokens: 1000,
+			completion_tokens: 300,
+			total_tokens: 1300,
+			prompt_cache_hit_tokens: 800,
+			prompt_cache_miss_tokens: 200,
+			completion_tokens_details: { reasoning_tokens: 250 },
+		};
+		expect(mapOpenAICompletionsUsage(usage, countingFor("deepseek"))).toEqual({
+			input: 200,
+			output: 300,
+			cacheRead: 800,
+			cacheWrite: 0,
+			totalTokens: 1300,
+		});
+	});
+
+	it("groq: usage in x_groq on the last chunk, counted as OpenAI counts", () => {
+		const builder = new AssistantMessageBuilder(completionsModel({ provider: "groq" }), () => {});
+		const decoder = new OpenAICompletionsStreamDecoder(builder, "groq", countingFor("groq"));
+		decoder.decode(chunk({ content: "ok" }) as ChatCompletionChunkWire);
+		decoder.decode({
+			...chunk({}, { finish: "stop" }),
+			x_groq: {
+				id: "req_01",
+				usage: {
+					queue_time: 0.02,
+					prompt_tokens: 50,
+					prompt_time: 0.003,
+					completion_tokens: 20,
+					completion_time: 0.04,
+					total_tokens: 70,
+					total_time: 0.043,
+					prompt_tokens_details: { cached_tokens: 10 },
+					completion_tokens_details: { reasoning_tokens: 12 },
+				},
+			},
+		} as ChatCompletionChunkWire);
+		decoder.end();
+		expect(builder.message.usage).toMatchObject({ input: 40, output: 20, cacheRead: 10, totalTokens: 70 });
+	});
+
+	it("openrouter: cache writes are part of prompt_tokens; its own cost field is not a token count", () => {
+		const usage = {
+			completion_tokens: 2,
+			completion_tokens_details: { reasoning_tokens: 0 },
+			cost: 0.95,
+			cost_details: { upstream_inference_cost: 19 },
+			prompt_tokens: 194,
+			prompt_tokens_details: { cached_tokens: 0, cache_write_tokens: 100, audio_tokens: 0 },
+			total_tokens: 196,
+		};
+		expect(mapOpenAICompletionsUsage(usage, countingFor("openrouter"))).toEqual({
+			input: 94,
+			output: 2,
+			cacheRead: 0,
+			cacheWrite: 100,
+			totalTokens: 196,
+		});
+	});
+
+	it("mistral-compatible: cache hits in prompt_tokens_details or num_cached_tokens; audio seconds ignored", () => {
+		const counting = countingFor("mistral", "https://api.mistral.ai/v1");
+		const details = { prompt_tokens: 801, completion_tokens: 2, total_tokens: 803 };
+		expect(
+			mapOpenAICompletionsUsage({ ...details, prompt_tokens_details: { cached_tokens: 768 } }, counting),
+		).toMatchObject({ input: 33, cacheRead: 768, totalTokens: 803 });
+		expect(
+			mapOpenAICompletionsUsage({ ...details, num_cached_tokens: 768, prompt_audio_seconds: 4 } as never, counting),
+		).toMatchObject({ input: 33, cacheRead: 768, totalTokens: 803 });
+	});
+
+	it("moonshot: cache hits in a top-level cached_tokens", () => {
+		const usage = { prompt_tokens: 19, completion_tokens: 13, total_tokens: 32, cached_tokens: 12 };
+		expect(mapOpenAICompletionsUsage(usage, countingFor("moonshotai"))).toEqual({
+			input: 7,
+			output: 13,
+			cacheRead: 12,
+			cacheWrite: 0,
+			totalTokens: 32,
+		});
+	});
+
+	it("local servers: bare counts (Ollama), null details (vLLM) and llama.cpp's timings are read as sent", () => {
+		const counting = countingFor("ollama", "http://127.0.0.1:11434/v1");
+		expect(
+			mapOpenAICompletionsUsage({ prompt_tokens: 26, completion_tokens: 300, total_tokens: 326 }, counting),
+		).toEqual({ input: 26, output: 300, cacheRead: 0, cacheWrite: 0, totalTokens: 326 });
+		expect(
+			mapOpenAICompletionsUsage(
+				{ prompt_tokens: 26, completion_tokens: 300, total_tokens: 326, prompt_tokens_details: null },
+				counting,
+			),
+		).toMatchObject({ input: 26, cacheRead: 0 });
+		const llamaCpp = {
+			prompt_tokens: 237,
+			completion_tokens: 35,
+			total_tokens: 272,
+			prompt_tokens_details: { cached_tokens: 236 },
+			timings: { cache_n: 236, prompt_n: 1, predicted_n: 35 },
+		};
+		expect(mapOpenAICompletionsUsage(llamaCpp as never, counting)).toMatchObject({
+			input: 1,
+			cacheRead: 236,
+			output: 35,
+		});
+	});
+
+	it("adds audio tokens to input and output for a server that counts them beside", () => {
+		const usage = {
+			prompt_tokens: 100,
+			completion_tokens: 40,
+			prompt_tokens_details: { audio_tokens: 50 },
+			completion_tokens_details: { audio_tokens: 30 },
+		};
+		const counting = { ...countingFor("openai"), audioInPromptAndCompletionTokens: false };
+		expect(mapOpenAICompletionsUsage(usage, counting)).toMatchObject({ input: 150, output: 70, totalTokens: 220 });
+	});
+
+	it("refuses a usageCounting value that would miscount, naming the field", () => {
+		const model = (usageCounting: unknown) =>
+			completionsModel({ compat: { usageCounting: usageCounting as OpenAICompletionsUsageCounting } });
+		expect(() => resolveOpenAICompletionsCompat(model({ reasoningInCompletionTokens: "no" }))).toThrow(
+			'model "gpt-4.1-mini": compat.usageCounting.reasoningInCompletionTokens must be true or false, got "no"',
+		);
+		expect(() => resolveOpenAICompletionsCompat(model({ cachedTokensField: "cache_hits" }))).toThrow(
+			/compat\.usageCounting\.cachedTokensField must be one of "prompt_tokens_details\.cached_tokens", .*got "cache_hits"/,
+		);
+	});
+
+	it("model.compat.usageCounting overrides one field and keeps the detected others", () => {
+		const model = completionsModel({
+			provider: "deepseek",
+			baseUrl: "https://proxy.example/v1",
+			compat: { usageCounting: { reasoningInCompletionTokens: false } },
+		});
+		expect(resolveOpenAICompletionsCompat(model).usageCounting).toEqual({
+			reasoningInCompletionTokens: false,
+			cachedTokensField: "prompt_cache_hit_tokens",
+			audioInPromptAndCompletionTokens: true,
+		});
 	});
 });
 

@@ -169,7 +169,7 @@ describe("openai-completions streaming", () => {
 		});
 		const result = await streamOpenAICompletions(serverModel(wire.server.url), context, { apiKey }).result();
 		expect(result.stopReason).toBe("error");
-		expect(result.errorMessage).toBe("Upstream overloaded mid-stream");
+		expect(result.errorMessage).toBe("openai stream error: Upstream overloaded mid-stream");
 		expect(result.content).toEqual([{ type: "text", text: "Hi" }]);
 	});
 

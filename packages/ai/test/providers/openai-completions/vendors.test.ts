@@ -5,7 +5,7 @@ import { streamSimpleOpenAICompletions } from "../../../src/providers/openai-com
 import type { AssistantMessage, Context } from "../../../src/types.js";
 import { assistantMessage, userMessage } from "../../helpers/messages.js";
 import { useWireTestServer } from "../../helpers/wire-server.js";
-import { serverModel, textStream } from "./fixtures.js";
+import { chunk, serverModel, sse, textStream, usageChunk } from "./fixtures.js";
 
 const wire = useWireTestServer();
 
@@ -84,5 +84,44 @@ describe("vendor compat, end to end", () => {
 		const body = await requestBody("openrouter", "openai/gpt-5");
 		expect(body.reasoning).toEqual({ effort: "high" });
 		expect(body.reasoning_effort).toBeUndefined();
+	});
+});
+
+describe("vendor usage counting, end to end", () => {
+	it("xai: reasoning tokens reported beside completion_tokens reach output and cost", async () => {
+		// A Grok reasoning answer: one visible token, 290 reasoning tokens, total = 14 + 1 + 290.
+		wire.server.enqueue({
+			body: sse([
+				chunk({ role: "assistant", reasoning_content: "Thinking…" }, { model: "grok-3-mini" }),
+				chunk({ content: "4" }, { model: "grok-3-mini" }),
+				chunk({}, { finish: "stop", model: "grok-3-mini" }),
+				usageChunk({
+					prompt_tokens: 14,
+					completion_tokens: 1,
+					total_tokens: 305,
+					prompt_tokens_details: { text_tokens: 14, audio_tokens: 0, image_tokens: 0, cached_tokens: 0 },
+					completion_tokens_details: {
+						reasoning_tokens: 290,
+						audio_tokens: 0,
+						accepted_prediction_tokens: 0,
+						rejected_prediction_tokens: 0,
+					},
+					num_sources_used: 0,
+				}),
+			]),
+		});
+		const model = serverModel(wire.server.url, {
+			provider: "xai",
+			id: "grok-3-mini",
+			reasoning: true,
+			cost: { input: 0.3, output: 0.5, cacheRead: 0.075, cacheWrite: 0 },
+		});
+		const result = await streamSimpleOpenAICompletions(
+			model,
+			{ messages: [userMessage("2+2?")] },
+			{ apiKey: "key" },
+		).result();
+		expect(result.usage).toMatchObject({ input: 14, output: 291, cacheRead: 0, totalTokens: 305 });
+		expect(result.usage.cost.output).toBeCloseTo((291 * 0.5) / 1_000_000);
 	});
 });
