@@ -376,12 +376,13 @@ describe("openai-completions request hooks", () => {
 describe("openai-completions keep-alives", () => {
 	it("treats OpenRouter's `: OPENROUTER PROCESSING` comments as liveness, not content", async () => {
 		wire.server.enqueue({
-			// Six pieces 40 ms apart: 200 ms in all, more than the 150 ms idle limit, but no gap near it.
+			// Six pieces 150 ms apart: 750 ms in all, more than the 600 ms idle limit, while each gap stays
+			// a quarter of it (room for a loaded machine's late timers).
 			body: [...Array.from({ length: 5 }, () => ": OPENROUTER PROCESSING\n\n"), textStream("after the wait")],
-			chunkDelayMs: 40,
+			chunkDelayMs: 150,
 		});
 		const model = serverModel(wire.server.url, { provider: "openrouter", id: "anthropic/claude-sonnet-4" });
-		const result = await streamOpenAICompletions(model, context, { apiKey, idleTimeoutMs: 150 }).result();
+		const result = await streamOpenAICompletions(model, context, { apiKey, idleTimeoutMs: 600 }).result();
 		expect(result.stopReason).toBe("stop");
 		expect(result.content).toEqual([{ type: "text", text: "after the wait" }]);
 	});
