@@ -33,6 +33,7 @@ import {
 	thinkingStart,
 	toolUseStart,
 } from "./providers/anthropic/fixtures.js";
+import { serverModel, textStream } from "./providers/openai-completions/fixtures.js";
 
 const wire = useWireTestServer();
 const context: Context = { messages: [{ role: "user", content: "Hello", timestamp: 1 }] };
@@ -155,6 +156,25 @@ describe("recordCall and enqueueRecording", () => {
 		expect(recorder.toJSON().responses[0].headers).toEqual({ "content-type": "text/event-stream" });
 	});
 
+	it("keeps a Chat Completions stream byte for byte: unnamed events and the closing [DONE]", async () => {
+		const chatBody = textStream("Grüße aus Köln");
+		wire.server.enqueue({ body: [chatBody] });
+		const recorder = recordCall({ apiKey: "sk-chat-secret" });
+		const original = await stream(serverModel(wire.server.url), context, recorder.options).result();
+		const recording = recorder.toJSON();
+		expect(recording.api).toBe("openai-completions");
+		expect(formatRecordedEvents(recording.responses[0].events).join("")).toBe(chatBody);
+
+		const server = await WireTestServer.start();
+		try {
+			server.enqueueRecording(recording, { chunkBytes: 3 });
+			const replayed = await stream(serverModel(server.url), context, { apiKey: "k" }).result();
+			expect({ ...replayed, timestamp: 0 }).toEqual({ ...original, timestamp: 0 });
+		} finally {
+			await server.close();
+		}
+	});
+
 	it("still runs the caller's own onResponse and onRawEvent", async () => {
 		wire.server.enqueue({ body: [body] });
 		const statuses: number[] = [];
@@ -171,7 +191,7 @@ describe("recordCall and enqueueRecording", () => {
 	});
 });
 
-describe("a malformed recording", () => {
+describe("a malformed recording or replay option", () => {
 	const valid = (): CallRecording => ({
 		format: "keel-call-recording",
 		version: 1,
@@ -232,6 +252,13 @@ describe("a malformed recording", () => {
 	it("with no responses is refused: there is nothing to replay", () => {
 		expect(() => wire.server.enqueueRecording({ ...valid(), responses: [] })).toThrow(
 			"The recording has no responses to replay: the recorded call never got an answer",
+		);
+		expect(wire.server.pending).toBe(0);
+	});
+
+	it("is not replayed with a chunk size that is not a positive whole number", () => {
+		expect(() => wire.server.enqueueRecording(valid(), { chunkBytes: 0 })).toThrow(
+			"enqueueRecording: chunkBytes must be a positive whole number, got 0",
 		);
 		expect(wire.server.pending).toBe(0);
 	});
