@@ -226,6 +226,16 @@ export interface ResponseInfo {
 	headers: Record<string, string>;
 }
 
+/**
+ * One server-sent event exactly as the provider sent it, before Keel parsed its data: the `event:`
+ * name when the server gave one, and the `data:` lines joined by "\n" (comment lines such as
+ * `: keep-alive` are not events). `data: [DONE]` and keep-alive `ping` events are included.
+ */
+export interface RawStreamEvent {
+	readonly event?: string;
+	readonly data: string;
+}
+
 export interface StreamOptions {
 	temperature?: number;
 	maxTokens?: number;
@@ -240,6 +250,15 @@ export interface StreamOptions {
 	onPayload?: (payload: unknown, model: Model<Api>) => unknown | undefined | Promise<unknown | undefined>;
 	/** Called once with the HTTP status and headers of the response. */
 	onResponse?: (response: ResponseInfo, model: Model<Api>) => void | Promise<void>;
+	/**
+	 * Called with every server-sent event of a successful answer, in order, before Keel parses it
+	 * (providers on the shared HTTP transport: Anthropic Messages, OpenAI Chat Completions and
+	 * Responses, Azure OpenAI Responses). For logging and for `recordCall` in `@keel/ai/testing`,
+	 * which turns a strange stream into a test. A returned promise is awaited before the event is
+	 * parsed. Like `onPayload`, a throw (or rejection) ends the call with its message and no retry.
+	 * Unset, it costs nothing per event.
+	 */
+	onRawEvent?: (event: RawStreamEvent, model: Model<Api>) => void | Promise<void>;
 	/** Merged last: they override provider and model defaults. */
 	headers?: Record<string, string>;
 	/**

@@ -1,5 +1,14 @@
 // @keel/ai/testing: offline test tools for Keel's own tests and for users' tests.
 
+export { type CallRecorder, recordCall } from "./call-recorder.js";
+export {
+	CALL_RECORDING_FORMAT,
+	type CallRecording,
+	parseCallRecording,
+	type RecordedEvent,
+	type RecordedResponse,
+	readCallRecording,
+} from "./call-recording.js";
 // --- faux provider: scripted in-memory responses through the real provider harness ---
 export {
 	type FauxAssistantScript,
@@ -23,6 +32,7 @@ export {
 export {
 	formatSse,
 	type RecordedRequest,
+	type RecordingReplayOptions,
 	type ScriptedResponse,
 	type SseEvent,
 	splitBytes,

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { type CallRecording, formatRecordedEvents, parseCallRecording } from "./call-recording.js";
 
 /** One scripted HTTP response, played to the next request that arrives. */
 export interface ScriptedResponse {
@@ -20,6 +21,17 @@ export interface ScriptedResponse {
 	stall?: boolean;
 	/** After the body, destroy the socket (a connection cut mid-stream). */
 	cut?: boolean;
+}
+
+/** How `enqueueRecording` cuts a recorded stream into writes. */
+export interface RecordingReplayOptions {
+	/**
+	 * Writes the body in pieces of this many bytes (cutting inside lines and multi-byte characters),
+	 * to reproduce a split-read bug. Default: one write per event, as the provider streamed them.
+	 */
+	chunkBytes?: number;
+	/** Pause between writes, in ms (default 0). */
+	chunkDelayMs?: number;
 }
 
 /** How the server is started. */
@@ -77,6 +89,29 @@ export class WireTestServer {
 	enqueue(...responses: ScriptedResponse[]): this {
 		this.queue.push(...responses);
 		return this;
+	}
+
+	/**
+	 * Queues the answers of a recorded call (`recordCall`, `readCallRecording`), one per recorded
+	 * attempt, with the recorded status, headers and exactly the recorded events in order, so
+	 * `stream()` against this server reproduces the call offline. The whole recording is checked
+	 * first: a malformed one throws an error naming the problem and queues nothing.
+	 */
+	enqueueRecording(recording: CallRecording, replay: RecordingReplayOptions = {}): this {
+		const checked = parseCallRecording(recording);
+		if (checked.responses.length === 0) {
+			throw new Error("The recording has no responses to replay: the recorded call never got an answer");
+		}
+		const { chunkBytes, chunkDelayMs } = replay;
+		if (chunkBytes !== undefined && !(Number.isInteger(chunkBytes) && chunkBytes > 0)) {
+			throw new Error(`enqueueRecording: chunkBytes must be a positive whole number, got ${chunkBytes}`);
+		}
+		const responses = checked.responses.map((response): ScriptedResponse => {
+			const pieces = formatRecordedEvents(response.events);
+			const body = chunkBytes === undefined ? pieces : splitBytes(pieces.join(""), chunkBytes);
+			return { status: response.status, headers: { ...response.headers }, body, chunkDelayMs };
+		});
+		return this.enqueue(...responses);
 	}
 
 	/** Responses queued but not yet played. */

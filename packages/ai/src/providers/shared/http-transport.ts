@@ -16,6 +16,7 @@
 import type { Api } from "../../types.js";
 import { describeErrorBody, ProviderHttpError, ProviderStreamError } from "./provider-errors.js";
 import type { ProviderAttempt } from "./provider-stream.js";
+import { rawEventReporter } from "./raw-event-callback.js";
 import { headersToRecord } from "./retry.js";
 import { readServerSentEvents, type ServerSentEvent } from "./sse.js";
 import type { StreamDecoder } from "./stream-decoder.js";
@@ -103,6 +104,7 @@ export async function runSseAttempt<TApi extends Api, TBody, TEvent>(
 	}
 	if (!response.body) throw new Error(`The ${request.label} response to a streaming request has no body`);
 
+	const reportRawEvent = rawEventReporter(attempt);
 	const batches = readServerSentEvents(response.body, attempt.touch);
 	try {
 		for (;;) {
@@ -115,6 +117,12 @@ export async function runSseAttempt<TApi extends Api, TBody, TEvent>(
 			}
 			if (next.done) break;
 			for (const event of next.value) {
+				// The caller's onRawEvent sees every event first; awaited only when it returned a promise.
+				const pending = reportRawEvent?.(event);
+				if (pending) {
+					await pending;
+					if (attempt.signal.aborted) return;
+				}
 				// OpenAI's documented end of a Chat Completions stream; some Responses-compatible servers send it too.
 				if (event.data === "[DONE]") {
 					decoder.end();

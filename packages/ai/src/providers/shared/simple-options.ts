@@ -29,6 +29,7 @@ export function buildBaseOptions(model: Model<Api>, options: SimpleStreamOptions
 		headers: options?.headers,
 		onPayload: options?.onPayload,
 		onResponse: options?.onResponse,
+		onRawEvent: options?.onRawEvent,
 		timeoutMs: options?.timeoutMs,
 		idleTimeoutMs: options?.idleTimeoutMs,
 		maxRetries: options?.maxRetries,
