@@ -1,6 +1,6 @@
 import { getApiProvider } from "./api-registry.js";
 import { failedStream } from "./providers/shared/failed-stream.js";
-import { redactSecret } from "./providers/shared/retry.js";
+import { redactSecret } from "./providers/shared/secret-redaction.js";
 import type {
 	Api,
 	AssistantMessage,

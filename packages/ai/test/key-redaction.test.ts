@@ -9,7 +9,7 @@ import { stream, streamSimple } from "../src/stream.js";
 import type { AssistantMessageEvent } from "../src/types.js";
 import { testModel } from "./helpers/models.js";
 
-const KEY = "sk-redaction-secret-0123456789";
+const KEY = "sk-live-7f3a9c2e4b1d8f6a0c5e9b2d";
 const SOURCE = "key-redaction-test";
 
 const model = testModel({

@@ -86,7 +86,7 @@ export class OpenAIResponsesDecoder implements StreamDecoder<ResponseStreamEvent
 				return;
 			case "response.function_call_arguments.done": {
 				const blockIndex = this.expect(event.output_index, "function_call", event.type).blockIndex;
-				if (this.builder.toolCallArgumentText(blockIndex) === "" && event.arguments) {
+				if (!this.builder.hasToolCallArguments(blockIndex) && event.arguments) {
 					this.builder.appendToolCallArguments(blockIndex, event.arguments);
 				}
 				return;
@@ -146,7 +146,7 @@ export class OpenAIResponsesDecoder implements StreamDecoder<ResponseStreamEvent
 			}
 			this.builder.endText(blockIndex, encodeTextSignature(item.id, item.phase));
 		} else {
-			if (this.builder.toolCallArgumentText(blockIndex) === "" && item.arguments) {
+			if (!this.builder.hasToolCallArguments(blockIndex) && item.arguments) {
 				this.builder.appendToolCallArguments(blockIndex, item.arguments);
 			}
 			this.builder.endToolCall(blockIndex, { id: toolCallId(item.call_id, item.id), name: item.name });
