@@ -122,6 +122,20 @@ describe.each(API_CASES)("$name HTTP errors over the wire", (api) => {
 		expect(result.diagnostics?.[0]).toMatchObject({ type: "retry", error: { message: "503 upstream unavailable" } });
 	});
 
+	it("reads at most 64 KB of a 20 MB error body, stops the download, and notes the original size", async () => {
+		const megabyte = new Uint8Array(1024 * 1024).fill(0x78); // "x"
+		const head = '{"error":{"type":"invalid_request_error","message":"';
+		const tail = '"}}';
+		const pieces = [head, ...Array.from({ length: 20 }, () => megabyte), tail];
+		const totalBytes = head.length + 20 * megabyte.byteLength + tail.length;
+		wire.server.enqueue({ status: 400, headers: { "content-length": String(totalBytes) }, body: pieces });
+		const result = await api.stream(wire.server.url, { apiKey: TEST_KEY, maxRetries: 0 }).result();
+		expect(result.stopReason).toBe("error");
+		expect(result.errorMessage).toMatch(/^400 /);
+		expect(result.errorMessage).toContain(`(error body cut at 64 KB of ${totalBytes} bytes)`);
+		expect(result.errorMessage?.length).toBeLessThan(2200);
+	});
+
 	it("reports an empty 502 body with the status text", async () => {
 		wire.server.enqueue({ status: 502, headers: { "content-type": "text/html" } });
 		const result = await api.stream(wire.server.url, { apiKey: TEST_KEY, maxRetries: 0 }).result();
