@@ -24,7 +24,7 @@ export async function runAzureOpenAIResponsesAttempt(
 	const target = resolveAzureTarget(model, options);
 	await runResponsesRequest(attempt, {
 		label: "Azure OpenAI",
-		url: endpointUrl(requireBaseUrl(model, target.baseUrl, "the Azure base URL"), "/responses", {
+		url: endpointUrl(requireBaseUrl(model, target.baseUrl, "Azure base URL"), "/responses", {
 			"api-version": target.apiVersion,
 		}),
 		headers: mergeHeaders(

@@ -7,36 +7,39 @@ import { NonRetryableError } from "./provider-attempt.js";
 
 type ModelIdentity = Pick<Model<Api>, "id" | "provider" | "api" | "baseUrl">;
 
+/** An example in messages: a local server's URL, which shows the shape without naming a vendor. */
+const EXAMPLE = "http://127.0.0.1:11434/v1";
+
 /**
  * `baseUrl` when it is an absolute http(s) URL; otherwise throws a NonRetryableError naming the
- * model and the field. `field` names where the value came from when it is not `model.baseUrl`.
+ * model and the field. `field` names the value when it is not the model's own `baseUrl`.
  */
-export function requireBaseUrl(
-	model: ModelIdentity,
-	baseUrl: unknown = model.baseUrl,
-	field = "model.baseUrl",
-): string {
-	const problem = findBaseUrlProblem(baseUrl);
-	if (problem === undefined) return (baseUrl as string).trim();
-	const misspelled = findMisspelledBaseUrl(model);
-	const hint = misspelled ? ` (the model has "${misspelled}": the field is spelled baseUrl)` : "";
-	throw new NonRetryableError(
-		`Model "${model.id}" (provider "${model.provider}", api "${model.api}") has no usable base URL: ${field} ${problem}${hint}. Set it to the API's absolute http(s) URL, for example "https://api.openai.com/v1"; nothing was sent`,
-	);
-}
-
-function findBaseUrlProblem(baseUrl: unknown): string | undefined {
-	if (baseUrl === undefined || baseUrl === null) return `is ${String(baseUrl)}`;
-	if (typeof baseUrl !== "string") return `is a ${typeof baseUrl}, not a string`;
-	if (baseUrl.trim() === "") return "is empty";
-	let url: URL;
-	try {
-		url = new URL(baseUrl.trim());
-	} catch {
-		return `${JSON.stringify(baseUrl)} is not an absolute URL`;
+export function requireBaseUrl(model: ModelIdentity, baseUrl: unknown = model.baseUrl, field = "baseUrl"): string {
+	if (baseUrl === undefined || baseUrl === null || (typeof baseUrl === "string" && baseUrl.trim() === "")) {
+		const misspelled = findMisspelledBaseUrl(model);
+		const hint = misspelled ? ` (it has "${misspelled}": the field is spelled baseUrl)` : "";
+		throw new NonRetryableError(
+			`Model "${model.id}" (provider "${model.provider}", api "${model.api}") has no ${field}${hint}: set it to the API's absolute http(s) URL, for example ${EXAMPLE}; nothing was sent`,
+		);
 	}
-	if (url.protocol !== "http:" && url.protocol !== "https:") return `${JSON.stringify(baseUrl)} is not http or https`;
-	return undefined;
+	const shown = typeof baseUrl === "string" ? JSON.stringify(baseUrl) : `of type ${typeof baseUrl}`;
+	let url: URL | undefined;
+	try {
+		url = typeof baseUrl === "string" ? new URL(baseUrl.trim()) : undefined;
+	} catch {
+		url = undefined;
+	}
+	if (!url) {
+		throw new NonRetryableError(
+			`Model "${model.id}" has an invalid ${field} ${shown}: expected an absolute URL such as ${EXAMPLE}`,
+		);
+	}
+	if (url.protocol !== "http:" && url.protocol !== "https:") {
+		throw new NonRetryableError(
+			`Model "${model.id}" has an invalid ${field} ${shown}: expected an http or https URL such as ${EXAMPLE}`,
+		);
+	}
+	return (baseUrl as string).trim();
 }
 
 function findMisspelledBaseUrl(model: ModelIdentity): string | undefined {

@@ -59,10 +59,14 @@ describe.each(APIS)("%s without a usable base URL", (name, stream) => {
 		[
 			"a misspelled baseURL",
 			{ baseURL: "http://127.0.0.1:9/v1" },
-			'has no usable base URL: model.baseUrl is undefined (the model has "baseURL": the field is spelled baseUrl)',
+			'has no baseUrl (it has "baseURL": the field is spelled baseUrl): set it to the API\'s absolute http(s) URL',
 		],
-		["a relative path", { baseUrl: "/v1" }, 'model.baseUrl "/v1" is not an absolute URL'],
-		["another scheme", { baseUrl: "file:///etc/v1" }, 'model.baseUrl "file:///etc/v1" is not http or https'],
+		["a relative path", { baseUrl: "/v1" }, 'has an invalid baseUrl "/v1": expected an absolute URL'],
+		[
+			"another scheme",
+			{ baseUrl: "file:///etc/v1" },
+			'has an invalid baseUrl "file:///etc/v1": expected an http or https URL',
+		],
 	])("%s: one clear error, nothing sent", async (_case, fields, expected) => {
 		vi.stubEnv("AZURE_OPENAI_BASE_URL", "");
 		vi.stubEnv("AZURE_OPENAI_RESOURCE_NAME", "");
@@ -73,9 +77,9 @@ describe.each(APIS)("%s without a usable base URL", (name, stream) => {
 			// Azure's endpoint may also come from options or the environment: its error lists every way.
 			expect(result.errorMessage).toMatch(/^No Azure OpenAI endpoint for model "gpt-test": set AZURE_OPENAI_BASE_URL/);
 		} else {
-			const field = name === "azure-openai-responses" ? "the Azure base URL" : "model.baseUrl";
-			expect(result.errorMessage).toContain(expected.replace("model.baseUrl", field));
-			expect(result.errorMessage).toMatch(/^Model "[^"]+" \(provider "[^"]+", api "[^"]+"\) has no usable base URL/);
+			const field = name === "azure-openai-responses" ? "Azure base URL" : "baseUrl";
+			expect(result.errorMessage).toMatch(/^Model "[^"]+" /);
+			expect(result.errorMessage).toContain(expected.replace("baseUrl", field));
 		}
 		expect(fetchSpy).not.toHaveBeenCalled();
 	});
