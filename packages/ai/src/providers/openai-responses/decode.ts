@@ -137,7 +137,7 @@ export class OpenAIResponsesDecoder implements StreamDecoder<ResponseStreamEvent
 				if (text) this.builder.appendThinking(blockIndex, text);
 			}
 			// The whole item (id, summary, encrypted_content) is the signature: it is replayed as is.
-			this.builder.endThinking(blockIndex, JSON.stringify(item));
+			this.builder.endThinking(blockIndex, this.reasoningSignature(item));
 		} else if (item.type === "message") {
 			const block = this.builder.message.content[blockIndex];
 			if (block.type === "text" && block.text === "") {
@@ -152,6 +152,20 @@ export class OpenAIResponsesDecoder implements StreamDecoder<ResponseStreamEvent
 			this.builder.endToolCall(blockIndex, { id: toolCallId(item.call_id, item.id), name: item.name });
 		}
 		this.items.delete(outputIndex);
+	}
+
+	/**
+	 * The reasoning item as JSON. JSON.stringify recurses: an item a server nested thousands of
+	 * levels deep would overflow the stack with a message that names nothing.
+	 */
+	private reasoningSignature(item: ResponseReasoningItem): string {
+		try {
+			return JSON.stringify(item);
+		} catch (error) {
+			throw new Error(
+				`Malformed ${this.providerLabel} stream: the reasoning item ${item.id} cannot be kept (${error instanceof Error ? error.message : String(error)})`,
+			);
+		}
 	}
 
 	private endResponse(response: Response): void {
