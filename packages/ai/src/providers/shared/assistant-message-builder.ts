@@ -333,8 +333,9 @@ export class AssistantMessageBuilder {
 
 	private sanitizeDetails(details: Record<string, unknown>): Record<string, unknown> {
 		const safe: Record<string, unknown> = {};
-		for (const [name, value] of Object.entries(details))
+		for (const [name, value] of Object.entries(details)) {
 			safe[name] = typeof value === "string" ? this.sanitize(value) : value;
+		}
 		return safe;
 	}
 

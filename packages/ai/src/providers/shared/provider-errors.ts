@@ -136,7 +136,8 @@ function safeStringify(value: unknown): string {
 
 /** The first MAX_ERROR_BODY_BYTES of an error body, and whether more was left unread. */
 export async function readErrorBody(response: Response): Promise<{ text: string; cut: boolean; totalBytes?: number }> {
-	const declared = Number(response.headers.get("content-length"));
+	const header = response.headers.get("content-length");
+	const declared = header === null || header.trim() === "" ? Number.NaN : Number(header);
 	const totalBytes = Number.isSafeInteger(declared) && declared >= 0 ? declared : undefined;
 	if (!response.body) return { text: "", cut: false };
 	const reader = response.body.getReader();

@@ -52,6 +52,21 @@ describe("describeErrorBody reads each documented shape", () => {
 });
 
 describe("ProviderHttpError as classifyError reads it", () => {
+	it("reads at most 64 KB of an error body of unknown length, and says the rest was not read", async () => {
+		const piece = new TextEncoder().encode("z".repeat(32 * 1024));
+		let sent = 0;
+		const body = new ReadableStream<Uint8Array>({
+			pull(controller) {
+				sent++;
+				controller.enqueue(piece);
+			},
+		});
+		const error = await ProviderHttpError.fromResponse(new Response(body, { status: 500 }));
+		expect(error.message).toMatch(/^500 z{1999}… \(error body cut at 64 KB; the rest was not read\)$/);
+		// The endless body was not read on: a few pieces at most (the stream asks one ahead).
+		expect(sent).toBeLessThan(5);
+	});
+
 	const response = (status: number, body: string, headers: Record<string, string> = {}) =>
 		new Response(body, { status, headers: { "content-type": "application/json", ...headers } });
 
