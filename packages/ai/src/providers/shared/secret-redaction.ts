@@ -46,19 +46,15 @@ export function redactSecret(text: string, secret: string | undefined): string {
 	return copiedUpTo === 0 ? text : result + text.slice(copiedUpTo);
 }
 
-/** Every 7-character substring of the secret (built once per secret and call). */
-const piecesCache = new Map<string, Set<string>>();
-
+/**
+ * Every 7-character substring of the secret: 40 for a 46-character key, built per call rather
+ * than cached, so no module keeps a key alive.
+ */
 function piecesOf(secret: string): Set<string> {
-	const cached = piecesCache.get(secret);
-	if (cached) return cached;
 	const pieces = new Set<string>();
 	for (let start = 0; start + SHORTEST_REDACTED_PIECE <= secret.length; start++) {
 		pieces.add(secret.slice(start, start + SHORTEST_REDACTED_PIECE));
 	}
-	// One entry: a process uses one or a few keys, and the set must not keep old keys alive long.
-	piecesCache.clear();
-	piecesCache.set(secret, pieces);
 	return pieces;
 }
 
