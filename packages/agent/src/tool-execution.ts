@@ -2,7 +2,13 @@
 // → execute (racing the abort, forwarding partial results) → afterToolCall. Plain functions that
 // return what the call ended with; the loop (agent-loop.ts) emits the events, orders the calls and
 // runs them one after another or concurrently.
-import { type AssistantMessage, formatThrownValue, type ToolResultMessage, validateToolArguments } from "@keel/ai";
+import {
+	type AssistantMessage,
+	formatThrownValue,
+	TOOL_ARGUMENTS_REJECTED,
+	type ToolResultMessage,
+	validateToolArguments,
+} from "@keel/ai";
 import type {
 	AgentContext,
 	AgentEventSink,
@@ -61,6 +67,8 @@ export function prepareToolCall(
 		// A plain @keel/ai Tool (schema only) was given to the agent: say so rather than crash.
 		return errorOutcome(`Tool "${tool.name}" cannot run: it has no execute function`);
 	}
+	const rejected = findRejectedArguments(assistantMessage, toolCall.id);
+	if (rejected !== undefined) return errorOutcome(rejected);
 	let rawArguments: unknown = toolCall.arguments;
 	if (tool.prepareArguments) {
 		try {
@@ -79,6 +87,17 @@ export function prepareToolCall(
 	const prepared: PreparedToolCall = { kind: "ready", tool, args };
 	if (!run.config.beforeToolCall) return prepared;
 	return askBeforeToolCall(run, assistantMessage, toolCall, prepared);
+}
+
+/**
+ * Why @keel/ai dropped this call's arguments (nested too deep or too long to keep), when it did:
+ * the call then has `{}` as arguments, which must not reach the tool as if the model sent them.
+ */
+function findRejectedArguments(message: AssistantMessage, toolCallId: string): string | undefined {
+	const diagnostic = message.diagnostics?.find(
+		(entry) => entry.type === TOOL_ARGUMENTS_REJECTED && entry.details?.toolCallId === toolCallId,
+	);
+	return diagnostic ? (diagnostic.error?.message ?? "The tool call's arguments were dropped") : undefined;
 }
 
 async function askBeforeToolCall(

@@ -1,4 +1,10 @@
-import { type Message, type ToolResultMessage, Type } from "@keel/ai";
+import {
+	AssistantMessageBuilder,
+	createAssistantMessageEventStream,
+	type Message,
+	type ToolResultMessage,
+	Type,
+} from "@keel/ai";
 import { describe, expect, it } from "vitest";
 import {
 	type AgentContext,
@@ -8,6 +14,7 @@ import {
 	type AgentTool,
 	defaultConvertToLlm,
 	runAgentLoop,
+	type StreamFn,
 } from "../src/index.js";
 import {
 	call,
@@ -71,6 +78,49 @@ describe("tool preparation errors become error results", () => {
 		expect(ran).toBe(false);
 		expect(toolResults[0].isError).toBe(true);
 		expect(textOf(toolResults[0])).toContain('Validation failed for tool "echo"');
+	});
+
+	it("answers a call whose arguments @keel/ai dropped (nested too deep) with that reason, without running the tool", async () => {
+		let ran = false;
+		const tool: AgentTool = {
+			...echoTool(),
+			parameters: Type.Object({ value: Type.Optional(Type.String()) }),
+			async execute() {
+				ran = true;
+				return { content: [], details: {} };
+			},
+		};
+		let turn = 0;
+		const streamFn: StreamFn = (model) => {
+			const stream = createAssistantMessageEventStream();
+			const builder = new AssistantMessageBuilder(model, (event) => stream.push(event));
+			if (turn++ === 0) {
+				const index = builder.startToolCall("c1", "echo");
+				builder.appendToolCallArguments(index, `${'{"a":'.repeat(100_000)}1${"}".repeat(100_000)}`);
+				builder.finish("toolUse");
+			} else {
+				builder.appendText(builder.startText(), "finished");
+				builder.finish("stop");
+			}
+			stream.end(builder.message);
+			return stream;
+		};
+		const context: AgentContext = { systemPrompt: "", messages: [], tools: [tool] };
+		const messages = await runAgentLoop(
+			[user("go")],
+			context,
+			{ model: testModel, convertToLlm: defaultConvertToLlm },
+			() => {},
+			undefined,
+			streamFn,
+		);
+		const results = messages.filter(
+			(message): message is ToolResultMessage => (message as Message).role === "toolResult",
+		);
+		expect(ran).toBe(false);
+		expect(results[0].isError).toBe(true);
+		expect(textOf(results[0])).toContain("nested deeper than 100 levels");
+		expect(textOf(messages.at(-1) as ToolResultMessage)).toBe("finished");
 	});
 
 	it("explains a tool without an execute function", async () => {

@@ -51,7 +51,11 @@ export type {
 	OpenAIResponsesSimpleOptions,
 } from "./providers/openai-responses/options.js";
 export { registerBuiltInApiProviders, resetApiProviders } from "./providers/register-builtins.js";
-export { AssistantMessageBuilder } from "./providers/shared/assistant-message-builder.js";
+export {
+	AssistantMessageBuilder,
+	MAX_TOOL_ARGUMENTS_LENGTH,
+	TOOL_ARGUMENTS_REJECTED,
+} from "./providers/shared/assistant-message-builder.js";
 export {
 	createProviderStream,
 	NonRetryableError,

@@ -1,6 +1,6 @@
 import { getApiProvider } from "./api-registry.js";
 import { failedStream } from "./providers/shared/failed-stream.js";
-import { redactSecret } from "./providers/shared/retry.js";
+import { sanitizeServerText } from "./providers/shared/secret-redaction.js";
 import type {
 	Api,
 	AssistantMessage,
@@ -32,7 +32,7 @@ function callProvider<TApi extends Api>(
 	try {
 		return provider[entryPoint](model, context, options);
 	} catch (error) {
-		return failedStream(model, redactSecret(formatThrownValue(error), options?.apiKey));
+		return failedStream(model, sanitizeServerText(formatThrownValue(error), options?.apiKey));
 	}
 }
 

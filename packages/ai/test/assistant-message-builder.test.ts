@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { AssistantMessageBuilder } from "../src/providers/shared/assistant-message-builder.js";
+import {
+	AssistantMessageBuilder,
+	MAX_TOOL_ARGUMENTS_LENGTH,
+	TOOL_ARGUMENTS_REJECTED,
+} from "../src/providers/shared/assistant-message-builder.js";
 import type { AssistantMessageEvent, Model } from "../src/types.js";
 
 const model: Model<"test-api"> = {
@@ -122,6 +126,28 @@ describe("AssistantMessageBuilder", () => {
 		const message = builder.finish("stop");
 		expect(message.content[0]).toMatchObject({ arguments: {} });
 		expect(message.diagnostics?.[0].type).toBe("invalid_tool_arguments");
+	});
+
+	it("drops tool arguments longer than the limit: empty arguments and a diagnostic with the length", () => {
+		const { builder, events } = setup();
+		const index = builder.startToolCall("call_1", "write");
+		const content = "x".repeat(MAX_TOOL_ARGUMENTS_LENGTH);
+		builder.appendToolCallArguments(index, '{"content":"');
+		builder.appendToolCallArguments(index, content);
+		builder.appendToolCallArguments(index, '"}');
+		builder.finish("toolUse");
+		expect(builder.message.content[index]).toMatchObject({ type: "toolCall", arguments: {} });
+		expect(builder.message.diagnostics).toEqual([
+			expect.objectContaining({
+				type: TOOL_ARGUMENTS_REJECTED,
+				error: {
+					message: `Tool call "write" (call_1) arguments were dropped: they are longer than ${MAX_TOOL_ARGUMENTS_LENGTH} characters (the limit for one tool call). The tool was not given them; send smaller, flatter arguments.`,
+				},
+				details: { toolCallId: "call_1", receivedLength: MAX_TOOL_ARGUMENTS_LENGTH + 14 },
+			}),
+		]);
+		// Every delta still reached the caller.
+		expect(events.filter((event) => event.type === "toolcall_delta")).toHaveLength(3);
 	});
 
 	it("adds no diagnostic for a tool call without arguments", () => {

@@ -16,8 +16,8 @@ const model = testModel({ api: "test-api", id: "m", name: "M", provider: "test-p
 
 function setup() {
 	const events: AssistantMessageEvent[] = [];
-	const builder = new AssistantMessageBuilder(model, (event) => events.push(event));
-	return { events, builder, call: { model, apiKey: KEY, builder } };
+	const builder = new AssistantMessageBuilder(model, (event) => events.push(event), { secret: KEY });
+	return { events, builder, call: { model, builder } };
 }
 
 describe("call failures", () => {

@@ -5,11 +5,12 @@ import { afterEach, describe, expect, it } from "vitest";
 import { registerApiProvider, unregisterApiProviders } from "../src/api-registry.js";
 import { apiProviderFromDefinition } from "../src/providers/shared/provider-definition.js";
 import { createProviderStream } from "../src/providers/shared/provider-stream.js";
+import { MAX_SERVER_TEXT_LENGTH, redactSecret } from "../src/providers/shared/secret-redaction.js";
 import { stream, streamSimple } from "../src/stream.js";
 import type { AssistantMessageEvent } from "../src/types.js";
 import { testModel } from "./helpers/models.js";
 
-const KEY = "sk-redaction-secret-0123456789";
+const KEY = "sk-live-7f3a9c2e4b1d8f6a0c5e9b2d";
 const SOURCE = "key-redaction-test";
 
 const model = testModel({
@@ -91,4 +92,40 @@ describe("API key redaction", () => {
 			expect(JSON.stringify(events)).not.toContain(KEY);
 		});
 	}
+
+	it("of every piece of 7 or more characters: a key cut by a quote, or split across two quotes", () => {
+		const cut = `quoted: ${KEY.slice(0, 20)}… and later ${KEY.slice(25)}`;
+		expect(redactSecret(cut, KEY)).toBe("quoted: [redacted]… and later [redacted]");
+		const split = `first "${KEY.slice(0, 12)}" then "${KEY.slice(12)}"`;
+		expect(redactSecret(split, KEY)).toBe('first "[redacted]" then "[redacted]"');
+		// Six characters or fewer of a key say nothing about it and are left.
+		expect(redactSecret(`ends with ${KEY.slice(0, 6)}`, KEY)).toBe(`ends with ${KEY.slice(0, 6)}`);
+	});
+
+	it("before a long server text is cut, whose original length is noted", async () => {
+		const message = `${"x".repeat(MAX_SERVER_TEXT_LENGTH - 10)}${KEY}${"y".repeat(20_000_000)}`;
+		const result = await createProviderStream(model, { apiKey: KEY }, async ({ builder }) => {
+			builder.fail("error", message, `${"z".repeat(MAX_SERVER_TEXT_LENGTH - 3)}${KEY}`);
+		}).result();
+		expect(result.errorMessage).toBe(
+			`${"x".repeat(MAX_SERVER_TEXT_LENGTH - 10)}[redacted]… (cut at ${MAX_SERVER_TEXT_LENGTH} of ${message.length} characters)`,
+		);
+		expect(result.rawStopReason).not.toContain(KEY.slice(0, 7));
+	});
+
+	it("from the stop reason, the response id and model, and every diagnostic", async () => {
+		const result = await createProviderStream(model, { apiKey: KEY }, async ({ builder }) => {
+			builder.setResponseIdentity({ responseId: `resp_${KEY}`, responseModel: `model-${KEY}` });
+			builder.addDiagnostic("note", `saw ${KEY}`, { received: `got ${KEY}`, count: 1 });
+			builder.finish("stop", `stop:${KEY}`);
+		}).result();
+		expect(result).toMatchObject({
+			responseId: "resp_[redacted]",
+			responseModel: "model-[redacted]",
+			rawStopReason: "stop:[redacted]",
+			diagnostics: [
+				{ type: "note", error: { message: "saw [redacted]" }, details: { received: "got [redacted]", count: 1 } },
+			],
+		});
+	});
 });

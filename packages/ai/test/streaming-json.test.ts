@@ -75,13 +75,44 @@ describe("StreamingJsonParser: complete documents", () => {
 		}
 	});
 
-	it("a deeply nested document (10,000 levels) does not overflow the stack", () => {
+	it("a deeply nested document (10,000 levels, limit lifted) does not overflow the stack", () => {
 		const depth = 10_000;
-		const result = finishWith("[".repeat(depth) + "]".repeat(depth), 1000);
+		const parser = new StreamingJsonParser({ maxDepth: Number.POSITIVE_INFINITY });
+		parser.push("[".repeat(depth) + "]".repeat(depth));
+		const result = parser.finish();
 		expect(result.complete).toBe(true);
 		let level: unknown = result.value;
 		for (let index = 1; index < depth; index++) level = (level as unknown[])[0];
 		expect(level).toEqual([]);
+	});
+});
+
+describe("StreamingJsonParser: nesting depth limit", () => {
+	it("accepts 100 levels by default", () => {
+		const parser = feed(`${'{"a":'.repeat(99)}[]${"}".repeat(99)}`, 7);
+		expect(parser.limitExceeded).toBe(false);
+		expect(parser.finish().complete).toBe(true);
+	});
+
+	it("fails past 100 levels with a message naming the limit, and reads nothing more", () => {
+		const depth = 100_000;
+		const parser = feed(`${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`, 4096);
+		expect(parser.limitExceeded).toBe(true);
+		expect(parser.finish()).toMatchObject({
+			complete: false,
+			error: "Objects and arrays nested deeper than 100 levels at position 500",
+		});
+		// What was kept is a value JSON.stringify can encode.
+		expect(() => JSON.stringify(parser.value)).not.toThrow();
+	});
+
+	it("takes its limit from the options", () => {
+		const parser = feed("[[[1]]]", 1);
+		expect(parser.limitExceeded).toBe(false);
+		const shallow = new StreamingJsonParser({ maxDepth: 2 });
+		shallow.push("[[[1]]]");
+		expect(shallow.limitExceeded).toBe(true);
+		expect(shallow.finish().error).toBe("Objects and arrays nested deeper than 2 levels at position 2");
 	});
 });
 

@@ -57,6 +57,19 @@ const NUMBER_EXPONENT = 7;
  */
 const MAX_PARTIAL_NUMBER_LENGTH = 40;
 
+/**
+ * Deepest nesting of objects and arrays accepted by default. JSON.parse builds deeper values
+ * without complaint, but JSON.stringify, structuredClone and schema validation recurse and
+ * overflow the call stack somewhere past a few thousand levels: a tool call nested that deep would
+ * make every later request of its conversation fail while encoding. No tool schema comes near 100.
+ */
+export const DEFAULT_MAX_JSON_DEPTH = 100;
+
+export interface StreamingJsonParserOptions {
+	/** Deepest nesting of objects and arrays; deeper input fails with `limitExceeded`. Default 100. */
+	maxDepth?: number;
+}
+
 const SIMPLE_ESCAPES: Record<string, string> = {
 	'"': '"',
 	"\\": "\\",
@@ -107,6 +120,18 @@ export class StreamingJsonParser {
 
 	private literalText = "";
 	private literalIndex = 0;
+
+	private readonly maxDepth: number;
+	private depthExceeded = false;
+
+	constructor(options: StreamingJsonParserOptions = {}) {
+		this.maxDepth = options.maxDepth ?? DEFAULT_MAX_JSON_DEPTH;
+	}
+
+	/** True when the input broke a limit (nesting depth): the partial value is not the whole of it. */
+	get limitExceeded(): boolean {
+		return this.depthExceeded;
+	}
 
 	push(delta: string): void {
 		// Decoders pass SDK fields straight through; a missing one must not become the text "undefined".
@@ -210,6 +235,12 @@ export class StreamingJsonParser {
 	private startValue(character: string, position: number): void {
 		const frame = this.stack[this.stack.length - 1];
 		if (frame?.isArray) frame.index = (frame.container as unknown[]).length;
+		if ((character === "{" || character === "[") && this.stack.length >= this.maxDepth) {
+			this.failOverLimit(
+				`Objects and arrays nested deeper than ${this.maxDepth} levels at position ${this.offset + position}`,
+			);
+			return;
+		}
 		if (character === "{") {
 			const object: JsonObject = {};
 			this.setSlot(object);
@@ -428,6 +459,12 @@ export class StreamingJsonParser {
 		// A bare scalar that then breaks ("not json" starts like null) is garbage, not a partial value.
 		if (this.stack.length === 0 && (typeof this.root !== "object" || this.root === null)) this.root = undefined;
 		this.errorMessage = `Unexpected ${JSON.stringify(character)} at position ${this.offset + position}: expected ${expected}`;
+	}
+
+	private failOverLimit(message: string): void {
+		this.mode = FAILED;
+		this.depthExceeded = true;
+		this.errorMessage = message;
 	}
 
 	private noteRepair(note: string): void {

@@ -4,6 +4,7 @@ import { mergeHeaders } from "../shared/headers.js";
 import { endpointUrl, runSseAttempt } from "../shared/http-transport.js";
 import { parseStreamEventJson } from "../shared/parse-stream-json.js";
 import { NonRetryableError, type ProviderAttempt } from "../shared/provider-stream.js";
+import { requireBaseUrl } from "../shared/require-base-url.js";
 import type { ServerSentEvent } from "../shared/sse.js";
 import { AnthropicStreamDecoder, type AnthropicStreamEvent } from "./decode.js";
 import { type AnthropicRequestBody, encodeAnthropicRequest } from "./encode.js";
@@ -27,7 +28,7 @@ export async function runAnthropicAttempt(
 	const client = options.client;
 	await runSseAttempt(attempt, {
 		label: "Anthropic",
-		url: endpointUrl(model.baseUrl, "/v1/messages"),
+		url: endpointUrl(requireBaseUrl(model), "/v1/messages"),
 		headers: mergeHeaders(
 			client ? undefined : anthropicCredentialHeaders(authMode, apiKey),
 			buildAnthropicHeaders(model, context, options, authMode),

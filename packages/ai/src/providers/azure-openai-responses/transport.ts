@@ -4,6 +4,7 @@ import { runResponsesRequest } from "../openai-responses/transport.js";
 import { mergeHeaders } from "../shared/headers.js";
 import { endpointUrl } from "../shared/http-transport.js";
 import type { ProviderAttempt } from "../shared/provider-stream.js";
+import { requireBaseUrl } from "../shared/require-base-url.js";
 import type { AzureOpenAIResponsesOptions } from "./options.js";
 import { resolveAzureTarget } from "./resolve-azure-target.js";
 
@@ -23,7 +24,9 @@ export async function runAzureOpenAIResponsesAttempt(
 	const target = resolveAzureTarget(model, options);
 	await runResponsesRequest(attempt, {
 		label: "Azure OpenAI",
-		url: endpointUrl(target.baseUrl, "/responses", { "api-version": target.apiVersion }),
+		url: endpointUrl(requireBaseUrl(model, target.baseUrl, "Azure base URL"), "/responses", {
+			"api-version": target.apiVersion,
+		}),
 		headers: mergeHeaders(
 			{ accept: "application/json", ...(apiKey ? { "api-key": apiKey } : {}) },
 			buildOpenAIResponsesHeaders(model, options, context),

@@ -5,6 +5,7 @@ import { endpointUrl, runSseAttempt } from "../shared/http-transport.js";
 import { openAIDefaultHeaders } from "../shared/openai-default-headers.js";
 import { parseStreamEventJson } from "../shared/parse-stream-json.js";
 import { NonRetryableError, type ProviderAttempt } from "../shared/provider-stream.js";
+import { requireBaseUrl } from "../shared/require-base-url.js";
 import { resolveBaseUrl } from "./base-url.js";
 import { type ResolvedOpenAICompletionsCompat, resolveOpenAICompletionsCompat } from "./compat.js";
 import {
@@ -33,9 +34,9 @@ export async function runOpenAICompletionsAttempt(
 	options: OpenAICompletionsOptions,
 ): Promise<void> {
 	const { model } = attempt;
-	const compat = resolveCompatOrFail(model);
-	const baseUrl = resolveBaseUrl(model.baseUrl);
+	const baseUrl = resolveBaseUrl(requireBaseUrl(model));
 	if ("problem" in baseUrl) throw new NonRetryableError(baseUrl.problem);
+	const compat = resolveCompatOrFail(model);
 	const vendor = model.provider;
 	await runSseAttempt(attempt, {
 		label: vendor,

@@ -86,7 +86,7 @@ export class OpenAIResponsesDecoder implements StreamDecoder<ResponseStreamEvent
 				return;
 			case "response.function_call_arguments.done": {
 				const blockIndex = this.expect(event.output_index, "function_call", event.type).blockIndex;
-				if (this.builder.toolCallArgumentText(blockIndex) === "" && event.arguments) {
+				if (!this.builder.hasToolCallArguments(blockIndex) && event.arguments) {
 					this.builder.appendToolCallArguments(blockIndex, event.arguments);
 				}
 				return;
@@ -137,7 +137,7 @@ export class OpenAIResponsesDecoder implements StreamDecoder<ResponseStreamEvent
 				if (text) this.builder.appendThinking(blockIndex, text);
 			}
 			// The whole item (id, summary, encrypted_content) is the signature: it is replayed as is.
-			this.builder.endThinking(blockIndex, JSON.stringify(item));
+			this.builder.endThinking(blockIndex, this.reasoningSignature(item));
 		} else if (item.type === "message") {
 			const block = this.builder.message.content[blockIndex];
 			if (block.type === "text" && block.text === "") {
@@ -146,12 +146,26 @@ export class OpenAIResponsesDecoder implements StreamDecoder<ResponseStreamEvent
 			}
 			this.builder.endText(blockIndex, encodeTextSignature(item.id, item.phase));
 		} else {
-			if (this.builder.toolCallArgumentText(blockIndex) === "" && item.arguments) {
+			if (!this.builder.hasToolCallArguments(blockIndex) && item.arguments) {
 				this.builder.appendToolCallArguments(blockIndex, item.arguments);
 			}
 			this.builder.endToolCall(blockIndex, { id: toolCallId(item.call_id, item.id), name: item.name });
 		}
 		this.items.delete(outputIndex);
+	}
+
+	/**
+	 * The reasoning item as JSON. JSON.stringify recurses: an item a server nested thousands of
+	 * levels deep would overflow the stack with a message that names nothing.
+	 */
+	private reasoningSignature(item: ResponseReasoningItem): string {
+		try {
+			return JSON.stringify(item);
+		} catch (error) {
+			throw new Error(
+				`Malformed ${this.providerLabel} stream: the reasoning item ${item.id} cannot be kept (${error instanceof Error ? error.message : String(error)})`,
+			);
+		}
 	}
 
 	private endResponse(response: Response): void {

@@ -6,6 +6,7 @@ import { openAIDefaultHeaders } from "../shared/openai-default-headers.js";
 import { parseStreamEventJson } from "../shared/parse-stream-json.js";
 import { ProviderStreamError } from "../shared/provider-errors.js";
 import type { ProviderAttempt } from "../shared/provider-stream.js";
+import { requireBaseUrl } from "../shared/require-base-url.js";
 import type { ServerSentEvent } from "../shared/sse.js";
 import { OpenAIResponsesDecoder } from "./decode.js";
 import { buildOpenAIResponsesHeaders, encodeOpenAIResponsesRequest } from "./encode.js";
@@ -23,7 +24,7 @@ export async function runOpenAIResponsesAttempt(
 	const { model } = attempt;
 	await runResponsesRequest(attempt, {
 		label: "OpenAI",
-		url: endpointUrl(model.baseUrl, "/responses"),
+		url: endpointUrl(requireBaseUrl(model), "/responses"),
 		headers: mergeHeaders(
 			openAIDefaultHeaders(model, attempt.apiKey),
 			buildOpenAIResponsesHeaders(model, options, context),

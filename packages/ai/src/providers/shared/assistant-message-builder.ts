@@ -12,8 +12,41 @@ import type {
 } from "../../types.js";
 import { createEmptyAssistantMessage } from "../../utils/event-stream.js";
 import { StreamingJsonParser } from "../../utils/streaming-json.js";
+import { sanitizeServerText } from "./secret-redaction.js";
 
 type Emit = (event: AssistantMessageEvent) => void;
+
+/** What the builder must keep out of the message. */
+export interface AssistantMessageBuilderOptions {
+	/**
+	 * The call's API key. Every string a server sends that the builder copies into the message
+	 * outside its content (`errorMessage`, `rawStopReason`, `responseId`, `responseModel`,
+	 * diagnostics) is redacted with it, then cut to a bounded length: here, and nowhere else.
+	 */
+	secret?: string;
+}
+
+/**
+ * Longest tool-call argument text kept, in characters. Longer arguments are dropped: a message
+ * holding them would be sent again with every later request of the conversation.
+ */
+export const MAX_TOOL_ARGUMENTS_LENGTH = 16 * 1024 * 1024;
+
+/**
+ * The diagnostic type of a tool call whose arguments were dropped because they exceed a bound
+ * (nesting depth, length). Its arguments are `{}`; the agent answers the call with an error
+ * result carrying the diagnostic's message instead of running the tool.
+ */
+export const TOOL_ARGUMENTS_REJECTED = "tool_arguments_rejected";
+
+/** The arguments of one open tool call. */
+interface ToolArgumentsState {
+	/** Undefined once the arguments were dropped. */
+	parser: StreamingJsonParser | undefined;
+	length: number;
+	/** Why the arguments were dropped. */
+	rejection?: string;
+}
 
 export type UsageUpdate = Partial<Pick<Usage, "input" | "output" | "cacheRead" | "cacheWrite" | "totalTokens">>;
 
@@ -27,14 +60,17 @@ export class AssistantMessageBuilder {
 	private started = false;
 	private sealed = false;
 	private readonly open = new Set<number>();
-	private readonly toolArguments = new Map<number, StreamingJsonParser>();
+	private readonly toolArguments = new Map<number, ToolArgumentsState>();
 	private serviceTier: string | undefined;
+	private readonly secret: string | undefined;
 
 	constructor(
 		private readonly model: Model<Api>,
 		private readonly emit: Emit,
+		options: AssistantMessageBuilderOptions = {},
 	) {
 		this.message = createEmptyAssistantMessage(model.api, model.provider, model.id);
+		this.secret = options.secret;
 	}
 
 	/** Emits `start` once. Every content method calls it first. */
@@ -108,25 +144,45 @@ export class AssistantMessageBuilder {
 		const block: ToolCall = { type: "toolCall", id, name, arguments: {} };
 		if (thoughtSignature !== undefined) block.thoughtSignature = thoughtSignature;
 		const index = this.addBlock(block);
-		this.toolArguments.set(index, new StreamingJsonParser());
+		this.toolArguments.set(index, { parser: new StreamingJsonParser(), length: 0 });
 		this.emit({ type: "toolcall_start", contentIndex: index, partial: this.message });
 		return index;
 	}
 
-	/** Feeds an argument delta to the incremental parser: O(delta) work. */
+	/**
+	 * Feeds an argument delta to the incremental parser: O(delta) work. Arguments nested deeper
+	 * than the parser's limit or longer than MAX_TOOL_ARGUMENTS_LENGTH are dropped (see endToolCall).
+	 */
 	appendToolCallArguments(index: number, delta: string): void {
 		const block = this.block(index, "toolCall");
-		const parser = this.toolArguments.get(index);
-		if (!parser) return;
-		parser.push(delta);
-		const value = parser.value;
-		if (isPlainObject(value)) block.arguments = value;
+		const state = this.toolArguments.get(index);
+		if (!state) return;
+		if (typeof delta !== "string" || delta === "") return;
+		state.length += delta.length;
+		if (state.parser && state.length > MAX_TOOL_ARGUMENTS_LENGTH) {
+			this.rejectToolArguments(
+				state,
+				block,
+				`they are longer than ${MAX_TOOL_ARGUMENTS_LENGTH} characters (the limit for one tool call)`,
+			);
+		} else if (state.parser) {
+			const parser = state.parser;
+			parser.push(delta);
+			if (parser.limitExceeded) this.rejectToolArguments(state, block, parser.finish().error ?? "they exceed a limit");
+			else if (isPlainObject(parser.value)) block.arguments = parser.value;
+		}
 		this.emit({ type: "toolcall_delta", contentIndex: index, delta, partial: this.message });
 	}
 
-	/** The raw argument text received so far for a tool call. */
-	toolCallArgumentText(index: number): string {
-		return this.toolArguments.get(index)?.source ?? "";
+	private rejectToolArguments(state: ToolArgumentsState, block: ToolCall, reason: string): void {
+		state.parser = undefined;
+		state.rejection = reason;
+		block.arguments = {};
+	}
+
+	/** True once any argument text arrived for the tool call. */
+	hasToolCallArguments(index: number): boolean {
+		return (this.toolArguments.get(index)?.length ?? 0) > 0;
 	}
 
 	toolCall(index: number): ToolCall {
@@ -141,9 +197,17 @@ export class AssistantMessageBuilder {
 		if (!this.open.delete(index)) return;
 		const block = this.block(index, "toolCall");
 		if (patch) Object.assign(block, patch);
-		const parser = this.toolArguments.get(index);
+		const state = this.toolArguments.get(index);
 		this.toolArguments.delete(index);
-		if (parser && parser.source.trim() !== "") {
+		const parser = state?.parser;
+		if (state?.rejection !== undefined) {
+			block.arguments = {};
+			this.addDiagnostic(
+				TOOL_ARGUMENTS_REJECTED,
+				`Tool call "${block.name}" (${block.id}) arguments were dropped: ${state.rejection}. The tool was not given them; send smaller, flatter arguments.`,
+				{ toolCallId: block.id, receivedLength: state.length },
+			);
+		} else if (parser && parser.source.trim() !== "") {
 			const result = parser.finish();
 			if (isPlainObject(result.value)) block.arguments = result.value;
 			if (!result.complete || !isPlainObject(result.value)) {
@@ -181,14 +245,27 @@ export class AssistantMessageBuilder {
 	}
 
 	setResponseIdentity(identity: { responseId?: string; responseModel?: string }): void {
-		if (identity.responseId) this.message.responseId = identity.responseId;
-		if (identity.responseModel && identity.responseModel !== this.model.id) {
-			this.message.responseModel = identity.responseModel;
+		if (typeof identity.responseId === "string" && identity.responseId) {
+			this.message.responseId = this.sanitize(identity.responseId);
+		}
+		if (
+			typeof identity.responseModel === "string" &&
+			identity.responseModel &&
+			identity.responseModel !== this.model.id
+		) {
+			this.message.responseModel = this.sanitize(identity.responseModel);
 		}
 	}
 
+	/** Records a diagnostic; its message and string details are redacted and bounded like server text. */
 	addDiagnostic(type: string, message: string, details?: Record<string, unknown>): void {
-		const diagnostic = { type, timestamp: Date.now(), error: { message }, ...(details ? { details } : {}) };
+		const safeDetails = details ? this.sanitizeDetails(details) : undefined;
+		const diagnostic = {
+			type,
+			timestamp: Date.now(),
+			error: { message: this.sanitize(message) },
+			...(safeDetails ? { details: safeDetails } : {}),
+		};
 		if (!this.message.diagnostics) this.message.diagnostics = [];
 		this.message.diagnostics.push(diagnostic);
 	}
@@ -216,7 +293,7 @@ export class AssistantMessageBuilder {
 		const hasToolCalls = this.message.content.some((block) => block.type === "toolCall");
 		const reason = stopReason === "stop" && hasToolCalls ? "toolUse" : stopReason;
 		this.message.stopReason = reason;
-		if (rawStopReason !== undefined) this.message.rawStopReason = rawStopReason;
+		if (rawStopReason !== undefined) this.message.rawStopReason = this.sanitize(rawStopReason);
 		this.sealed = true;
 		this.emit({ type: "done", reason, message: this.message });
 		return this.message;
@@ -232,8 +309,8 @@ export class AssistantMessageBuilder {
 		this.start();
 		this.closeOpenBlocks();
 		this.message.stopReason = reason;
-		this.message.errorMessage = errorMessage;
-		if (rawStopReason !== undefined) this.message.rawStopReason = rawStopReason;
+		this.message.errorMessage = this.sanitize(errorMessage);
+		if (rawStopReason !== undefined) this.message.rawStopReason = this.sanitize(rawStopReason);
 		this.sealed = true;
 		this.emit({ type: "error", reason, error: this.message });
 		return this.message;
@@ -248,6 +325,19 @@ export class AssistantMessageBuilder {
 	}
 
 	// --- internals ----------------------------------------------------------------------------
+
+	/** A server's string as it may enter the message: redacted, then bounded. */
+	private sanitize(text: string): string {
+		return sanitizeServerText(typeof text === "string" ? text : String(text), this.secret);
+	}
+
+	private sanitizeDetails(details: Record<string, unknown>): Record<string, unknown> {
+		const safe: Record<string, unknown> = {};
+		for (const [name, value] of Object.entries(details)) {
+			safe[name] = typeof value === "string" ? this.sanitize(value) : value;
+		}
+		return safe;
+	}
 
 	/**
 	 * After the terminal event the message belongs to the caller: a decoder that keeps running

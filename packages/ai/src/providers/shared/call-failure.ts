@@ -1,16 +1,16 @@
-// How a failed call ends: the text of its error event, redacted, through the builder (which keeps
-// the content received so far). Every way a provider call can fail ends in one of these functions.
+// How a failed call ends: the text of its error event, through the builder (which keeps the
+// content received so far, and redacts the key from the text). Every way a provider call can fail ends in one of these functions.
 import type { Api, Model } from "../../types.js";
 import { formatThrownValue } from "../../utils/error-message.js";
 import type { AssistantMessageBuilder } from "./assistant-message-builder.js";
 import { type StopCause, stopMessage, stopReason } from "./call-lifetime.js";
 import { findNetworkCause } from "./connection-error.js";
-import { type ErrorClassification, redactSecret } from "./retry.js";
+import type { ErrorClassification } from "./retry.js";
 
 /** What the harness knows about a call that failed. */
 export interface CallFailureContext {
 	model: Pick<Model<Api>, "provider">;
-	apiKey: string | undefined;
+	/** Built with the call's key, which it redacts from every text it is given. */
 	builder: AssistantMessageBuilder;
 	/** What the call connects to, for connection errors; `model.provider` when unset. */
 	endpointName?: string;
@@ -39,7 +39,7 @@ export function failAttempt(
 	if (call.builder.isSealed) return;
 	let text = describeAttemptFailure(call.endpointName ?? call.model.provider, error, classification, history);
 	if (note) text = `${text} (${note})`;
-	call.builder.fail("error", redactSecret(text, call.apiKey));
+	call.builder.fail("error", text);
 }
 
 /** Ends a call whose attempt returned without the decoder finishing the message. */
@@ -55,7 +55,7 @@ export function failUnfinishedStream(call: CallFailureContext): void {
 export function failUnexpectedly(call: CallFailureContext, error: unknown, context?: string): void {
 	if (call.builder.isSealed) return;
 	const text = formatThrownValue(error);
-	call.builder.fail("error", redactSecret(context ? `${context}: ${text}` : text, call.apiKey));
+	call.builder.fail("error", context ? `${context}: ${text}` : text);
 }
 
 /**

@@ -14,7 +14,13 @@
 // APIs whose protocol needs an SDK (AWS SigV4 signing, Google application-default credentials)
 // would load it lazily inside their own transport.
 import type { Api } from "../../types.js";
-import { describeErrorBody, ProviderHttpError, ProviderStreamError } from "./provider-errors.js";
+import {
+	describeCut,
+	describeErrorBody,
+	ProviderHttpError,
+	ProviderStreamError,
+	readErrorBody,
+} from "./provider-errors.js";
 import type { ProviderAttempt } from "./provider-stream.js";
 import { rawEventReporter } from "./raw-event-callback.js";
 import { headersToRecord } from "./retry.js";
@@ -97,10 +103,12 @@ export async function runSseAttempt<TApi extends Api, TBody, TEvent>(
 
 	const decoder = request.createDecoder(payload);
 	if (response.headers.get("content-type")?.includes("application/json")) {
-		const text = await readWholeBody(response, request.label);
-		if (request.decodeJsonBody) request.decodeJsonBody(text, decoder);
-		else throw jsonInsteadOfStreamError(text, request.label);
-		return;
+		if (request.decodeJsonBody) return request.decodeJsonBody(await readWholeBody(response, request.label), decoder);
+		// Only quoted in an error: read no more of it than of an error body.
+		const body = await readErrorBody(response);
+		const error = jsonInsteadOfStreamError(body.text, request.label);
+		if (body.cut) error.message = `${error.message} (${describeCut(body.totalBytes)})`;
+		throw error;
 	}
 	if (!response.body) throw new Error(`The ${request.label} response to a streaming request has no body`);
 

@@ -8,7 +8,7 @@ import { AssistantMessageBuilder } from "./assistant-message-builder.js";
 import { type CallFailureContext, failStoppedCall, failUnexpectedly } from "./call-failure.js";
 import { CallLifetime, CallStoppedError } from "./call-lifetime.js";
 import type { ProviderAttempt } from "./provider-attempt.js";
-import { classifyError, type ErrorClassification, redactSecret } from "./retry.js";
+import { classifyError, type ErrorClassification } from "./retry.js";
 import { runAttempts } from "./retry-loop.js";
 import { isValidMaxTokens } from "./simple-options.js";
 
@@ -74,14 +74,9 @@ export function startProviderCall<TApi extends Api>(
 	const stream = createAssistantMessageEventStream();
 	const options = callerOptions ?? {};
 	const apiKey = options.apiKey || getEnvApiKey(model.provider) || undefined;
-	const builder = new AssistantMessageBuilder(model, (event) => {
-		// Decoders end with the provider's own in-stream error text, which may echo the key.
-		if (event.type === "error" && event.error.errorMessage) {
-			event.error.errorMessage = redactSecret(event.error.errorMessage, apiKey);
-		}
-		stream.push(event);
-	});
-	const call: CallFailureContext = { model, apiKey, builder };
+	// The builder redacts the key from every string a server or a failure puts into the message.
+	const builder = new AssistantMessageBuilder(model, (event) => stream.push(event), { secret: apiKey });
+	const call: CallFailureContext = { model, builder };
 	builder.start();
 	runProviderCall(model, options, apiKey, builder, prepare)
 		.catch((error: unknown) => {

@@ -5,7 +5,7 @@ import type { AssistantMessageBuilder } from "./assistant-message-builder.js";
 import { type AttemptHistory, failAttempt, failStoppedCall, failUnfinishedStream } from "./call-failure.js";
 import type { CallLifetime } from "./call-lifetime.js";
 import { NonRetryableError, type ProviderAttempt } from "./provider-attempt.js";
-import { type ErrorClassification, redactSecret } from "./retry.js";
+import type { ErrorClassification } from "./retry.js";
 import { decideRetry, retrySettings } from "./retry-policy.js";
 
 /** One provider call, ready to run: options mapped, key resolved, checks passed. */
@@ -60,7 +60,7 @@ export async function runAttempts<TApi extends Api>(call: ProviderCall<TApi>): P
 		const failure = { error: outcome.error, classification, attempt, hasContent: call.builder.hasContent };
 		const decision = decideRetry(failure, settings);
 		if (!decision.retry) return failAttempt(call, outcome.error, classification, history, decision.note);
-		call.builder.addDiagnostic("retry", redactSecret(classification.message, call.apiKey), {
+		call.builder.addDiagnostic("retry", classification.message, {
 			attempt: attempt + 1,
 			delayMs: decision.delayMs,
 			status,

@@ -122,9 +122,3 @@ function stripStatusPrefix(message: string, status: number | undefined): string 
 	const prefix = `${status} `;
 	return message.startsWith(prefix) ? message.slice(prefix.length) : message;
 }
-
-/** Replaces every occurrence of the secret with a marker, so keys never reach an error message. */
-export function redactSecret(text: string, secret: string | undefined): string {
-	if (!secret || secret.length < 4) return text;
-	return text.split(secret).join("[redacted]");
-}

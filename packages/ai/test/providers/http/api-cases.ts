@@ -4,22 +4,28 @@ import { streamAnthropic } from "../../../src/providers/anthropic/index.js";
 import { streamAzureOpenAIResponses } from "../../../src/providers/azure-openai-responses/index.js";
 import { streamOpenAICompletions } from "../../../src/providers/openai-completions/index.js";
 import { streamOpenAIResponses } from "../../../src/providers/openai-responses/index.js";
-import type { StreamOptions } from "../../../src/types.js";
+import type { Context, StreamOptions } from "../../../src/types.js";
 import type { AssistantMessageEventStream } from "../../../src/utils/event-stream.js";
 import { userMessage } from "../../helpers/messages.js";
 import {
 	anthropicSse,
+	blockStop,
 	claudeModel,
+	inputJsonDelta,
+	messageDelta,
 	messageStart,
+	messageStop,
 	textDelta,
 	textResponseEvents,
 	textStart,
+	toolUseStart,
 } from "../anthropic/fixtures.js";
 import { chunk, serverModel, sse, textStream } from "../openai-completions/fixtures.js";
 import {
 	azureModel,
 	completed,
 	created,
+	functionCallEvents,
 	messageEvents,
 	responsesModel,
 	responsesSse,
@@ -33,6 +39,10 @@ export interface ApiCase {
 	path: string;
 	/** Starts one call against a server at `baseUrl`. */
 	stream(baseUrl: string, options: StreamOptions): AssistantMessageEventStream;
+	/** The same with a conversation of the test's own. */
+	streamContext(baseUrl: string, context: Context, options: StreamOptions): AssistantMessageEventStream;
+	/** An answer that is one tool call named "deep" whose argument text arrives in these pieces. */
+	toolCallBody(argumentPieces: string[]): string;
 	/** A whole successful answer whose text is "ok". */
 	okBody(): string;
 	/** An answer that stops after the text "partial" (no terminal event). */
@@ -46,6 +56,16 @@ export const API_CASES: ApiCase[] = [
 		name: "anthropic-messages",
 		path: "/v1/messages",
 		stream: (baseUrl, options) => streamAnthropic(claudeModel({ baseUrl }), context, options),
+		streamContext: (baseUrl, conversation, options) => streamAnthropic(claudeModel({ baseUrl }), conversation, options),
+		toolCallBody: (pieces) =>
+			anthropicSse([
+				messageStart(),
+				toolUseStart(0, "toolu_1", "deep"),
+				...pieces.map((piece) => inputJsonDelta(0, piece)),
+				blockStop(0),
+				messageDelta("tool_use"),
+				messageStop,
+			]),
 		okBody: () => anthropicSse(textResponseEvents(["ok"])),
 		partialBody: () => anthropicSse([messageStart(), textStart(0), textDelta(0, "partial")]),
 	},
@@ -53,6 +73,17 @@ export const API_CASES: ApiCase[] = [
 		name: "openai-completions",
 		path: "/chat/completions",
 		stream: (baseUrl, options) => streamOpenAICompletions(serverModel(baseUrl), context, options),
+		streamContext: (baseUrl, conversation, options) =>
+			streamOpenAICompletions(serverModel(baseUrl), conversation, options),
+		toolCallBody: (pieces) =>
+			sse([
+				chunk({
+					role: "assistant",
+					tool_calls: [{ index: 0, id: "call_1", type: "function", function: { name: "deep", arguments: "" } }],
+				}),
+				...pieces.map((piece) => chunk({ tool_calls: [{ index: 0, function: { arguments: piece } }] })),
+				chunk({}, { finish: "tool_calls" }),
+			]),
 		okBody: () => textStream("ok"),
 		partialBody: () => sse([chunk({ role: "assistant", content: "partial" })], false),
 	},
@@ -60,6 +91,9 @@ export const API_CASES: ApiCase[] = [
 		name: "openai-responses",
 		path: "/responses",
 		stream: (baseUrl, options) => streamOpenAIResponses(responsesModel({ baseUrl }), context, options),
+		streamContext: (baseUrl, conversation, options) =>
+			streamOpenAIResponses(responsesModel({ baseUrl }), conversation, options),
+		toolCallBody: (pieces) => responsesSse([created(), ...functionCallEvents(0, "deep", pieces), completed()]),
 		okBody: () => responsesSse([created(), ...messageEvents(0, ["ok"]), completed()]),
 		partialBody: () =>
 			responsesSse([
@@ -77,6 +111,9 @@ export const API_CASES: ApiCase[] = [
 		path: "/openai/v1/responses?api-version=v1",
 		stream: (baseUrl, options) =>
 			streamAzureOpenAIResponses(azureModel({ baseUrl: `${baseUrl}/openai/v1` }), context, options),
+		streamContext: (baseUrl, conversation, options) =>
+			streamAzureOpenAIResponses(azureModel({ baseUrl: `${baseUrl}/openai/v1` }), conversation, options),
+		toolCallBody: (pieces) => responsesSse([created(), ...functionCallEvents(0, "deep", pieces), completed()]),
 		okBody: () => responsesSse([created(), ...messageEvents(0, ["ok"]), completed()]),
 		partialBody: () =>
 			responsesSse([

@@ -52,6 +52,21 @@ describe("describeErrorBody reads each documented shape", () => {
 });
 
 describe("ProviderHttpError as classifyError reads it", () => {
+	it("reads at most 64 KB of an error body of unknown length, and says the rest was not read", async () => {
+		const piece = new TextEncoder().encode("z".repeat(32 * 1024));
+		let sent = 0;
+		const body = new ReadableStream<Uint8Array>({
+			pull(controller) {
+				sent++;
+				controller.enqueue(piece);
+			},
+		});
+		const error = await ProviderHttpError.fromResponse(new Response(body, { status: 500 }));
+		expect(error.message).toMatch(/^500 z{1999}… \(error body cut at 64 KB; the rest was not read\)$/);
+		// The endless body was not read on: a few pieces at most (the stream asks one ahead).
+		expect(sent).toBeLessThan(5);
+	});
+
 	const response = (status: number, body: string, headers: Record<string, string> = {}) =>
 		new Response(body, { status, headers: { "content-type": "application/json", ...headers } });
 
@@ -120,6 +135,20 @@ describe.each(API_CASES)("$name HTTP errors over the wire", (api) => {
 		const result = await api.stream(wire.server.url, { apiKey: TEST_KEY, maxRetries: 1 }).result();
 		expect(result.stopReason).toBe("stop");
 		expect(result.diagnostics?.[0]).toMatchObject({ type: "retry", error: { message: "503 upstream unavailable" } });
+	});
+
+	it("reads at most 64 KB of a 20 MB error body, stops the download, and notes the original size", async () => {
+		const megabyte = new Uint8Array(1024 * 1024).fill(0x78); // "x"
+		const head = '{"error":{"type":"invalid_request_error","message":"';
+		const tail = '"}}';
+		const pieces = [head, ...Array.from({ length: 20 }, () => megabyte), tail];
+		const totalBytes = head.length + 20 * megabyte.byteLength + tail.length;
+		wire.server.enqueue({ status: 400, headers: { "content-length": String(totalBytes) }, body: pieces });
+		const result = await api.stream(wire.server.url, { apiKey: TEST_KEY, maxRetries: 0 }).result();
+		expect(result.stopReason).toBe("error");
+		expect(result.errorMessage).toMatch(/^400 /);
+		expect(result.errorMessage).toContain(`(error body cut at 64 KB of ${totalBytes} bytes)`);
+		expect(result.errorMessage?.length).toBeLessThan(2200);
 	});
 
 	it("reports an empty 502 body with the status text", async () => {

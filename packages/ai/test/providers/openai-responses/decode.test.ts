@@ -25,6 +25,15 @@ function decodeAll(wireEvents: Record<string, unknown>[], requestedTier?: string
 }
 
 describe("decodeOpenAIResponses", () => {
+	it("fails with a clear error for a reasoning item nested too deep to keep as its signature", () => {
+		let deep: unknown = 1;
+		for (let level = 0; level < 100_000; level++) deep = { a: deep };
+		const item = { type: "reasoning", id: "rs_deep", summary: [], extra: deep };
+		expect(() => decodeAll([created(), { type: "response.output_item.done", output_index: 0, item }])).toThrow(
+			"Malformed OpenAI stream: the reasoning item rs_deep cannot be kept (Maximum call stack size exceeded)",
+		);
+	});
+
 	it("streams text and stores the item id and phase as a V1 text signature", () => {
 		const { message, events } = decodeAll([
 			created(),
