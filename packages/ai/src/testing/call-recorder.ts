@@ -4,7 +4,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { getEnvApiKey } from "../env-api-keys.js";
-import { redactSecret } from "../providers/shared/retry.js";
+import { redactSecret } from "../providers/shared/secret-redaction.js";
 import type { Api, Model, StreamOptions } from "../types.js";
 import {
 	CALL_RECORDING_FORMAT,
