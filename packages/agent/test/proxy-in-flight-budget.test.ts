@@ -33,7 +33,10 @@ function createHeldStreamFunction() {
 		});
 		return stream;
 	};
-	return { streamFunction, finishAll: () => open.splice(0).forEach((finish) => finish()) };
+	const finishAll = () => {
+		for (const finish of open.splice(0)) finish();
+	};
+	return { streamFunction, finishAll };
 }
 
 /** A request body of about `bytes` bytes. */
