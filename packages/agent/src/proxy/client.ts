@@ -69,7 +69,7 @@ export function streamProxy(
 	options: ProxyStreamOptions,
 ): AssistantMessageEventStream {
 	const problem = describeInvalidOptions(options);
-	const harnessOptions: SimpleStreamOptions = problem ? options : { ...options, ...clientLimits(options) };
+	const harnessOptions: SimpleStreamOptions = problem ? { ...options } : { ...options, ...clientLimits(options) };
 	return createProviderStream(
 		model,
 		harnessOptions,

@@ -174,7 +174,10 @@ function readNodeBody(request: IncomingMessage, limits: BodyReadLimits): Promise
 		// With a declared length the body is copied once into a buffer of that size, instead of being
 		// kept as chunks and copied again when joined: the body is in memory once while it arrives.
 		const declared = Number(request.headers["content-length"] ?? Number.NaN);
-		const preallocated = Number.isInteger(declared) && declared > 0 ? Buffer.allocUnsafe(declared) : undefined;
+		const preallocated =
+			Number.isInteger(declared) && declared > 0 && declared <= limits.maxBytes
+				? Buffer.allocUnsafe(declared)
+				: undefined;
 		const chunks: Buffer[] = [];
 		let size = 0;
 		const stop = (error: unknown) => {
