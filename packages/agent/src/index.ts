@@ -29,11 +29,11 @@ export {
 export {
 	createFetchProxyHandler,
 	createProxyHandler,
-	createProxyServer,
 	type FetchProxyHandler,
 	type NodeProxyHandler,
 	type ProxyModelResolver,
 	type ProxyServerOptions,
+	proxyServerTimeouts,
 } from "./proxy/server.js";
 // --- agent core, continued (Biome sorts exports by path) ---
 export { ABORTED_TOOL_TEXT, SKIPPED_FOR_STEERING_TEXT } from "./tool-execution.js";

@@ -1,7 +1,7 @@
 // The proxy server against slow and stalled clients: a reader that stops reading is dropped (and
 // its upstream call aborted) instead of buffering without bound, and requests whose headers or
 // body trickle in get 408 within the handler's own limits rather than Node's 60 s / 300 s defaults.
-import type { IncomingMessage, ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { connect, type Socket } from "node:net";
 import {
@@ -14,7 +14,7 @@ import {
 	type SimpleStreamOptions,
 } from "@keel/ai";
 import { afterEach, describe, expect, it } from "vitest";
-import { createFetchProxyHandler, createProxyHandler, createProxyServer } from "../src/proxy/server.js";
+import { createFetchProxyHandler, createProxyHandler, proxyServerTimeouts } from "../src/proxy/server.js";
 import { deferred, type RunningServer, startServer } from "./proxy-test-server.js";
 
 const model = { id: "faux-model", provider: "faux", api: "faux" } as Model<Api>;
@@ -161,8 +161,11 @@ describe("a client whose request trickles in", () => {
 		});
 	});
 
-	it("gets 408 from createProxyServer when its headers take longer than headersTimeoutMs", async () => {
-		const proxyServer = createProxyServer({ authenticate: () => true, models: [model], headersTimeoutMs: 200 });
+	it("gets 408 from a server created with proxyServerTimeouts when its headers take longer than headersTimeoutMs", async () => {
+		const handler = createProxyHandler({ authenticate: () => true, models: [model] });
+		const proxyServer = createServer(proxyServerTimeouts({ headersTimeoutMs: 200 }), (request, response) => {
+			void handler(request, response);
+		});
 		await new Promise<void>((resolve) => proxyServer.listen(0, "127.0.0.1", resolve));
 		const url = `http://127.0.0.1:${(proxyServer.address() as AddressInfo).port}`;
 		server = {

@@ -2,7 +2,7 @@
 // looks the model up in its own allow-list, calls the provider with its own keys and streams the
 // events back as SSE without `partial`. Two adapters over one pipeline (proxy-pipeline.ts):
 // Node's `http` (createProxyHandler) and fetch-style runtimes (createFetchProxyHandler).
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { IncomingMessage, ServerOptions, ServerResponse } from "node:http";
 import {
 	type BodyReadLimits,
 	bodyTimedOut,
@@ -213,33 +213,33 @@ function readNodeBody(request: IncomingMessage, limits: BodyReadLimits): Promise
 }
 
 /**
- * A node:http server serving only the proxy, with time limits for slow clients that Node leaves at
- * 60 s (headers) and 300 s (whole request) by default. `headersTimeoutMs` (default 10000) bounds
- * the request line and headers; the body has the handler's own `bodyTimeoutMs`. Node answers a
- * late request with 408 and closes the connection. When you mount the handler in a server of your
- * own, set its `headersTimeout` and `requestTimeout` the same way.
+ * Options for `http.createServer(options, listener)` that give a server serving the proxy time limits
+ * for slow clients, which Node leaves at 60 s (headers) and 300 s (whole request) by default:
+ * `headersTimeoutMs` (default 10000) for the request line and headers, and the handler's
+ * `bodyTimeoutMs` (default 60000) for the body, which the handler enforces itself wherever it is
+ * mounted. Node answers a late request with 408 and closes the connection. Plain data, so this
+ * module imports nothing from Node at run time and the package root still bundles for browsers.
  */
-export function createProxyServer(
-	options: ProxyServerOptions<IncomingMessage> & { headersTimeoutMs?: number },
-): Server {
-	const handler = createProxyHandler(options);
-	const headersTimeoutMs = options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS;
-	if (typeof headersTimeoutMs !== "number" || !(headersTimeoutMs > 0)) {
-		throw new Error(
-			`Proxy server: options.headersTimeoutMs must be a positive number, got ${String(headersTimeoutMs)}`,
-		);
+export function proxyServerTimeouts(
+	limits: { headersTimeoutMs?: number; bodyTimeoutMs?: number } = {},
+): Pick<ServerOptions, "headersTimeout" | "requestTimeout" | "connectionsCheckingInterval"> {
+	const headersTimeoutMs = limits.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS;
+	const bodyTimeoutMs = limits.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
+	for (const [name, value] of [
+		["headersTimeoutMs", headersTimeoutMs],
+		["bodyTimeoutMs", bodyTimeoutMs],
+	] as const) {
+		if (typeof value !== "number" || !(value > 0) || !Number.isFinite(value)) {
+			throw new Error(`proxyServerTimeouts: ${name} must be a positive number of ms, got ${String(value)}`);
+		}
 	}
-	const bodyTimeoutMs = options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
-	return createServer(
-		{
-			headersTimeout: headersTimeoutMs,
-			// The handler's body limit fires first; this catches a body the handler never reads.
-			requestTimeout: headersTimeoutMs + bodyTimeoutMs,
-			// Node checks both limits on this interval (30 s by default), so a short limit needs a short one.
-			connectionsCheckingInterval: Math.min(1_000, headersTimeoutMs),
-		},
-		(request, response) => void handler(request, response),
-	);
+	return {
+		headersTimeout: headersTimeoutMs,
+		// The handler's body limit fires first; this catches a body nothing reads.
+		requestTimeout: headersTimeoutMs + bodyTimeoutMs,
+		// Node checks both limits on this interval (30 s by default), so a short limit needs a short one.
+		connectionsCheckingInterval: Math.min(1_000, headersTimeoutMs),
+	};
 }
 
 const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
