@@ -31,14 +31,17 @@ export function clampLimit(value: number, range: ProxyLimitRange): number {
 
 /** The server's ranges: the defaults with the configured ones over them. Throws on a bad range. */
 export function resolveLimitRanges(configured: Partial<ProxyLimitRanges> | undefined): ProxyLimitRanges {
-	const ranges = { ...DEFAULT_LIMIT_RANGES, ...configured };
+	const ranges = { ...DEFAULT_LIMIT_RANGES };
 	for (const name of LIMIT_OPTION_NAMES) {
-		const { min, max } = ranges[name];
-		if (!(min > 0 && max >= min && max <= 2 ** 31 - 1)) {
+		const range = configured?.[name];
+		if (range === undefined) continue;
+		const { min, max } = (range ?? {}) as Partial<ProxyLimitRange>;
+		if (!(typeof min === "number" && typeof max === "number" && min > 0 && max >= min && max <= 2 ** 31 - 1)) {
 			throw new Error(
-				`Proxy handler: options.limitRanges.${name} must be { min, max } with 0 < min <= max <= 2147483647 ms, got ${JSON.stringify(ranges[name])}`,
+				`Proxy handler: options.limitRanges.${name} must be { min, max } with 0 < min <= max <= 2147483647 ms, got ${JSON.stringify(range)}`,
 			);
 		}
+		ranges[name] = { min, max };
 	}
 	return ranges;
 }
