@@ -128,6 +128,26 @@ describe("a client that stops reading (Node handler)", () => {
 	});
 });
 
+describe("a client that stops reading (fetch handler)", () => {
+	it("is dropped once the response stream holds more than maxBufferedBytes, and its upstream call is aborted", async () => {
+		const flooding = createFloodingStreamFunction(64 * 1024 * 1024);
+		const handler = createFetchProxyHandler({
+			authenticate: () => true,
+			models: [model],
+			streamFunction: flooding.streamFunction,
+			maxBufferedBytes: 256 * 1024,
+			heartbeatMs: 0,
+		});
+		const response = await handler(
+			new Request("http://proxy.test/api/stream", { method: "POST", headers: { Authorization: "Bearer any" }, body }),
+		);
+		expect(response.status).toBe(200);
+		// The body is never read.
+		await flooding.upstreamAborted;
+		await expect(response.text()).rejects.toThrow("The client fell too far behind (maxBufferedBytes)");
+	});
+});
+
 describe("a client whose request trickles in", () => {
 	it("gets 408 and a closed connection when the body does not arrive within bodyTimeoutMs (Node handler)", async () => {
 		server = await startServer(createProxyHandler({ authenticate: () => true, models: [model], bodyTimeoutMs: 200 }));
