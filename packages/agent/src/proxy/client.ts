@@ -196,7 +196,9 @@ function clientLimits(options: ProxyStreamOptions): Pick<SimpleStreamOptions, "t
 	}
 	// The server clamps the idle limit a page asks for (0 and huge values included) into its range;
 	// the client assumes the default range, so a page can never switch its own watchdog off.
-	const serverIdle = clampLimit(options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_LIMIT_RANGES.idleTimeoutMs);
+	const asked = options.idleTimeoutMs;
+	const requested = typeof asked === "number" && asked >= 0 ? asked : DEFAULT_IDLE_TIMEOUT_MS;
+	const serverIdle = clampLimit(requested, DEFAULT_LIMIT_RANGES.idleTimeoutMs);
 	return { timeoutMs, idleTimeoutMs: trailing(serverIdle) };
 }
 
