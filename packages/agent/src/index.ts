@@ -12,8 +12,11 @@ export { defaultConvertToLlm, isUnknownModel, NO_MODEL_TEXT, UNKNOWN_MODEL } fro
 export { agentLoop, agentLoopContinue, runAgentLoop, runAgentLoopContinue } from "./agent-loop.js";
 // --- proxy: streamProxy for browsers, and the server handlers that hold the keys (owner: proxy) ---
 export { type ProxyStreamOptions, streamProxy } from "./proxy/client.js";
+export { DEFAULT_LIMIT_RANGES, type ProxyLimitRange, type ProxyLimitRanges } from "./proxy/limit-ranges.js";
 export {
+	filterBetaHeaders,
 	filterForwardableHeaders,
+	isBetaHeader,
 	isForwardableHeader,
 	PROXY_STREAM_PATH,
 	type ProxyAssistantMessageEvent,
@@ -30,6 +33,7 @@ export {
 	type NodeProxyHandler,
 	type ProxyModelResolver,
 	type ProxyServerOptions,
+	proxyServerTimeouts,
 } from "./proxy/server.js";
 // --- agent core, continued (Biome sorts exports by path) ---
 export { ABORTED_TOOL_TEXT, SKIPPED_FOR_STEERING_TEXT } from "./tool-execution.js";

@@ -2,7 +2,7 @@
 // error event and result() always settles.
 import type { ServerResponse } from "node:http";
 import type { Api, AssistantMessageEvent, Model } from "@keel/ai";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { streamProxy } from "../src/proxy/client.js";
 import type { ProxyAssistantMessageEvent } from "../src/proxy/protocol.js";
 import { type RunningServer, startServer } from "./proxy-test-server.js";
@@ -219,6 +219,76 @@ describe("streamProxy error mapping", () => {
 			"No data received from the provider for 50 ms; the stream was stopped (idleTimeoutMs)",
 		);
 	});
+
+	it("does not count heartbeat comments as activity: a proxy sending only ': ping' ends with the idle error", async () => {
+		let pinger: ReturnType<typeof setInterval> | undefined;
+		server = await startServer((_request, response) => {
+			sse(response, [{ type: "start" }, { type: "text_start", contentIndex: 0 }]);
+			response.write(`data: ${JSON.stringify({ type: "text_delta", contentIndex: 0, delta: "so far" })}\n\n`);
+			pinger = setInterval(() => response.write(": ping\n\n"), 10);
+			response.on("close", () => clearInterval(pinger));
+		});
+		const { result } = await run(server.url, { proxyIdleTimeoutMs: 100 });
+		clearInterval(pinger);
+		expect(result.errorMessage).toBe(
+			"No data received from the provider for 100 ms; the stream was stopped (idleTimeoutMs)",
+		);
+		expect(result.content).toEqual([{ type: "text", text: "so far" }]);
+	});
+
+	it("enforces timeoutMs itself, trailing it by as much again, when the proxy streams past it", async () => {
+		let streamer: ReturnType<typeof setInterval> | undefined;
+		server = await startServer((_request, response) => {
+			sse(response, [{ type: "start" }, { type: "text_start", contentIndex: 0 }]);
+			const delta = `data: ${JSON.stringify({ type: "text_delta", contentIndex: 0, delta: "." })}\n\n`;
+			streamer = setInterval(() => response.write(delta), 10);
+			response.on("close", () => clearInterval(streamer));
+		});
+		const { result } = await run(server.url, { timeoutMs: 100 });
+		clearInterval(streamer);
+		expect(result.stopReason).toBe("error");
+		expect(result.errorMessage).toBe("Request timed out after 200 ms (timeoutMs)");
+	});
+
+	it.each([
+		["a huge", 1e12],
+		["a zero", 0],
+	])(
+		"keeps its own idle limit when the page asks for %s idleTimeoutMs, with no timer overflow",
+		async (_name, idleTimeoutMs) => {
+			const warnings: Error[] = [];
+			const onWarning = (warning: Error) => warnings.push(warning);
+			process.on("warning", onWarning);
+			vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date"] });
+			try {
+				// A proxy that answers, sends start, and then nothing at all.
+				const fetch = async () =>
+					new Response(
+						new ReadableStream({
+							start(controller) {
+								controller.enqueue(new TextEncoder().encode('data: {"type":"start"}\n\n'));
+							},
+						}),
+						{ headers: { "Content-Type": "text/event-stream" } },
+					);
+				const stream = streamProxy(
+					model,
+					{ messages: [] },
+					{ proxyUrl: "http://proxy.test", authToken: "t", fetch, idleTimeoutMs },
+				);
+				// The server's default range caps the idle limit at 5 minutes; the client trails it by 30 s.
+				await vi.advanceTimersByTimeAsync(330_000);
+				const result = await stream.result();
+				expect(result.errorMessage).toBe(
+					"No data received from the provider for 330000 ms; the stream was stopped (idleTimeoutMs)",
+				);
+				expect(warnings.filter((warning) => warning.name === "TimeoutOverflowWarning")).toEqual([]);
+			} finally {
+				vi.useRealTimers();
+				process.off("warning", onWarning);
+			}
+		},
+	);
 
 	it("reports an abort before the response as aborted", async () => {
 		server = await startServer(() => {

@@ -114,17 +114,71 @@ describe("proxy server refusals (fetch adapter)", () => {
 		expect(faux.state.callCount).toBe(0);
 	});
 
-	it("drops unknown options and zero timeouts instead of passing them upstream", async () => {
+	it("drops unknown options instead of passing them upstream", async () => {
 		faux.setResponses(["ok"]);
 		const response = await fetchHandler()(
-			post({
-				...validBody(),
-				options: { apiKey: "client", onPayload: "x", baseUrl: "evil", timeoutMs: 0, maxTokens: 5 },
-			}),
+			post({ ...validBody(), options: { apiKey: "client", onPayload: "x", baseUrl: "evil", maxTokens: 5 } }),
 		);
 		await response.text();
 		const { signal: _signal, ...options } = faux.state.requests[0].options ?? {};
 		expect(options).toEqual({ maxTokens: 5 });
+	});
+
+	it("clamps every limit a browser sends into the server's ranges: 0 and huge values become the maximum", async () => {
+		faux.setResponses(["one", "two"]);
+		const handler = fetchHandler({ limitRanges: { idleTimeoutMs: { min: 5_000, max: 60_000 } } });
+		const limitsSent = (index: number) => {
+			const { timeoutMs, idleTimeoutMs, maxRetryDelayMs } = faux.state.requests[index].options ?? {};
+			return { timeoutMs, idleTimeoutMs, maxRetryDelayMs };
+		};
+		// 2**31 and 1e12 overflow setTimeout and would leave a stalled upstream open with no timer;
+		// maxRetryDelayMs 0 would let the server sleep out any retry-after.
+		await (
+			await handler(post({ ...validBody(), options: { idleTimeoutMs: 2 ** 31, timeoutMs: 1e12, maxRetryDelayMs: 0 } }))
+		).text();
+		expect(limitsSent(0)).toEqual({ idleTimeoutMs: 60_000, timeoutMs: 30 * 60_000, maxRetryDelayMs: 60_000 });
+		await (
+			await handler(post({ ...validBody(), options: { idleTimeoutMs: 1, timeoutMs: 0, maxRetryDelayMs: 1 } }))
+		).text();
+		expect(limitsSent(1)).toEqual({ idleTimeoutMs: 5_000, timeoutMs: 30 * 60_000, maxRetryDelayMs: 1_000 });
+	});
+
+	it("refuses a negative limit with a 400 naming the option, and a bad range at creation", async () => {
+		const response = await fetchHandler()(post({ ...validBody(), options: { idleTimeoutMs: -1 } }));
+		expect(response.status).toBe(400);
+		expect(await response.json()).toEqual({
+			error: 'Invalid proxy request: "options.idleTimeoutMs" must be a number of milliseconds >= 0, got -1',
+		});
+		expect(() => fetchHandler({ limitRanges: { timeoutMs: { min: 0, max: 10 } } })).toThrow(
+			'Proxy handler: options.limitRanges.timeoutMs must be { min, max } with 0 < min <= max <= 2147483647 ms, got {"min":0,"max":10}',
+		);
+	});
+
+	it("forwards a beta header only with the features the server's config allows", async () => {
+		faux.setResponses(["one", "two"]);
+		const headers = {
+			"anthropic-beta": "context-1m-2025-08-07, fine-grained-tool-streaming-2025-05-14",
+			"OpenAI-Beta": "responses=v1",
+			"x-trace-id": "t1",
+		};
+		await (await fetchHandler()(post({ ...validBody(), options: { headers } }))).text();
+		expect(faux.state.requests[0].options?.headers).toEqual({ "x-trace-id": "t1" });
+		const allowing = fetchHandler({
+			allowedBetaFeatures: { "anthropic-beta": ["fine-grained-tool-streaming-2025-05-14"] },
+		});
+		await (await allowing(post({ ...validBody(), options: { headers } }))).text();
+		expect(faux.state.requests[1].options?.headers).toEqual({
+			"anthropic-beta": "fine-grained-tool-streaming-2025-05-14",
+			"x-trace-id": "t1",
+		});
+	});
+
+	it("checks a forwarded header name exactly as it is sent: a name with a trailing space is dropped", async () => {
+		faux.setResponses(["ok"]);
+		expect(isForwardableHeader("x-trace-id ")).toBe(false);
+		const headers = { "x-trace-id ": "padded", "anthropic-version ": "2020-01-01", "x-request-id": "r1" };
+		await (await fetchHandler()(post({ ...validBody(), options: { headers } }))).text();
+		expect(faux.state.requests[0].options?.headers).toEqual({ "x-request-id": "r1" });
 	});
 
 	it("lets prepareOptions cap what the client asked for", async () => {

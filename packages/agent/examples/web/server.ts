@@ -4,7 +4,7 @@ import { readFile } from "node:fs/promises";
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { extname, join, normalize } from "node:path";
-import { createProxyHandler, type ProxyServerOptions } from "../../src/index.js";
+import { createProxyHandler, type ProxyServerOptions, proxyServerTimeouts } from "../../src/index.js";
 
 const contentTypes: Record<string, string> = {
 	".html": "text/html; charset=utf-8",
@@ -23,7 +23,7 @@ export async function startExampleServer(options: {
 	port?: number;
 }): Promise<ExampleServer> {
 	const proxyHandler = createProxyHandler(options.proxy);
-	const server = createServer((request, response) => {
+	const server = createServer(proxyServerTimeouts(), (request, response) => {
 		void proxyHandler(request, response, async () => {
 			const pathname = new URL(request.url ?? "/", "http://localhost").pathname;
 			const relative = normalize(pathname === "/" ? "/index.html" : pathname);

@@ -18,6 +18,7 @@ import {
 	type SimpleStreamOptions,
 } from "@keel/ai";
 import { decodeProxyEvent, ProxyStreamError } from "./decode-proxy-event.js";
+import { clampLimit, DEFAULT_LIMIT_RANGES } from "./limit-ranges.js";
 import {
 	PROXY_STREAM_PATH,
 	type ProxyAssistantMessageEvent,
@@ -34,9 +35,10 @@ export interface ProxyStreamOptions extends SimpleStreamOptions {
 	/** The proxy's origin (and optional base path); the request goes to `<proxyUrl>/api/stream`. */
 	proxyUrl: string;
 	/**
-	 * Ends the stream when the proxy sends no bytes (not even its heartbeat) for this long, in ms.
-	 * Default: `idleTimeoutMs` (2 minutes when unset) plus 30 s, so the server's own idle error
-	 * arrives first; 0 disables it.
+	 * Ends the stream when the proxy sends no event for this long, in ms (heartbeat comments do not
+	 * count). Default: `idleTimeoutMs` (2 minutes when unset) as the server clamps it (at most 5
+	 * minutes by default), plus as much again up to 30 s, so the server's own idle error arrives
+	 * first; 0 disables it.
 	 */
 	proxyIdleTimeoutMs?: number;
 	/** The fetch to use; defaults to the global one. */
@@ -44,8 +46,10 @@ export interface ProxyStreamOptions extends SimpleStreamOptions {
 }
 
 const DEFAULT_IDLE_TIMEOUT_MS = 120_000;
-/** The client's limits trail the server's by this much, so the server's own error (with its text) arrives first. */
+/** The most the client's limits trail the server's, so the server's own error (with its text) arrives first. */
 const PROXY_SLACK_MS = 30_000;
+/** setTimeout's largest delay; a longer one fires at once (with a TimeoutOverflowWarning on Node). */
+const MAX_TIMER_DELAY_MS = 2 ** 31 - 1;
 
 /**
  * Posts the model's provider and id, the context and the forwardable options (see
@@ -65,7 +69,7 @@ export function streamProxy(
 	options: ProxyStreamOptions,
 ): AssistantMessageEventStream {
 	const problem = describeInvalidOptions(options);
-	const harnessOptions: SimpleStreamOptions = { ...options, ...clientLimits(options) };
+	const harnessOptions: SimpleStreamOptions = problem ? { ...options } : { ...options, ...clientLimits(options) };
 	return createProviderStream(
 		model,
 		harnessOptions,
@@ -119,8 +123,10 @@ async function runProxyAttempt(
 	if (!response.body) throw new ProxyStreamError("Proxy error: the response has no body");
 
 	// From here the proxy has started the upstream call: whatever fails is final, never retried.
-	// Every chunk, heartbeat comments included, counts as activity for the idle watchdog.
-	for await (const events of readServerSentEvents(response.body, attempt.touch)) {
+	// Only events count as activity for the idle watchdog, not the heartbeat comments: a proxy that
+	// sends nothing but `: ping` has stopped streaming, and must not hold the call open forever.
+	for await (const events of readServerSentEvents(response.body)) {
+		attempt.touch();
 		for (const { data } of events) {
 			let event: ProxyAssistantMessageEvent;
 			try {
@@ -177,15 +183,29 @@ function classifyProxyError(error: unknown): ReturnType<NonNullable<ProviderStre
 	return { message: `Proxy request failed: ${classified.message}`, retryable: classified.retryable };
 }
 
-/** The client's own total and idle limits, each trailing the server's so the server's error arrives first. */
-function clientLimits(
-	options: ProxyStreamOptions | undefined,
-): Pick<SimpleStreamOptions, "timeoutMs" | "idleTimeoutMs"> {
-	const timeoutMs = options?.timeoutMs ? options.timeoutMs + PROXY_SLACK_MS : undefined;
-	if (options?.proxyIdleTimeoutMs !== undefined)
-		return { timeoutMs, idleTimeoutMs: Math.max(0, options.proxyIdleTimeoutMs) };
-	if (options?.idleTimeoutMs === 0) return { timeoutMs, idleTimeoutMs: 0 };
-	return { timeoutMs, idleTimeoutMs: (options?.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS) + PROXY_SLACK_MS };
+/**
+ * The client's own total and idle limits. Each trails the server's by as much again, at most 30 s,
+ * so the server's error (with its text and the content so far) arrives first and the client's
+ * watchdogs only catch a proxy that stopped sending events.
+ */
+function clientLimits(options: ProxyStreamOptions): Pick<SimpleStreamOptions, "timeoutMs" | "idleTimeoutMs"> {
+	const timeoutMs = options.timeoutMs && options.timeoutMs > 0 ? trailing(options.timeoutMs) : undefined;
+	if (options.proxyIdleTimeoutMs !== undefined) {
+		const idle = options.proxyIdleTimeoutMs;
+		return { timeoutMs, idleTimeoutMs: idle > 0 ? Math.min(idle, MAX_TIMER_DELAY_MS) : 0 };
+	}
+	// The server clamps the idle limit a page asks for (0 and huge values included) into its range;
+	// the client assumes the default range, so a page can never switch its own watchdog off.
+	const asked = options.idleTimeoutMs;
+	const requested = typeof asked === "number" && asked >= 0 ? asked : DEFAULT_IDLE_TIMEOUT_MS;
+	const serverIdle = clampLimit(requested, DEFAULT_LIMIT_RANGES.idleTimeoutMs);
+	return { timeoutMs, idleTimeoutMs: trailing(serverIdle) };
+}
+
+/** `limit` plus as much again, at most PROXY_SLACK_MS, within setTimeout's range. */
+function trailing(limit: number): number {
+	const slack = Math.min(limit, PROXY_SLACK_MS);
+	return Math.min(limit, MAX_TIMER_DELAY_MS - slack) + slack;
 }
 
 function describeInvalidOptions(options: ProxyStreamOptions | undefined): string | undefined {

@@ -1,6 +1,6 @@
 // Decodes the proxy's slim SSE events into @keel/ai's AssistantMessageBuilder, which rebuilds the
 // message and emits the full events, exactly as a provider's decoder does with its wire events.
-import type { AssistantMessageBuilder } from "@keel/ai";
+import type { AssistantMessageBuilder, Usage } from "@keel/ai";
 import type { ProxyAssistantMessageEvent, ProxyMessageSummary } from "./protocol.js";
 
 /** A malformed proxy stream: the call ends with this error, keeping the content received so far. */
@@ -24,7 +24,7 @@ export function decodeProxyEvent(builder: AssistantMessageBuilder, event: ProxyA
 			return;
 		case "text_end":
 			expectBlock(builder, event, "text");
-			builder.endText(event.contentIndex, event.textSignature);
+			builder.endText(event.contentIndex, event.textSignature ?? event.contentSignature);
 			return;
 		case "thinking_start":
 			expectNextIndex(builder, event.contentIndex);
@@ -36,7 +36,7 @@ export function decodeProxyEvent(builder: AssistantMessageBuilder, event: ProxyA
 			return;
 		case "thinking_end":
 			expectBlock(builder, event, "thinking");
-			builder.endThinking(event.contentIndex, event.thinkingSignature);
+			builder.endThinking(event.contentIndex, event.thinkingSignature ?? event.contentSignature);
 			return;
 		case "toolcall_start":
 			expectNextIndex(builder, event.contentIndex);
@@ -62,12 +62,16 @@ export function decodeProxyEvent(builder: AssistantMessageBuilder, event: ProxyA
 			return;
 		}
 		case "done":
-			applySummary(builder, event.message);
+			applySummary(builder, event.message, event.usage);
 			builder.finish(event.reason, event.message?.rawStopReason);
 			return;
 		case "error":
-			applySummary(builder, event.message);
-			builder.fail(event.reason, event.errorMessage, event.message?.rawStopReason);
+			applySummary(builder, event.message, event.usage);
+			builder.fail(
+				event.reason,
+				event.errorMessage ?? "The proxy reported an error without a message",
+				event.message?.rawStopReason,
+			);
 			return;
 		default:
 			throw new ProxyStreamError(
@@ -76,11 +80,19 @@ export function decodeProxyEvent(builder: AssistantMessageBuilder, event: ProxyA
 	}
 }
 
-/** The server's usage (and its cost, from the server's model) replaces the client's. */
-function applySummary(builder: AssistantMessageBuilder, summary: ProxyMessageSummary | undefined): void {
-	if (!summary) return;
+/**
+ * The server's usage (and its cost, from the server's model) replaces the client's. A pi server
+ * sends it as the event's `usage` and no summary; Keel's server sends both.
+ */
+function applySummary(
+	builder: AssistantMessageBuilder,
+	summary: ProxyMessageSummary | undefined,
+	usage: Usage | undefined,
+): void {
 	const message = builder.message;
-	if (summary.usage) message.usage = summary.usage;
+	const serverUsage = usage ?? summary?.usage;
+	if (serverUsage) message.usage = serverUsage;
+	if (!summary) return;
 	if (summary.responseId !== undefined) message.responseId = summary.responseId;
 	if (summary.responseModel !== undefined) message.responseModel = summary.responseModel;
 	if (summary.diagnostics !== undefined) message.diagnostics = summary.diagnostics;

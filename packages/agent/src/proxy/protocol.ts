@@ -59,25 +59,36 @@ export interface ProxyMessageSummary {
 /**
  * An AssistantMessageEvent without `partial`: the client rebuilds the message from these, so each
  * SSE line costs the size of its delta rather than the size of the whole message so far.
+ *
+ * The shape is also the one pi's proxy protocol uses, so pi clients and servers interoperate: end
+ * events carry the signature as `contentSignature`, and `done`/`error` carry `usage` at the top
+ * level. Keel's server sends both spellings; Keel's client reads either (`message` is absent from a
+ * pi server's events, `toolCall` from its `toolcall_end`).
  */
 export type ProxyAssistantMessageEvent =
 	| { type: "start" }
 	| { type: "text_start"; contentIndex: number; textSignature?: string }
 	| { type: "text_delta"; contentIndex: number; delta: string }
-	| { type: "text_end"; contentIndex: number; textSignature?: string }
+	| { type: "text_end"; contentIndex: number; textSignature?: string; contentSignature?: string }
 	| { type: "thinking_start"; contentIndex: number; redacted?: true; thinkingSignature?: string }
 	| { type: "thinking_delta"; contentIndex: number; delta: string }
-	| { type: "thinking_end"; contentIndex: number; thinkingSignature?: string }
+	| { type: "thinking_end"; contentIndex: number; thinkingSignature?: string; contentSignature?: string }
 	| { type: "toolcall_start"; contentIndex: number; id: string; toolName: string; thoughtSignature?: string }
 	| { type: "toolcall_delta"; contentIndex: number; delta: string }
 	/** Carries the final tool call, so the client never depends on re-parsing the deltas itself. */
-	| { type: "toolcall_end"; contentIndex: number; toolCall: ToolCall }
-	| { type: "done"; reason: Extract<StopReason, "stop" | "length" | "toolUse">; message: ProxyMessageSummary }
+	| { type: "toolcall_end"; contentIndex: number; toolCall?: ToolCall }
+	| {
+			type: "done";
+			reason: Extract<StopReason, "stop" | "length" | "toolUse">;
+			usage?: Usage;
+			message?: ProxyMessageSummary;
+	  }
 	| {
 			type: "error";
 			reason: Extract<StopReason, "error" | "aborted">;
-			errorMessage: string;
-			message: ProxyMessageSummary;
+			errorMessage?: string;
+			usage?: Usage;
+			message?: ProxyMessageSummary;
 	  };
 
 function summarise(message: AssistantMessage): ProxyMessageSummary {
@@ -113,7 +124,7 @@ export function toProxyEvent(event: AssistantMessageEvent): ProxyAssistantMessag
 			const signature = block?.type === "text" ? block.textSignature : undefined;
 			return signature === undefined
 				? { type: "text_end", contentIndex: event.contentIndex }
-				: { type: "text_end", contentIndex: event.contentIndex, textSignature: signature };
+				: { type: "text_end", contentIndex: event.contentIndex, textSignature: signature, contentSignature: signature };
 		}
 		case "thinking_start": {
 			const block = event.partial.content[event.contentIndex];
@@ -131,7 +142,12 @@ export function toProxyEvent(event: AssistantMessageEvent): ProxyAssistantMessag
 			const signature = block?.type === "thinking" ? block.thinkingSignature : undefined;
 			return signature === undefined
 				? { type: "thinking_end", contentIndex: event.contentIndex }
-				: { type: "thinking_end", contentIndex: event.contentIndex, thinkingSignature: signature };
+				: {
+						type: "thinking_end",
+						contentIndex: event.contentIndex,
+						thinkingSignature: signature,
+						contentSignature: signature,
+					};
 		}
 		case "toolcall_start": {
 			const block = event.partial.content[event.contentIndex];
@@ -150,12 +166,13 @@ export function toProxyEvent(event: AssistantMessageEvent): ProxyAssistantMessag
 		case "toolcall_end":
 			return { type: "toolcall_end", contentIndex: event.contentIndex, toolCall: event.toolCall };
 		case "done":
-			return { type: "done", reason: event.reason, message: summarise(event.message) };
+			return { type: "done", reason: event.reason, usage: event.message.usage, message: summarise(event.message) };
 		case "error":
 			return {
 				type: "error",
 				reason: event.reason,
 				errorMessage: event.error.errorMessage ?? "Unknown error",
+				usage: event.error.usage,
 				message: summarise(event.error),
 			};
 	}
@@ -195,7 +212,10 @@ const credentialLikeName =
  * headers are never forwardable, whatever their spelling, nor are framing and hop-by-hop headers.
  */
 export function isForwardableHeader(name: string): boolean {
-	const lower = name.trim().toLowerCase();
+	// Checked exactly as it will be sent: a name with surrounding spaces is not a valid header name
+	// (RFC 9110 token), and trimming here while sending the original would check one string and
+	// send another.
+	const lower = name.toLowerCase();
 	if (!/^[a-z0-9!#$%&'*+.^_`|~-]+$/.test(lower)) return false;
 	if (blockedHeaderNames.has(lower) || lower.startsWith("proxy-") || lower.startsWith("sec-")) return false;
 	return !credentialLikeName.test(lower);
@@ -212,6 +232,43 @@ export function filterForwardableHeaders(
 	for (const [name, value] of Object.entries(headers)) {
 		if (typeof value !== "string" || !isAllowed(name)) continue;
 		kept[name] = value;
+		count++;
+	}
+	return count > 0 ? kept : undefined;
+}
+
+/**
+ * Beta headers (`anthropic-beta`, `OpenAI-Beta`, any name ending in `-beta`) turn on features billed
+ * to the server's key, so each feature must be allowed by the server. The value is a comma-separated
+ * list of feature names (Anthropic: https://docs.anthropic.com/en/api/beta-headers).
+ */
+export function isBetaHeader(name: string): boolean {
+	return /(^|-)beta$/i.test(name);
+}
+
+/**
+ * `headers` with every beta header reduced to the features `allowed` lists for it (keys in lower
+ * case); a beta header with no allowed feature is dropped. Undefined when no header remains.
+ */
+export function filterBetaHeaders(
+	headers: Record<string, string> | undefined,
+	allowed: Readonly<Record<string, readonly string[]>>,
+): Record<string, string> | undefined {
+	if (!headers) return undefined;
+	const kept: Record<string, string> = {};
+	let count = 0;
+	for (const [name, value] of Object.entries(headers)) {
+		if (isBetaHeader(name)) {
+			const allowedFeatures = allowed[name.toLowerCase()] ?? [];
+			const features = value
+				.split(",")
+				.map((feature) => feature.trim())
+				.filter((feature) => feature !== "" && allowedFeatures.includes(feature));
+			if (features.length === 0) continue;
+			kept[name] = features.join(",");
+		} else {
+			kept[name] = value;
+		}
 		count++;
 	}
 	return count > 0 ? kept : undefined;

@@ -11,6 +11,8 @@ import {
 	type SimpleStreamOptions,
 	streamSimple,
 } from "@keel/ai";
+import { InFlightBudget } from "./in-flight-budget.js";
+import { type ProxyLimitRanges, resolveLimitRanges } from "./limit-ranges.js";
 import { PROXY_STREAM_PATH, type ProxyForwardedOptions, toProxyEvent } from "./protocol.js";
 import { ProxyRequestError, validateProxyRequest } from "./request-validation.js";
 
@@ -43,6 +45,32 @@ export interface ProxyServerOptions<TRequest> {
 	streamFunction?: (model: Model<Api>, context: Context, options: SimpleStreamOptions) => AssistantMessageEventStream;
 	/** Larger bodies get 413. Default 4 MiB (images in the context make bodies large). */
 	maxRequestBytes?: number;
+	/**
+	 * The request bytes all requests in flight may hold together (a body is held until its upstream
+	 * call ends). Beyond it a request gets 503 with `Retry-After`. Default 64 MiB; at least
+	 * `maxRequestBytes`.
+	 */
+	maxInFlightRequestBytes?: number;
+	/** The whole body must arrive within this many ms of the handler starting to read it, else 408. Default 60000. */
+	bodyTimeoutMs?: number;
+	/**
+	 * The range each limit a browser may send (`timeoutMs`, `idleTimeoutMs`, `maxRetryDelayMs`) is
+	 * clamped into; 0 ("no limit") becomes the maximum. Default `DEFAULT_LIMIT_RANGES`.
+	 */
+	limitRanges?: Partial<ProxyLimitRanges>;
+	/**
+	 * Beta headers (`anthropic-beta`, `OpenAI-Beta`, any name ending in `-beta`) turn on features
+	 * billed to the server's key. Keyed by header name in lower case, the feature names a browser may
+	 * turn on; any other feature is removed from the header. Default: none.
+	 */
+	allowedBetaFeatures?: Readonly<Record<string, readonly string[]>>;
+	/**
+	 * Node handler: a client more than this many bytes behind (unsent response bytes) is dropped and
+	 * its upstream call aborted. Fetch handler: the same bound on the response stream's queue. Default 4 MiB.
+	 */
+	maxBufferedBytes?: number;
+	/** Node handler: a client that has not caught up (drained) for this many ms is dropped. Default 60000. */
+	stalledReaderTimeoutMs?: number;
 	/** The path served; other paths get 404 (or `next()` on Node). Default "/api/stream"; null serves any path. */
 	path?: string | null;
 	/** An SSE comment every this many ms keeps idle connections open through intermediaries. Default 15000; 0 disables. */
@@ -56,7 +84,29 @@ export interface ProxyServerOptions<TRequest> {
 }
 
 const DEFAULT_MAX_REQUEST_BYTES = 4 * 1024 * 1024;
+const DEFAULT_MAX_IN_FLIGHT_REQUEST_BYTES = 64 * 1024 * 1024;
+export const DEFAULT_BODY_TIMEOUT_MS = 60_000;
 export const DEFAULT_HEARTBEAT_MS = 15_000;
+export const DEFAULT_MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
+export const DEFAULT_STALLED_READER_TIMEOUT_MS = 60_000;
+/** What a 503 for a full budget asks the client to wait, in seconds: upstream calls take seconds. */
+const BUSY_RETRY_AFTER_SECONDS = 2;
+
+/** The per-handler state and settings, resolved once when the handler is created. */
+export interface ProxyHandlerState {
+	budget: InFlightBudget;
+	limitRanges: ProxyLimitRanges;
+	maxRequestBytes: number;
+	bodyTimeoutMs: number;
+}
+
+/** How a body may be read: its size limit (413), its time limit (408), and the server-wide budget (503). */
+export interface BodyReadLimits {
+	maxBytes: number;
+	timeoutMs: number;
+	/** Called with the bytes received so far; throws the 503 when the server-wide budget is exceeded. */
+	accept(totalBytes: number): void;
+}
 
 /** The request as the pipeline sees it, whatever the runtime. */
 export interface ProxyRequestParts<TRequest> {
@@ -64,15 +114,21 @@ export interface ProxyRequestParts<TRequest> {
 	method: string;
 	pathname: string;
 	header: (name: string) => string | null;
-	/** Reads the body as text, throwing ProxyRequestError(413) past `limit` bytes. */
-	readBody: (limit: number) => Promise<string>;
+	/** Reads the body as text, throwing ProxyRequestError 413/408 past the limits, and calling `accept` as bytes arrive. */
+	readBody: (limits: BodyReadLimits) => Promise<string>;
 }
 
 export type ProxyResponse =
 	| { kind: "json"; status: number; headers: Record<string, string>; body: string }
 	| { kind: "empty"; status: number; headers: Record<string, string> }
 	| { kind: "not-found" }
-	| { kind: "events"; headers: Record<string, string>; upstream: () => AssistantMessageEventStream };
+	| {
+			kind: "events";
+			headers: Record<string, string>;
+			upstream: () => AssistantMessageEventStream;
+			/** Gives the request's bytes back to the server-wide budget; call when the response ends. */
+			release: () => void;
+	  };
 
 const sseHeaders = {
 	"Content-Type": "text/event-stream; charset=utf-8",
@@ -121,6 +177,7 @@ async function resolveModel<TRequest>(
 export async function runProxyRequest<TRequest>(
 	parts: ProxyRequestParts<TRequest>,
 	options: ProxyServerOptions<TRequest>,
+	state: ProxyHandlerState,
 	signal: AbortSignal,
 ): Promise<ProxyResponse> {
 	const servedPath = options.path === undefined ? PROXY_STREAM_PATH : options.path;
@@ -141,6 +198,7 @@ export async function runProxyRequest<TRequest>(
 	if (parts.method !== "POST") {
 		return jsonError(405, `The proxy accepts POST only, got ${parts.method}`, { Allow: "POST", ...cors });
 	}
+	const reservation = state.budget.open();
 	try {
 		const token = bearerToken(parts.header("authorization"));
 		if (!token) throw new ProxyRequestError(401, "Missing bearer token: send Authorization: Bearer <token>");
@@ -148,17 +206,26 @@ export async function runProxyRequest<TRequest>(
 			throw new ProxyRequestError(401, "Invalid token");
 		}
 
-		const limit = options.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES;
+		const limit = state.maxRequestBytes;
 		const declaredLength = Number(parts.header("content-length") ?? "0");
 		if (declaredLength > limit) throw tooLarge(limit);
-		const text = await parts.readBody(limit);
+		const accept = (totalBytes: number) => {
+			if (!reservation.grow(totalBytes)) throw busy(state.budget.limitBytes);
+		};
+		// A declared length is reserved before reading, so a full server refuses without reading.
+		if (declaredLength > 0) accept(declaredLength);
+		const text = await parts.readBody({ maxBytes: limit, timeoutMs: state.bodyTimeoutMs, accept });
 		let json: unknown;
 		try {
 			json = JSON.parse(text);
 		} catch {
 			throw new ProxyRequestError(400, "Invalid proxy request: the body is not valid JSON");
 		}
-		const body = validateProxyRequest(json, options.isHeaderAllowed);
+		const body = validateProxyRequest(json, {
+			isHeaderAllowed: options.isHeaderAllowed,
+			limitRanges: state.limitRanges,
+			allowedBetaFeatures: options.allowedBetaFeatures,
+		});
 
 		const model = await callUserCode(options, () => resolveModel(options, body.model, parts.request));
 		if (!model) {
@@ -183,10 +250,17 @@ export async function runProxyRequest<TRequest>(
 			kind: "events",
 			headers: { ...sseHeaders, ...cors },
 			upstream: () => streamFunction(model, body.context, streamOptions),
+			release: reservation.release,
 		};
 	} catch (error) {
+		reservation.release();
 		if (error instanceof ProxyRequestError) {
-			const extra: Record<string, string> = error.status === 401 ? { "WWW-Authenticate": "Bearer" } : {};
+			const extra: Record<string, string> =
+				error.status === 401
+					? { "WWW-Authenticate": "Bearer" }
+					: error.status === 503
+						? { "Retry-After": String(BUSY_RETRY_AFTER_SECONDS) }
+						: {};
 			return jsonError(error.status, error.message, { ...extra, ...cors });
 		}
 		return jsonError(500, "The proxy failed to handle the request", cors);
@@ -211,6 +285,17 @@ function dropHeadersOfServerModel(options: ProxyForwardedOptions, model: Model<A
 	else delete options.headers;
 }
 
+function busy(limitBytes: number): ProxyRequestError {
+	return new ProxyRequestError(
+		503,
+		`The proxy is busy: requests in flight hold its limit of ${limitBytes} bytes (maxInFlightRequestBytes); retry after ${BUSY_RETRY_AFTER_SECONDS} s`,
+	);
+}
+
+export function bodyTimedOut(timeoutMs: number): ProxyRequestError {
+	return new ProxyRequestError(408, `The request body did not arrive within ${timeoutMs} ms (bodyTimeoutMs)`);
+}
+
 export function tooLarge(limit: number): ProxyRequestError {
 	return new ProxyRequestError(413, `The request body is larger than the proxy's limit of ${limit} bytes`);
 }
@@ -232,24 +317,40 @@ function formatEvent(data: unknown): string {
 	return `data: ${JSON.stringify(data)}\n\n`;
 }
 
+/** Where the event pump writes: a Node response or a fetch response stream. */
+export interface EventSink {
+	/** Writes (or buffers) one chunk; never waits. A sink drops a client that falls too far behind. */
+	write(chunk: string): void;
+	/** True while earlier chunks are still waiting for the client: a heartbeat would only add to them. */
+	isBackedUp(): boolean;
+}
+
 /**
  * Writes the upstream's events as SSE. Always ends with exactly one done or error event, even when
  * the stream function throws or its stream ends without one, so the client never waits forever.
+ * Writes never wait for the client: the upstream's events would queue up in memory instead, so the
+ * sink bounds what is buffered and drops a client that stops reading.
  */
 export async function pumpEvents(
 	start: () => AssistantMessageEventStream,
-	write: (chunk: string) => void | Promise<void>,
+	sink: EventSink,
 	heartbeatMs: number,
 	onError: ((error: unknown) => void) | undefined,
 ): Promise<void> {
-	const heartbeat = heartbeatMs > 0 ? setInterval(() => void write(": ping\n\n"), heartbeatMs) : undefined;
+	// A heartbeat only keeps a quiet connection open; a backed-up one is not quiet.
+	const heartbeat =
+		heartbeatMs > 0
+			? setInterval(() => {
+					if (!sink.isBackedUp()) sink.write(": ping\n\n");
+				}, heartbeatMs)
+			: undefined;
 	try {
 		let errorMessage = "The proxy's stream function failed to start";
 		try {
 			const upstream = start();
 			errorMessage = "The proxy failed while streaming the response";
 			for await (const event of upstream) {
-				await write(formatEvent(toProxyEvent(event)));
+				sink.write(formatEvent(toProxyEvent(event)));
 				if (event.type === "done" || event.type === "error") return;
 			}
 			errorMessage = "The upstream stream ended without a done or error event";
@@ -258,13 +359,46 @@ export async function pumpEvents(
 			onError?.(error);
 		}
 		const failed = createErrorMessage({ api: "unknown", provider: "unknown", id: "unknown" }, "error", errorMessage);
-		await write(formatEvent(toProxyEvent({ type: "error", reason: "error", error: failed })));
+		sink.write(formatEvent(toProxyEvent({ type: "error", reason: "error", error: failed })));
 	} finally {
 		if (heartbeat !== undefined) clearInterval(heartbeat);
 	}
 }
 
-export function assertServerOptions(options: ProxyServerOptions<never>): void {
+/** Checks the options and resolves the handler's settings. Mistakes throw when the handler is created. */
+export function createHandlerState(options: ProxyServerOptions<never>): ProxyHandlerState {
+	assertServerOptions(options);
+	const maxRequestBytes = positiveOption(options, "maxRequestBytes", DEFAULT_MAX_REQUEST_BYTES);
+	const maxInFlight = positiveOption(options, "maxInFlightRequestBytes", DEFAULT_MAX_IN_FLIGHT_REQUEST_BYTES);
+	if (maxInFlight < maxRequestBytes) {
+		throw new Error(
+			`Proxy handler: options.maxInFlightRequestBytes (${maxInFlight}) must be at least maxRequestBytes (${maxRequestBytes}), or no request of the largest size could ever be served`,
+		);
+	}
+	positiveOption(options, "maxBufferedBytes", DEFAULT_MAX_BUFFERED_BYTES);
+	positiveOption(options, "stalledReaderTimeoutMs", DEFAULT_STALLED_READER_TIMEOUT_MS);
+	return {
+		budget: new InFlightBudget(maxInFlight),
+		limitRanges: resolveLimitRanges(options.limitRanges),
+		maxRequestBytes,
+		bodyTimeoutMs: positiveOption(options, "bodyTimeoutMs", DEFAULT_BODY_TIMEOUT_MS),
+	};
+}
+
+function positiveOption(
+	options: ProxyServerOptions<never>,
+	name: "maxRequestBytes" | "maxInFlightRequestBytes" | "bodyTimeoutMs" | "maxBufferedBytes" | "stalledReaderTimeoutMs",
+	fallback: number,
+): number {
+	const value = options[name];
+	if (value === undefined) return fallback;
+	if (typeof value !== "number" || !(value > 0) || !Number.isFinite(value)) {
+		throw new Error(`Proxy handler: options.${name} must be a positive number, got ${String(value)}`);
+	}
+	return value;
+}
+
+function assertServerOptions(options: ProxyServerOptions<never>): void {
 	// Configuration mistakes are programming errors: they throw when the handler is created.
 	if (!options || typeof options.authenticate !== "function") {
 		throw new Error("Proxy handler: options.authenticate(token, request) is required (return true to accept a token)");

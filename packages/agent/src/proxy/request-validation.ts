@@ -2,7 +2,14 @@
 // trusted: every field is checked, unknown options are dropped, and a bad field is a 400 that says
 // which field and why.
 import type { Context, SimpleStreamOptions } from "@keel/ai";
-import { filterForwardableHeaders, type ProxyForwardedOptions } from "./protocol.js";
+import {
+	clampLimit,
+	DEFAULT_LIMIT_RANGES,
+	LIMIT_OPTION_NAMES,
+	type LimitOptionName,
+	type ProxyLimitRanges,
+} from "./limit-ranges.js";
+import { filterBetaHeaders, filterForwardableHeaders, type ProxyForwardedOptions } from "./protocol.js";
 
 /** A request the proxy refuses, with the HTTP status to send. */
 export class ProxyRequestError extends Error {
@@ -13,6 +20,16 @@ export class ProxyRequestError extends Error {
 		super(message);
 		this.name = "ProxyRequestError";
 	}
+}
+
+/** What the server's configuration lets a browser ask for. */
+export interface RequestPolicy {
+	/** Which header names may be forwarded; default `isForwardableHeader`. */
+	isHeaderAllowed?: (name: string) => boolean;
+	/** The range each limit is clamped into; default `DEFAULT_LIMIT_RANGES`. */
+	limitRanges?: ProxyLimitRanges;
+	/** Per beta header (lower case), the feature names a browser may turn on; default none. */
+	allowedBetaFeatures?: Readonly<Record<string, readonly string[]>>;
 }
 
 export interface ValidatedProxyRequest {
@@ -35,10 +52,7 @@ function invalid(message: string): never {
 }
 
 /** Checks the parsed JSON body and returns it typed, with only the forwardable options kept. */
-export function validateProxyRequest(
-	body: unknown,
-	isHeaderAllowed?: (name: string) => boolean,
-): ValidatedProxyRequest {
+export function validateProxyRequest(body: unknown, policy: RequestPolicy = {}): ValidatedProxyRequest {
 	if (!isRecord(body)) invalid("the body must be a JSON object with model, context and options");
 	const model = body.model;
 	if (!isRecord(model) || typeof model.provider !== "string" || typeof model.id !== "string") {
@@ -47,7 +61,7 @@ export function validateProxyRequest(
 	return {
 		model: { provider: model.provider, id: model.id },
 		context: validateContext(body.context),
-		options: validateOptions(body.options ?? {}, isHeaderAllowed),
+		options: validateOptions(body.options ?? {}, policy),
 	};
 }
 
@@ -99,6 +113,16 @@ function optionalNumber(
 	return value;
 }
 
+function limitValue(options: Record<string, unknown>, name: LimitOptionName): number | undefined {
+	const value = options[name];
+	if (value === undefined || value === null) return undefined;
+	// JSON has no Infinity, but 1e400 parses to it: like 0 it means "no limit", and is clamped too.
+	if (typeof value !== "number" || Number.isNaN(value) || value < 0) {
+		invalid(`"options.${name}" must be a number of milliseconds >= 0, got ${JSON.stringify(value)}`);
+	}
+	return value;
+}
+
 function optionalChoice<TValue extends string>(
 	options: Record<string, unknown>,
 	name: string,
@@ -112,16 +136,17 @@ function optionalChoice<TValue extends string>(
 	return value as TValue;
 }
 
-function validateOptions(
-	options: unknown,
-	isHeaderAllowed?: (name: string) => boolean,
-): ProxyForwardedOptions & SimpleStreamOptions {
+function validateOptions(options: unknown, policy: RequestPolicy): ProxyForwardedOptions & SimpleStreamOptions {
 	if (!isRecord(options)) invalid('"options" must be an object');
-	const nonNegative = (value: number) => value >= 0;
 	const validated: ProxyForwardedOptions = {};
 	const temperature = optionalNumber(options, "temperature", (value) => value >= 0 && value <= 2, "between 0 and 2");
 	if (temperature !== undefined) validated.temperature = temperature;
-	const maxTokens = optionalNumber(options, "maxTokens", Number.isInteger, "an integer");
+	const maxTokens = optionalNumber(
+		options,
+		"maxTokens",
+		(value) => Number.isInteger(value) && value > 0,
+		"a positive integer",
+	);
 	if (maxTokens !== undefined) validated.maxTokens = maxTokens;
 	const reasoning = optionalChoice<NonNullable<ProxyForwardedOptions["reasoning"]>>(
 		options,
@@ -145,7 +170,12 @@ function validateOptions(
 		if (!isRecord(options.thinkingBudgets)) invalid('"options.thinkingBudgets" must be an object');
 		const budgets: Record<string, number> = {};
 		for (const level of ["minimal", "low", "medium", "high"]) {
-			const budget = optionalNumber(options.thinkingBudgets, level, Number.isInteger, "an integer");
+			const budget = optionalNumber(
+				options.thinkingBudgets,
+				level,
+				(value) => Number.isInteger(value) && value >= 0,
+				"an integer >= 0",
+			);
 			if (budget !== undefined) budgets[level] = budget;
 		}
 		validated.thinkingBudgets = budgets;
@@ -158,15 +188,17 @@ function validateOptions(
 		if (!isRecord(options.headers)) invalid('"options.headers" must be an object of strings');
 		// Credential and framing headers are dropped silently: the client filters them too, so only a
 		// hand-made request sends them, and dropping is the safe answer either way.
-		const headers = filterForwardableHeaders(options.headers as Record<string, string>, isHeaderAllowed);
+		const forwardable = filterForwardableHeaders(options.headers as Record<string, string>, policy.isHeaderAllowed);
+		// Beta headers turn on features billed to the server's key: only those the server allows.
+		const headers = filterBetaHeaders(forwardable, policy.allowedBetaFeatures ?? {});
 		if (headers) validated.headers = headers;
 	}
-	const maxRetryDelayMs = optionalNumber(options, "maxRetryDelayMs", nonNegative, "a number of milliseconds >= 0");
-	if (maxRetryDelayMs !== undefined) validated.maxRetryDelayMs = maxRetryDelayMs;
-	for (const name of ["timeoutMs", "idleTimeoutMs"] as const) {
-		const value = optionalNumber(options, name, nonNegative, "a number of milliseconds >= 0");
-		// 0 would switch the server's watchdogs off for a browser's request: it keeps its defaults.
-		if (value !== undefined && value > 0) validated[name] = value;
+	// A browser must not switch off or stretch the server's watchdogs: each limit is clamped into the
+	// range the server configured. 0 means "no limit" in @keel/ai, so it becomes the range's maximum.
+	const ranges = policy.limitRanges ?? DEFAULT_LIMIT_RANGES;
+	for (const name of LIMIT_OPTION_NAMES) {
+		const value = limitValue(options, name);
+		if (value !== undefined) validated[name] = clampLimit(value, ranges[name]);
 	}
 	return validated;
 }

@@ -2,10 +2,17 @@
 // looks the model up in its own allow-list, calls the provider with its own keys and streams the
 // events back as SSE without `partial`. Two adapters over one pipeline (proxy-pipeline.ts):
 // Node's `http` (createProxyHandler) and fetch-style runtimes (createFetchProxyHandler).
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { IncomingMessage, ServerOptions, ServerResponse } from "node:http";
 import {
-	assertServerOptions,
+	type BodyReadLimits,
+	bodyTimedOut,
+	createHandlerState,
+	DEFAULT_BODY_TIMEOUT_MS,
 	DEFAULT_HEARTBEAT_MS,
+	DEFAULT_MAX_BUFFERED_BYTES,
+	DEFAULT_STALLED_READER_TIMEOUT_MS,
+	type EventSink,
+	type ProxyHandlerState,
 	type ProxyServerOptions,
 	pumpEvents,
 	runProxyRequest,
@@ -27,9 +34,9 @@ export type NodeProxyHandler = (request: IncomingMessage, response: ServerRespon
  * upstream call is aborted.
  */
 export function createProxyHandler(options: ProxyServerOptions<IncomingMessage>): NodeProxyHandler {
-	assertServerOptions(options);
+	const state = createHandlerState(options);
 	return (request, response, next) =>
-		serveNodeRequest(options, request, response, next).catch((error: unknown) => {
+		serveNodeRequest(options, state, request, response, next).catch((error: unknown) => {
 			// Only a bug or a broken socket gets here; the server must not crash on one request.
 			options.onError?.(error);
 			if (!response.headersSent) writeNodeJson(response, 500, {}, JSON.stringify({ error: "The proxy failed" }));
@@ -39,6 +46,7 @@ export function createProxyHandler(options: ProxyServerOptions<IncomingMessage>)
 
 async function serveNodeRequest(
 	options: ProxyServerOptions<IncomingMessage>,
+	state: ProxyHandlerState,
 	request: IncomingMessage,
 	response: ServerResponse,
 	next: (() => void) | undefined,
@@ -59,9 +67,10 @@ async function serveNodeRequest(
 			method: request.method ?? "GET",
 			pathname: url.pathname,
 			header,
-			readBody: (limit) => readNodeBody(request, limit),
+			readBody: (limits) => readNodeBody(request, limits),
 		},
 		options,
+		state,
 		controller.signal,
 	);
 	if (result.kind === "not-found") {
@@ -91,12 +100,16 @@ async function serveNodeRequest(
 	}
 	response.writeHead(200, { ...result.headers, Connection: "keep-alive" });
 	response.flushHeaders();
-	await pumpEvents(
-		result.upstream,
-		(chunk) => writeNodeChunk(response, chunk),
-		options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
-		options.onError,
-	);
+	try {
+		await pumpEvents(
+			result.upstream,
+			createNodeEventSink(response, options),
+			options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
+			options.onError,
+		);
+	} finally {
+		result.release();
+	}
 	if (!response.destroyed) response.end();
 }
 
@@ -105,53 +118,131 @@ function writeNodeJson(response: ServerResponse, status: number, headers: Record
 	response.writeHead(status, headers).end(body);
 }
 
-/** Writes and waits for the socket to drain when its buffer is full; never waits on a closed socket. */
-function writeNodeChunk(response: ServerResponse, chunk: string): Promise<void> | void {
-	if (response.destroyed || response.writableEnded) return;
-	if (response.write(chunk)) return;
-	return new Promise((resolve) => {
-		const done = () => {
-			response.off("drain", done);
-			response.off("close", done);
-			resolve();
-		};
-		response.on("drain", done);
-		response.on("close", done);
-	});
+/**
+ * Writes without waiting for the client, and drops a client that stays behind: more than
+ * `maxBufferedBytes` unsent, or not caught up for `stalledReaderTimeoutMs`. Dropping destroys the
+ * response, whose "close" aborts the upstream call. One "drain" listener per response, whatever the
+ * number of writes.
+ */
+function createNodeEventSink(response: ServerResponse, options: ProxyServerOptions<IncomingMessage>): EventSink {
+	const maxBufferedBytes = options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
+	const stalledReaderTimeoutMs = options.stalledReaderTimeoutMs ?? DEFAULT_STALLED_READER_TIMEOUT_MS;
+	let stallTimer: ReturnType<typeof setTimeout> | undefined;
+	const stopTimer = () => {
+		if (stallTimer !== undefined) clearTimeout(stallTimer);
+		stallTimer = undefined;
+	};
+	const drop = () => {
+		stopTimer();
+		response.destroy();
+	};
+	response.on("drain", stopTimer);
+	response.once("close", stopTimer);
+	return {
+		write(chunk) {
+			if (response.destroyed || response.writableEnded) return;
+			// Checked before writing, so one large event (a long tool call) still goes out whole.
+			if (response.writableLength > maxBufferedBytes) return drop();
+			if (!response.write(chunk) && stallTimer === undefined) {
+				stallTimer = setTimeout(drop, stalledReaderTimeoutMs);
+			}
+		},
+		isBackedUp: () => response.writableNeedDrain,
+	};
 }
 
-function readNodeBody(request: IncomingMessage, limit: number): Promise<string> {
+function readNodeBody(request: IncomingMessage, limits: BodyReadLimits): Promise<string> {
 	// A body parser mounted earlier (Express's express.json(), for example) has consumed the stream
 	// and left `request.body`; waiting for "end" would wait forever.
 	const parsed = (request as IncomingMessage & { body?: unknown }).body;
 	if (parsed !== undefined) {
 		const text =
 			typeof parsed === "string" ? parsed : Buffer.isBuffer(parsed) ? parsed.toString("utf8") : JSON.stringify(parsed);
-		return Buffer.byteLength(text) > limit ? Promise.reject(tooLarge(limit)) : Promise.resolve(text);
+		const size = Buffer.byteLength(text);
+		if (size > limits.maxBytes) return Promise.reject(tooLarge(limits.maxBytes));
+		try {
+			limits.accept(size);
+		} catch (error) {
+			return Promise.reject(error);
+		}
+		return Promise.resolve(text);
 	}
 	if (request.readableEnded) {
 		return Promise.reject(new ProxyRequestError(400, "The request body was already read by another handler"));
 	}
 	return new Promise((resolve, reject) => {
+		// With a declared length the body is copied once into a buffer of that size, instead of being
+		// kept as chunks and copied again when joined: the body is in memory once while it arrives.
+		const declared = Number(request.headers["content-length"] ?? Number.NaN);
+		const preallocated =
+			Number.isInteger(declared) && declared > 0 && declared <= limits.maxBytes
+				? Buffer.allocUnsafe(declared)
+				: undefined;
 		const chunks: Buffer[] = [];
 		let size = 0;
+		const stop = (error: unknown) => {
+			clearTimeout(timer);
+			request.off("data", onData);
+			request.pause();
+			reject(error);
+		};
+		// Node only limits how long the whole request may take (requestTimeout, 300 s by default).
+		const timer = setTimeout(() => stop(bodyTimedOut(limits.timeoutMs)), limits.timeoutMs);
 		const onData = (chunk: Buffer) => {
 			size += chunk.length;
-			if (size > limit) {
-				request.off("data", onData);
-				request.pause();
-				reject(tooLarge(limit));
-				return;
+			if (size > limits.maxBytes) return stop(tooLarge(limits.maxBytes));
+			try {
+				limits.accept(size);
+			} catch (error) {
+				return stop(error);
 			}
-			chunks.push(chunk);
+			if (preallocated && size <= preallocated.length) chunk.copy(preallocated, size - chunk.length);
+			else chunks.push(chunk);
 		};
 		request.on("data", onData);
-		request.once("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-		request.once("error", (error) =>
-			reject(new ProxyRequestError(400, `Could not read the request body: ${error.message}`)),
-		);
+		request.once("end", () => {
+			clearTimeout(timer);
+			const body = preallocated && chunks.length === 0 ? preallocated.subarray(0, size) : Buffer.concat(chunks);
+			resolve(body.toString("utf8"));
+		});
+		request.once("error", (error) => {
+			clearTimeout(timer);
+			reject(new ProxyRequestError(400, `Could not read the request body: ${error.message}`));
+		});
 	});
 }
+
+/**
+ * Options for `http.createServer(options, listener)` that give a server serving the proxy time limits
+ * for slow clients, which Node leaves at 60 s (headers) and 300 s (whole request) by default:
+ * `headersTimeoutMs` (default 10000) for the request line and headers, and the handler's
+ * `bodyTimeoutMs` (default 60000) for the body, which the handler enforces itself wherever it is
+ * mounted. Node answers a late request with 408 and closes the connection. Plain data, so this
+ * module imports nothing from Node at run time and the package root still bundles for browsers.
+ */
+export function proxyServerTimeouts(
+	limits: { headersTimeoutMs?: number; bodyTimeoutMs?: number } = {},
+): Pick<ServerOptions, "headersTimeout" | "requestTimeout" | "connectionsCheckingInterval"> {
+	const headersTimeoutMs = limits.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS;
+	const bodyTimeoutMs = limits.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
+	for (const [name, value] of [
+		["headersTimeoutMs", headersTimeoutMs],
+		["bodyTimeoutMs", bodyTimeoutMs],
+	] as const) {
+		if (typeof value !== "number" || !(value > 0) || !Number.isFinite(value)) {
+			throw new Error(`proxyServerTimeouts: ${name} must be a positive number of ms, got ${String(value)}`);
+		}
+	}
+	return {
+		headersTimeout: headersTimeoutMs,
+		// The handler's body limit fires first; this catches a body nothing reads.
+		requestTimeout: headersTimeoutMs + bodyTimeoutMs,
+		// Node checks both limits on this interval (30 s by default), so a short limit needs a short one.
+		connectionsCheckingInterval: Math.min(1_000, headersTimeoutMs),
+	};
+}
+
+const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
 
 // ---------------------------------------------------------------------------
 // Fetch-style adapter (Request → Response)
@@ -165,7 +256,7 @@ export type FetchProxyHandler = (request: Request) => Promise<Response>;
  * cancels the response body.
  */
 export function createFetchProxyHandler(options: ProxyServerOptions<Request>): FetchProxyHandler {
-	assertServerOptions(options);
+	const state = createHandlerState(options);
 	return async (request) => {
 		const controller = new AbortController();
 		const onRequestAbort = () => controller.abort();
@@ -178,9 +269,10 @@ export function createFetchProxyHandler(options: ProxyServerOptions<Request>): F
 				method: request.method,
 				pathname: url.pathname,
 				header: (name) => request.headers.get(name),
-				readBody: (limit) => readFetchBody(request, limit),
+				readBody: (limits) => readFetchBody(request, limits),
 			},
 			options,
+			state,
 			controller.signal,
 		);
 		if (result.kind !== "events") request.signal.removeEventListener("abort", onRequestAbort);
@@ -191,48 +283,77 @@ export function createFetchProxyHandler(options: ProxyServerOptions<Request>): F
 		if (result.kind === "empty") return new Response(null, { status: result.status, headers: result.headers });
 
 		const encoder = new TextEncoder();
-		const body = new ReadableStream<Uint8Array>({
-			start(streamController) {
-				let open = true;
-				const write = (chunk: string) => {
-					if (open) streamController.enqueue(encoder.encode(chunk));
-				};
-				void pumpEvents(result.upstream, write, options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS, options.onError).finally(
-					() => {
-						request.signal.removeEventListener("abort", onRequestAbort);
-						if (open) {
-							open = false;
-							streamController.close();
-						}
-					},
-				);
-				controller.signal.addEventListener("abort", () => {
-					open = false;
-				});
+		const maxBufferedBytes = options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
+		const body = new ReadableStream<Uint8Array>(
+			{
+				start(streamController) {
+					let open = true;
+					const close = () => {
+						if (!open) return;
+						open = false;
+						streamController.close();
+					};
+					const sink: EventSink = {
+						write(chunk) {
+							if (!open) return;
+							// desiredSize is the queue's room in bytes: below 0, the client is more than
+							// maxBufferedBytes behind. Drop it and stop paying for the upstream call.
+							if ((streamController.desiredSize ?? 0) < 0) {
+								open = false;
+								streamController.error(new Error("The client fell too far behind (maxBufferedBytes)"));
+								controller.abort();
+								return;
+							}
+							streamController.enqueue(encoder.encode(chunk));
+						},
+						isBackedUp: () => (streamController.desiredSize ?? 0) < maxBufferedBytes,
+					};
+					void pumpEvents(result.upstream, sink, options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS, options.onError).finally(
+						() => {
+							result.release();
+							request.signal.removeEventListener("abort", onRequestAbort);
+							close();
+						},
+					);
+					controller.signal.addEventListener("abort", () => {
+						open = false;
+					});
+				},
+				cancel() {
+					// The client stopped reading: abort the upstream call.
+					controller.abort();
+				},
 			},
-			cancel() {
-				// The client stopped reading: abort the upstream call.
-				controller.abort();
-			},
-		});
+			{ highWaterMark: maxBufferedBytes, size: (chunk) => chunk.byteLength },
+		);
 		return new Response(body, { status: 200, headers: result.headers });
 	};
 }
 
-async function readFetchBody(request: Request, limit: number): Promise<string> {
+async function readFetchBody(request: Request, limits: BodyReadLimits): Promise<string> {
 	if (!request.body) return "";
 	const reader = request.body.getReader();
 	const chunks: Uint8Array[] = [];
 	let size = 0;
-	while (true) {
-		const { value, done } = await reader.read();
-		if (done) break;
-		size += value.byteLength;
-		if (size > limit) {
-			await reader.cancel().catch(() => {});
-			throw tooLarge(limit);
+	let timer: ReturnType<typeof setTimeout> | undefined;
+	const timedOut = new Promise<never>((_, reject) => {
+		timer = setTimeout(() => reject(bodyTimedOut(limits.timeoutMs)), limits.timeoutMs);
+	});
+	timedOut.catch(() => {});
+	try {
+		while (true) {
+			const { value, done } = await Promise.race([reader.read(), timedOut]);
+			if (done) break;
+			size += value.byteLength;
+			if (size > limits.maxBytes) throw tooLarge(limits.maxBytes);
+			limits.accept(size);
+			chunks.push(value);
 		}
-		chunks.push(value);
+	} catch (error) {
+		await reader.cancel().catch(() => {});
+		throw error;
+	} finally {
+		clearTimeout(timer);
 	}
 	const bytes = new Uint8Array(size);
 	let offset = 0;
