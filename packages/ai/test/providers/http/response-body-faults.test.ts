@@ -51,6 +51,28 @@ describe.each(API_CASES)("$name response body", (api) => {
 		expect(result.content).toEqual([{ type: "text", text: "partial" }]);
 	});
 
+	it("a line that is not JSON after the terminal event, in the same network chunk, spoils nothing", async () => {
+		// A proxy that appends its own `data: [DONE]` or junk after the API's last event.
+		wire.server.enqueue({ body: [`${api.okBody()}data: [DONE]\n\ndata: {not json\n\n`] });
+		const result = await api.stream(wire.server.url, { apiKey: TEST_KEY }).result();
+		expect(result.errorMessage).toBeUndefined();
+		expect(result.stopReason).toBe("stop");
+		expect(result.content).toHaveLength(1);
+		expect(result.content[0]).toMatchObject({ type: "text", text: "ok" });
+	});
+
+	it("a line that is not JSON mid-stream keeps every event before it from the same network chunk", async () => {
+		wire.server.enqueue({ body: [`${api.partialBody()}data: {not json\n\n`] });
+		const events: string[] = [];
+		const stream = api.stream(wire.server.url, { apiKey: TEST_KEY, maxRetries: 0 });
+		for await (const event of stream) events.push(event.type);
+		const result = await stream.result();
+		expect(result.stopReason).toBe("error");
+		expect(result.errorMessage).toMatch(/not JSON|JSON/);
+		expect(result.content).toEqual([{ type: "text", text: "partial" }]);
+		expect(events).toContain("text_delta");
+	});
+
 	it("ended without the terminal event: an error that names the missing event", async () => {
 		wire.server.enqueue({ body: [api.partialBody()] });
 		const result = await api.stream(wire.server.url, { apiKey: TEST_KEY }).result();
