@@ -234,6 +234,28 @@ describe("buildCatalogue", () => {
 		]);
 	});
 
+	it("gives Mistral reasoning models their reasoning switch as compat, and Magistral no off level", () => {
+		const mistral: ModelsDevCatalogue = {
+			mistral: {
+				id: "mistral",
+				models: {
+					"magistral-medium-latest": modelsDevModel("magistral-medium-latest", { reasoning: true }),
+					"mistral-small-2603": modelsDevModel("mistral-small-2603", { reasoning: true }),
+					"mistral-large-latest": modelsDevModel("mistral-large-latest"),
+				},
+			},
+		};
+		const { models } = build(sources(mistral));
+		const byId = new Map(models.map((model) => [model.id, model]));
+		expect(byId.get("magistral-medium-latest")).toMatchObject({
+			api: "mistral-conversations",
+			compat: { reasoningFormat: "prompt-mode" },
+			thinkingLevelMap: { off: null },
+		});
+		expect(byId.get("mistral-small-2603")?.compat).toEqual({ reasoningFormat: "reasoning-effort" });
+		expect(byId.get("mistral-large-latest")?.compat).toBeUndefined();
+	});
+
 	it("applies provider compat flags as rows, not code", () => {
 		const { models } = build(sources(snapshot));
 		expect(models.find((model) => model.id === "grok-9")?.compat).toEqual({
