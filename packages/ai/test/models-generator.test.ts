@@ -253,6 +253,13 @@ describe("buildCatalogue", () => {
 			thinkingLevelMap: { off: null },
 		});
 		expect(byId.get("mistral-small-2603")?.compat).toEqual({ reasoningFormat: "reasoning-effort" });
+		expect(byId.get("mistral-small-2603")?.thinkingLevelMap).toEqual({
+			off: "none",
+			minimal: "high",
+			low: "high",
+			medium: "high",
+			high: "high",
+		});
 		expect(byId.get("mistral-large-latest")?.compat).toBeUndefined();
 	});
 

@@ -97,6 +97,11 @@ export function thinkingLevelMapFor(id: string, reasoning: boolean, api?: string
 	// Through the Anthropic Messages API (the Vercel gateway), effort names in a map mean Claude's
 	// adaptive thinking; other vendors' maps would be misread there.
 	if (api === "anthropic-messages" && !family.startsWith("claude")) return undefined;
+	// Mistral Small 4 and Medium 3.5 take reasoning_effort "high" or "none" only
+	// (docs.mistral.ai/capabilities/reasoning/adjustable); on other APIs the same ids mean other things.
+	if (api === "mistral-conversations" && /^mistral-(small|medium)/.test(family)) {
+		return { off: "none", minimal: "high", low: "high", medium: "high", high: "high" };
+	}
 	const rule = familyRules.find((candidate) => candidate.pattern.test(family));
 	return rule ? { ...rule.map } : undefined;
 }
