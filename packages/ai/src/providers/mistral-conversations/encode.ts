@@ -25,6 +25,11 @@ export function encodeMistralRequest(
 	if (context.tools && context.tools.length > 0) body.tools = context.tools.map(encodeTool);
 	if (options.toolChoice !== undefined) body.tool_choice = options.toolChoice;
 	if (options.parallelToolCalls !== undefined) body.parallel_tool_calls = options.parallelToolCalls;
+	// https://docs.mistral.ai/studio-api/conversations/advanced/prompt-caching: a stable key per
+	// conversation raises the chance that its prefix is read from the cache (billed at 10%).
+	if (options.sessionId && resolveCacheRetention(options.cacheRetention) !== "none") {
+		body.prompt_cache_key = options.sessionId;
+	}
 	if (model.reasoning) {
 		if (options.promptMode) body.prompt_mode = options.promptMode;
 		if (options.reasoningEffort !== undefined) {

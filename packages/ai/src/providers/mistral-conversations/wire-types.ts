@@ -72,6 +72,8 @@ export interface MistralChatRequest {
 	parallel_tool_calls?: boolean;
 	prompt_mode?: "reasoning";
 	reasoning_effort?: string;
+	/** Requests sharing a key are routed to the cache that holds their prompt prefix. */
+	prompt_cache_key?: string;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -152,6 +152,16 @@ describe("encodeMistralRequest", () => {
 		expect(normalizeMistralToolCallId("call_abc|fc_1")).toBe(normalizeMistralToolCallId("call_abc|fc_1"));
 	});
 
+	it("sends the session id as prompt_cache_key, unless caching is off", () => {
+		const context: Context = { messages: [userMessage("Hi")] };
+		expect(encodeMistralRequest(mistralModel(), context, { sessionId: "conversation-42" }).prompt_cache_key).toBe(
+			"conversation-42",
+		);
+		expect(
+			encodeMistralRequest(mistralModel(), context, { sessionId: "conversation-42", cacheRetention: "none" }),
+		).not.toHaveProperty("prompt_cache_key");
+	});
+
 	it("sends prompt_mode and reasoning_effort only to reasoning models", () => {
 		const context: Context = { messages: [userMessage("Hi")] };
 		const options = { promptMode: "reasoning" as const, reasoningEffort: "high" as const };
