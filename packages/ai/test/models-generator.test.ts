@@ -261,6 +261,8 @@ describe("buildCatalogue", () => {
 			high: "high",
 		});
 		expect(byId.get("mistral-large-latest")?.compat).toBeUndefined();
+		// Mistral bills cached prompt tokens at 10% of the input price; the source lists none.
+		expect(byId.get("mistral-large-latest")?.cost).toMatchObject({ input: 1, cacheRead: 0.1 });
 	});
 
 	it("applies provider compat flags as rows, not code", () => {
