@@ -167,4 +167,39 @@ describe("mistral-conversations streaming", () => {
 		expect(result.errorMessage).toContain("Mistral stream error 3000: Internal model failure");
 		expect(result.content).toEqual([{ type: "text", text: "partial" }]);
 	});
+
+	it("ends as aborted when the caller aborts while waiting for the headers", async () => {
+		wire.server.enqueue({ stallBeforeHeaders: true });
+		const controller = new AbortController();
+		const stream = streamMistral(mistralModel({ baseUrl: wire.server.url }), context, {
+			apiKey,
+			signal: controller.signal,
+		});
+		for await (const event of stream) if (event.type === "start") controller.abort();
+		const result = await stream.result();
+		expect(result.stopReason).toBe("aborted");
+	});
+
+	it("ends with an idle-timeout error when the stream stalls after some text, keeping the text", async () => {
+		wire.server.enqueue({
+			body: [mistralSse([mistralChunk({ role: "assistant", content: "so far" })], false)],
+			stall: true,
+		});
+		const result = await streamMistral(mistralModel({ baseUrl: wire.server.url }), context, {
+			apiKey,
+			idleTimeoutMs: 50,
+		}).result();
+		expect(result.stopReason).toBe("error");
+		expect(result.errorMessage).toMatch(/idle|no data/i);
+		expect(result.content).toEqual([{ type: "text", text: "so far" }]);
+	});
+
+	it("refuses a message with an unknown role with a clear error, sending nothing", async () => {
+		const bad = { messages: [{ role: "system", content: "x", timestamp: 0 }] } as unknown as Context;
+		const result = await streamMistral(mistralModel({ baseUrl: wire.server.url }), bad, { apiKey }).result();
+		expect(result.errorMessage).toBe(
+			'context.messages[0] has role "system": expected "user", "assistant" or "toolResult"',
+		);
+		expect(wire.server.requests).toHaveLength(0);
+	});
 });
