@@ -156,4 +156,21 @@ describe("MistralStreamDecoder", () => {
 		const builder = new AssistantMessageBuilder(magistralModel(), () => {});
 		expect(() => new MistralStreamDecoder(builder).decode([] as never)).toThrow("Malformed Mistral stream chunk");
 	});
+
+	it("counts usage that arrives in a chunk after the finish reason", () => {
+		const { message } = decode([
+			mistralChunk({ content: "hi" }, { finish: "stop" }),
+			{ id: "cmpl-1", object: "chat.completion.chunk", choices: [], usage: { prompt_tokens: 7, completion_tokens: 2 } },
+		]);
+		expect(message.usage).toMatchObject({ input: 7, output: 2, totalTokens: 9 });
+		expect(message.stopReason).toBe("stop");
+	});
+
+	it("gives a tool called without arguments an empty object", () => {
+		const { message } = decode([
+			mistralChunk({ tool_calls: [{ id: "N0Args123", index: 0, function: { name: "now", arguments: "" } }] }),
+			mistralChunk({}, { finish: "tool_calls" }),
+		]);
+		expect(message.content).toEqual([{ type: "toolCall", id: "N0Args123", name: "now", arguments: {} }]);
+	});
 });
