@@ -8,6 +8,7 @@ export const FIRST_CALL_APIS = [
 	"openai-completions",
 	"openai-responses",
 	"azure-openai-responses",
+	"mistral-conversations",
 ] as const satisfies readonly Api[];
 
 export type FirstCallApi = (typeof FIRST_CALL_APIS)[number];
@@ -87,6 +88,7 @@ function responsesHello(): string {
 /** The SSE body that answers "Hello" in `api`'s wire format. */
 export function helloBody(api: FirstCallApi): string {
 	if (api === "anthropic-messages") return anthropicHello();
-	if (api === "openai-completions") return chatCompletionsHello();
+	// Mistral streams chat.completion.chunk objects of the same shape.
+	if (api === "openai-completions" || api === "mistral-conversations") return chatCompletionsHello();
 	return responsesHello();
 }

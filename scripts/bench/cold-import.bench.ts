@@ -134,6 +134,7 @@ const catalogueModelFor: Record<FirstCallApi, [provider: string, modelId: string
 	"openai-completions": ["groq", "llama-3.3-70b-versatile"],
 	"openai-responses": ["openai", "gpt-4.1"],
 	"azure-openai-responses": ["azure-openai-responses", "gpt-4.1"],
+	"mistral-conversations": ["mistral", "mistral-large-latest"],
 };
 
 /**

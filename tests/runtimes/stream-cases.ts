@@ -9,6 +9,7 @@ export const RUNTIME_APIS = [
 	"openai-completions",
 	"openai-responses",
 	"azure-openai-responses",
+	"mistral-conversations",
 ] as const;
 
 export type RuntimeApi = (typeof RUNTIME_APIS)[number];
@@ -57,6 +58,9 @@ function modelFor(api: RuntimeApi, serverUrl: string): Model<Api> {
 		case "azure-openai-responses":
 			// An Azure OpenAI v1 endpoint: https://<resource>.openai.azure.com/openai/v1
 			return defineModel({ api, id: "gpt-runtime-test", baseUrl: `${serverUrl}/openai/v1` });
+		case "mistral-conversations":
+			// Mistral's base URL is the host; the provider posts to /v1/chat/completions below it.
+			return defineModel({ api, id: "mistral-runtime-test", baseUrl: serverUrl });
 	}
 }
 

@@ -17,6 +17,7 @@ export const REQUEST_PATHS: Record<RuntimeApi, string> = {
 	"openai-completions": "/v1/chat/completions",
 	"openai-responses": "/v1/responses",
 	"azure-openai-responses": "/openai/v1/responses?api-version=v1",
+	"mistral-conversations": "/v1/chat/completions",
 };
 
 /** The scripted response for the API, cut into small byte pieces so the body arrives in many reads. */
@@ -29,6 +30,8 @@ function sseBody(api: RuntimeApi): string {
 		case "anthropic-messages":
 			return anthropicAnswer();
 		case "openai-completions":
+		// Mistral streams chat.completion.chunk objects of the same shape.
+		case "mistral-conversations":
 			return chatCompletionsAnswer();
 		case "openai-responses":
 		case "azure-openai-responses":

@@ -44,6 +44,9 @@ export type {
 	AzureOpenAIResponsesOptions,
 	AzureOpenAIResponsesSimpleOptions,
 } from "./providers/azure-openai-responses/options.js";
+export type { MistralSimpleOptions } from "./providers/mistral-conversations/index.js";
+export type { MistralOptions } from "./providers/mistral-conversations/options.js";
+export type { MistralToolChoice } from "./providers/mistral-conversations/wire-types.js";
 export type { OpenAICompletionsOptions } from "./providers/openai-completions/options.js";
 export type { ChatToolChoice as OpenAICompletionsToolChoice } from "./providers/openai-completions/wire-types.js";
 export type {

@@ -389,13 +389,26 @@ export interface AnthropicMessagesCompat {
 	supportsLongCacheRetention?: boolean;
 }
 
+/** How a model served by Mistral's chat completions API is driven. */
+export interface MistralConversationsCompat {
+	/**
+	 * How a reasoning model's thinking is requested. "prompt-mode": Magistral models, which always
+	 * reason, take `prompt_mode: "reasoning"` (their reasoning system prompt). "reasoning-effort":
+	 * models with adjustable reasoning take `reasoning_effort`, its values from `thinkingLevelMap`.
+	 * Default: "prompt-mode" for ids starting with "magistral", else "reasoning-effort".
+	 */
+	reasoningFormat?: "prompt-mode" | "reasoning-effort";
+}
+
 export type ModelCompat<TApi extends Api> = TApi extends "openai-completions"
 	? OpenAICompletionsCompat
 	: TApi extends "openai-responses" | "azure-openai-responses" | "openai-codex-responses"
 		? OpenAIResponsesCompat
 		: TApi extends "anthropic-messages"
 			? AnthropicMessagesCompat
-			: Record<string, unknown>;
+			: TApi extends "mistral-conversations"
+				? MistralConversationsCompat
+				: Record<string, unknown>;
 
 /** Keys off…xhigh; a string is the provider's value for that level, null means unsupported. */
 export type ThinkingLevelMap = Partial<Record<"off" | ThinkingLevel, string | null>>;

@@ -22,6 +22,7 @@ import {
 	thinkingStart,
 	toolUseStart,
 } from "./providers/anthropic/fixtures.js";
+import { mistralChunk, mistralSse, mistralTextStream } from "./providers/mistral-conversations/fixtures.js";
 import { chunk, sse, textStream, usageChunk } from "./providers/openai-completions/fixtures.js";
 import {
 	completed,
@@ -37,8 +38,19 @@ const VISIBLE = "Let me look at the files.";
 const PARTIAL = "Interrupted half sentence";
 const KEY = "test-key-0123456789";
 
-type ApiName = "anthropic-messages" | "openai-completions" | "openai-responses" | "azure-openai-responses";
-const APIS: ApiName[] = ["anthropic-messages", "openai-completions", "openai-responses", "azure-openai-responses"];
+type ApiName =
+	| "anthropic-messages"
+	| "openai-completions"
+	| "openai-responses"
+	| "azure-openai-responses"
+	| "mistral-conversations";
+const APIS: ApiName[] = [
+	"anthropic-messages",
+	"openai-completions",
+	"openai-responses",
+	"azure-openai-responses",
+	"mistral-conversations",
+];
 
 const wire = useWireTestServer();
 
@@ -67,6 +79,16 @@ function modelOf(api: ApiName): Model<Api> {
 	}
 	if (api === "openai-responses") {
 		return { ...common, id: "gpt-5-mini", name: "GPT", api, provider: "openai", baseUrl: wire.server.url };
+	}
+	if (api === "mistral-conversations") {
+		return {
+			...common,
+			id: "magistral-medium-latest",
+			name: "Magistral",
+			api,
+			provider: "mistral",
+			baseUrl: wire.server.url,
+		};
 	}
 	return { ...common, id: "gpt-5-mini", name: "GPT Azure", api, provider: "azure-openai-responses", baseUrl: "" };
 }
@@ -123,6 +145,22 @@ function toolTurnBody(api: ApiName): string {
 			usageChunk({ prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 }),
 		]);
 	}
+	if (api === "mistral-conversations") {
+		return mistralSse([
+			mistralChunk({
+				role: "assistant",
+				content: [{ type: "thinking", thinking: [{ type: "text", text: THINKING }] }],
+			}),
+			mistralChunk({ content: [{ type: "text", text: VISIBLE }] }),
+			mistralChunk({
+				tool_calls: [
+					{ id: "Ls7Qv9Zk2", type: "function", index: 0, function: { name: "ls", arguments: '{"dir":"."}' } },
+					{ id: "Rd4Hj6Kl8", type: "function", index: 1, function: { name: "read", arguments: '{"path":"a.txt"}' } },
+				],
+			}),
+			mistralChunk({ content: "" }, { finish: "tool_calls", usage: { prompt_tokens: 10, completion_tokens: 5 } }),
+		]);
+	}
 	return responsesSse([
 		created(),
 		...reasoningEvents(0, [[THINKING]], { id: "rs_0a1b2c", encrypted: "gAAAA-encrypted-SECRET" }),
@@ -143,6 +181,8 @@ function toolTurnBody(api: ApiName): string {
 function stalledTextBody(api: ApiName): string {
 	if (api === "anthropic-messages") return anthropicSse([messageStart(), textStart(0), textDelta(0, PARTIAL)]);
 	if (api === "openai-completions") return sse([chunk({ role: "assistant", content: PARTIAL })], false);
+	if (api === "mistral-conversations")
+		return mistralSse([mistralChunk({ role: "assistant", content: PARTIAL })], false);
 	return responsesSse([created(), ...messageEvents(0, [PARTIAL], { id: "msg_partial" }).slice(0, 3)]);
 }
 
@@ -150,6 +190,7 @@ function stalledTextBody(api: ApiName): string {
 function answerBody(api: ApiName): string {
 	if (api === "anthropic-messages") return anthropicSse(textResponseEvents(["Done."]));
 	if (api === "openai-completions") return textStream("Done.");
+	if (api === "mistral-conversations") return mistralTextStream("Done.");
 	return responsesSse([created(), ...messageEvents(0, ["Done."]), completed()]);
 }
 
@@ -187,7 +228,7 @@ function readSent(api: ApiName, body: Json): SentConversation {
 		}
 		return sent;
 	}
-	if (api === "openai-completions") {
+	if (api === "openai-completions" || api === "mistral-conversations") {
 		for (const message of body.messages as Json[]) {
 			if (message.role === "assistant") {
 				const content = message.content;
@@ -236,6 +277,7 @@ const ID_PATTERN: Record<ApiName, RegExp> = {
 	"openai-completions": /^[A-Za-z0-9_-]{1,40}$/,
 	"openai-responses": /^[A-Za-z0-9_-]{1,64}$/,
 	"azure-openai-responses": /^[A-Za-z0-9_-]{1,64}$/,
+	"mistral-conversations": /^[a-zA-Z0-9]{9}$/,
 };
 
 // --- the conversation ----------------------------------------------------------------------------

@@ -234,6 +234,37 @@ describe("buildCatalogue", () => {
 		]);
 	});
 
+	it("gives Mistral reasoning models their reasoning switch as compat, and Magistral no off level", () => {
+		const mistral: ModelsDevCatalogue = {
+			mistral: {
+				id: "mistral",
+				models: {
+					"magistral-medium-latest": modelsDevModel("magistral-medium-latest", { reasoning: true }),
+					"mistral-small-2603": modelsDevModel("mistral-small-2603", { reasoning: true }),
+					"mistral-large-latest": modelsDevModel("mistral-large-latest"),
+				},
+			},
+		};
+		const { models } = build(sources(mistral));
+		const byId = new Map(models.map((model) => [model.id, model]));
+		expect(byId.get("magistral-medium-latest")).toMatchObject({
+			api: "mistral-conversations",
+			compat: { reasoningFormat: "prompt-mode" },
+			thinkingLevelMap: { off: null },
+		});
+		expect(byId.get("mistral-small-2603")?.compat).toEqual({ reasoningFormat: "reasoning-effort" });
+		expect(byId.get("mistral-small-2603")?.thinkingLevelMap).toEqual({
+			off: "none",
+			minimal: "high",
+			low: "high",
+			medium: "high",
+			high: "high",
+		});
+		expect(byId.get("mistral-large-latest")?.compat).toBeUndefined();
+		// Mistral bills cached prompt tokens at 10% of the input price; the source lists none.
+		expect(byId.get("mistral-large-latest")?.cost).toMatchObject({ input: 1, cacheRead: 0.1 });
+	});
+
 	it("applies provider compat flags as rows, not code", () => {
 		const { models } = build(sources(snapshot));
 		expect(models.find((model) => model.id === "grok-9")?.compat).toEqual({

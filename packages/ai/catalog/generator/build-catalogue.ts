@@ -13,7 +13,7 @@ import {
 	VERCEL_GATEWAY_RULE,
 } from "./providers.js";
 import type { SourceData } from "./source-types.js";
-import { modelCompatFor, thinkingLevelMapFor } from "./thinking-levels.js";
+import { mistralCompatFor, modelCompatFor, thinkingLevelMapFor } from "./thinking-levels.js";
 
 export interface CatalogueInput {
 	sources: SourceData;
@@ -68,6 +68,10 @@ function applyProviderDefaults(model: Model<Api>): Model<Api> {
 			...modelCompatFor(model.provider, model.id),
 			...(model.compat as OpenAICompletionsCompat | undefined),
 		};
+		if (Object.keys(compat).length > 0) model.compat = compat;
+	}
+	if (model.api === "mistral-conversations") {
+		const compat = { ...mistralCompatFor(model.id, model.reasoning), ...model.compat };
 		if (Object.keys(compat).length > 0) model.compat = compat;
 	}
 	if (rule?.headers) model.headers = { ...rule.headers, ...model.headers };

@@ -24,6 +24,11 @@ export function perTokenToPerMillion(value: string | undefined): number {
 	return Number((parsed * 1_000_000).toPrecision(12));
 }
 
+/** The cache-read price from the provider's documented share of the input price, without float noise. */
+function documentedCacheRead(rule: ProviderRule, input: number): number {
+	return rule.cacheReadShareOfInput ? Number((input * rule.cacheReadShareOfInput).toPrecision(12)) : 0;
+}
+
 function baseModel(rule: ProviderRule, api: Api, baseUrl: string): Pick<Model<Api>, "api" | "provider" | "baseUrl"> {
 	return { api, provider: rule.provider, baseUrl };
 }
@@ -43,10 +48,11 @@ export function convertModelsDevModel(
 	if (rule.provider === "opencode") ({ api, baseUrl } = apiForOpencodeModel(source.provider?.npm ?? providerNpm));
 	if (rule.provider === "github-copilot") api = apiForCopilotModel(source.id);
 
+	const input = rateOrZero(source.cost?.input);
 	const cost: ModelCost = {
-		input: rateOrZero(source.cost?.input),
+		input,
 		output: rateOrZero(source.cost?.output),
-		cacheRead: rateOrZero(source.cost?.cache_read),
+		cacheRead: rateOrZero(source.cost?.cache_read) || documentedCacheRead(rule, input),
 		cacheWrite: rateOrZero(source.cost?.cache_write),
 	};
 	const model: Model<Api> = {

@@ -11,6 +11,11 @@ export interface ProviderRule {
 	compat?: OpenAICompletionsCompat;
 	/** Model ids from this source that are dropped (deprecated or not usable through the API). */
 	skip?: RegExp;
+	/**
+	 * The cache-read price as a share of the input price, for a provider that documents one but
+	 * whose source lists no cache price.
+	 */
+	cacheReadShareOfInput?: number;
 	/** Used when a source gives no limit. */
 	defaultContextWindow?: number;
 	defaultMaxTokens?: number;
@@ -60,7 +65,14 @@ export const MODELS_DEV_PROVIDER_RULES: Readonly<Record<string, ProviderRule>> =
 		// https://docs.aws.amazon.com/bedrock/latest/userguide/conversation-inference-supported-models-features.html
 		skip: /^(ai21\.jamba|mistral\.mistral-7b-instruct-v0)/,
 	},
-	mistral: { provider: "mistral", api: "mistral-conversations", baseUrl: "https://api.mistral.ai" },
+	mistral: {
+		provider: "mistral",
+		api: "mistral-conversations",
+		baseUrl: "https://api.mistral.ai",
+		// "Cached prompt tokens are billed at 10% of the standard input token price"
+		// (https://docs.mistral.ai/studio-api/conversations/advanced/prompt-caching).
+		cacheReadShareOfInput: 0.1,
+	},
 	groq: { provider: "groq", api: "openai-completions", baseUrl: "https://api.groq.com/openai/v1" },
 	cerebras: {
 		provider: "cerebras",

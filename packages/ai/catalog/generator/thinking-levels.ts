@@ -2,7 +2,7 @@
 // level the model rejects; a string is the value the provider takes for it. Levels not listed keep the
 // defaults (off … high supported, xhigh not). Patterns match the id after any vendor prefix
 // ("openai/gpt-5.2" on OpenRouter is the same family as "gpt-5.2").
-import type { OpenAICompletionsCompat, ThinkingLevelMap } from "../../src/types.js";
+import type { MistralConversationsCompat, OpenAICompletionsCompat, ThinkingLevelMap } from "../../src/types.js";
 
 interface FamilyRule {
 	pattern: RegExp;
@@ -68,6 +68,11 @@ const familyRules: readonly FamilyRule[] = [
 		note: "Gemini 2.5 Pro cannot turn thinking off (ai.google.dev/gemini-api/docs/thinking)",
 	},
 	{
+		pattern: /^magistral/,
+		map: { off: null },
+		note: "Magistral models always reason; a level only selects their reasoning prompt (docs.mistral.ai/capabilities/reasoning)",
+	},
+	{
 		pattern: /^(deepseek-reasoner|deepseek-r1|qwq|.*-thinking)/i,
 		map: { off: null },
 		note: "reasoning-only models: thinking cannot be turned off",
@@ -92,6 +97,11 @@ export function thinkingLevelMapFor(id: string, reasoning: boolean, api?: string
 	// Through the Anthropic Messages API (the Vercel gateway), effort names in a map mean Claude's
 	// adaptive thinking; other vendors' maps would be misread there.
 	if (api === "anthropic-messages" && !family.startsWith("claude")) return undefined;
+	// Mistral Small 4 and Medium 3.5 take reasoning_effort "high" or "none" only
+	// (docs.mistral.ai/capabilities/reasoning/adjustable); on other APIs the same ids mean other things.
+	if (api === "mistral-conversations" && /^mistral-(small|medium)/.test(family)) {
+		return { off: "none", minimal: "high", low: "high", medium: "high", high: "high" };
+	}
 	const rule = familyRules.find((candidate) => candidate.pattern.test(family));
 	return rule ? { ...rule.map } : undefined;
 }
@@ -105,4 +115,14 @@ export function modelCompatFor(provider: string, id: string): OpenAICompletionsC
 		};
 	}
 	return undefined;
+}
+
+/**
+ * How a reasoning model on Mistral's API takes its reasoning switch: Magistral models (always
+ * reasoning) take `prompt_mode: "reasoning"`; the others take `reasoning_effort`
+ * (https://docs.mistral.ai/capabilities/reasoning/). Undefined for a model without reasoning.
+ */
+export function mistralCompatFor(id: string, reasoning: boolean): MistralConversationsCompat | undefined {
+	if (!reasoning) return undefined;
+	return { reasoningFormat: /^magistral/.test(familyId(id)) ? "prompt-mode" : "reasoning-effort" };
 }

@@ -13,6 +13,7 @@ const builtInDefinitions: Record<string, () => Promise<ProviderDefinition<Api>>>
 	"openai-responses": async () => (await import("./openai-responses/index.js")).openAIResponsesProvider,
 	"azure-openai-responses": async () =>
 		(await import("./azure-openai-responses/index.js")).azureOpenAIResponsesProvider,
+	"mistral-conversations": async () => (await import("./mistral-conversations/index.js")).mistralConversationsProvider,
 };
 
 // Wire APIs that the catalogue lists but Keel does not speak yet. Their models can be looked up;
@@ -21,7 +22,6 @@ const notYetImplementedApis = [
 	"google-generative-ai",
 	"google-vertex",
 	"google-gemini-cli",
-	"mistral-conversations",
 	"bedrock-converse-stream",
 	"openai-codex-responses",
 ] as const;

@@ -1,7 +1,7 @@
 // The HTTP providers send their requests with the platform fetch; the vendors' SDKs are types only.
 // Loading a provider module must therefore load no SDK (the Anthropic SDK alone costs ~200 ms to
 // import and brings node:child_process into Worker bundles). A fresh Node process records every
-// module URL it resolves while it imports the four provider modules and runs one call.
+// module URL it resolves while it imports the HTTP provider modules and runs one call.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -11,13 +11,13 @@ import { afterAll, expect, it } from "vitest";
 
 const packageRoot = join(dirname(fileURLToPath(import.meta.url)), "../..");
 const workDirectory = mkdtempSync(join(tmpdir(), "keel-sdk-free-"));
-const PROVIDER_SDK = /\/node_modules\/(@anthropic-ai\/sdk|openai)\//;
+const PROVIDER_SDK = /\/node_modules\/(@anthropic-ai\/sdk|openai|@mistralai\/mistralai)\//;
 
 afterAll(() => {
 	rmSync(workDirectory, { recursive: true, force: true });
 });
 
-it("loading the four HTTP provider modules and streaming a call loads no vendor SDK", () => {
+it("loading the HTTP provider modules and streaming a call loads no vendor SDK", () => {
 	const hook = join(workDirectory, "record.mjs");
 	writeFileSync(
 		hook,
@@ -40,6 +40,7 @@ const { streamAnthropic } = await import(${source("src/providers/anthropic/index
 await import(${source("src/providers/openai-completions/index.ts")});
 await import(${source("src/providers/openai-responses/index.ts")});
 await import(${source("src/providers/azure-openai-responses/index.ts")});
+await import(${source("src/providers/mistral-conversations/index.ts")});
 const { WireTestServer } = await import(${source("src/testing/wire-test-server.ts")});
 const server = await WireTestServer.start();
 server.enqueue({ body: 'event: message_start\\ndata: {"type":"message_start","message":{"id":"m","model":"c","usage":{"input_tokens":1,"output_tokens":1}}}\\n\\nevent: message_delta\\ndata: {"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":1}}\\n\\nevent: message_stop\\ndata: {"type":"message_stop"}\\n\\n' });

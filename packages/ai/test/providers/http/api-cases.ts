@@ -2,6 +2,7 @@
 // (request wire format, HTTP errors, body faults, abort) are pinned once for each of them.
 import { streamAnthropic } from "../../../src/providers/anthropic/index.js";
 import { streamAzureOpenAIResponses } from "../../../src/providers/azure-openai-responses/index.js";
+import { streamMistral } from "../../../src/providers/mistral-conversations/index.js";
 import { streamOpenAICompletions } from "../../../src/providers/openai-completions/index.js";
 import { streamOpenAIResponses } from "../../../src/providers/openai-responses/index.js";
 import type { Context, StreamOptions } from "../../../src/types.js";
@@ -20,6 +21,13 @@ import {
 	textStart,
 	toolUseStart,
 } from "../anthropic/fixtures.js";
+import {
+	mistralChunk,
+	mistralModel,
+	mistralSse,
+	mistralTextStream,
+	mistralToolCallStream,
+} from "../mistral-conversations/fixtures.js";
 import { chunk, serverModel, sse, textStream } from "../openai-completions/fixtures.js";
 import {
 	azureModel,
@@ -125,5 +133,14 @@ export const API_CASES: ApiCase[] = [
 				},
 				{ type: "response.output_text.delta", output_index: 0, item_id: "msg_0", content_index: 0, delta: "partial" },
 			]),
+	},
+	{
+		name: "mistral-conversations",
+		path: "/v1/chat/completions",
+		stream: (baseUrl, options) => streamMistral(mistralModel({ baseUrl }), context, options),
+		streamContext: (baseUrl, conversation, options) => streamMistral(mistralModel({ baseUrl }), conversation, options),
+		toolCallBody: (pieces) => mistralToolCallStream("D681PevKs", "deep", pieces),
+		okBody: () => mistralTextStream("ok"),
+		partialBody: () => mistralSse([mistralChunk({ role: "assistant", content: "partial" })], false),
 	},
 ];

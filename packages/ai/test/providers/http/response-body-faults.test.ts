@@ -18,6 +18,7 @@ const LABELS: Record<string, string> = {
 	"openai-completions": "openai",
 	"openai-responses": "OpenAI",
 	"azure-openai-responses": "Azure OpenAI",
+	"mistral-conversations": "Mistral",
 };
 
 const MISSING_TERMINAL: Record<string, string> = {
@@ -26,6 +27,7 @@ const MISSING_TERMINAL: Record<string, string> = {
 	"openai-responses": "The OpenAI stream ended before the response was finished (no response.completed event)",
 	"azure-openai-responses":
 		"The Azure OpenAI stream ended before the response was finished (no response.completed event)",
+	"mistral-conversations": "The Mistral stream ended without a finish_reason (the response is incomplete)",
 };
 
 describe.each(API_CASES)("$name response body", (api) => {

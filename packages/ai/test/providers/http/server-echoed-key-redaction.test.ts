@@ -15,6 +15,7 @@ import {
 	textDelta,
 	textStart,
 } from "../anthropic/fixtures.js";
+import { mistralChunk, mistralSse } from "../mistral-conversations/fixtures.js";
 import { chunk, sse } from "../openai-completions/fixtures.js";
 import { created, responseObject, responsesSse } from "../openai-responses/fixtures.js";
 import { API_CASES } from "./api-cases.js";
@@ -142,6 +143,26 @@ const BY_API: Record<string, Scenario[]> = {
 	],
 	"openai-responses": responsesScenarios(),
 	"azure-openai-responses": responsesScenarios(),
+	"mistral-conversations": [
+		[
+			"an in-stream error object",
+			() => ({
+				body: [mistralSse([{ object: "error", message: `bad key ${KEY}`, type: "invalid_request_error", code: null }])],
+			}),
+		],
+		[
+			"the finish reason",
+			() => ({ body: [mistralSse([mistralChunk({ content: "hi" }), mistralChunk({}, { finish: KEY })])] }),
+		],
+		[
+			"the response id",
+			() => ({
+				body: [
+					mistralSse([mistralChunk({ content: "hi" }, { id: KEY }), mistralChunk({}, { finish: "stop", id: KEY })]),
+				],
+			}),
+		],
+	],
 };
 
 function responsesScenarios(): Scenario[] {

@@ -1,0 +1,62 @@
+import type { Context, Model } from "../../types.js";
+import { formatThrownValue } from "../../utils/error-message.js";
+import { mergeHeaders } from "../shared/headers.js";
+import { endpointUrl, runSseAttempt } from "../shared/http-transport.js";
+import { parseStreamEventJson } from "../shared/parse-stream-json.js";
+import { NonRetryableError, type ProviderAttempt } from "../shared/provider-stream.js";
+import { requireBaseUrl } from "../shared/require-base-url.js";
+import { MistralStreamDecoder } from "./decode.js";
+import { buildMistralHeaders, encodeMistralRequest, findMistralInputProblem } from "./encode.js";
+import { findMistralStreamError } from "./errors.js";
+import type { MistralOptions } from "./options.js";
+import type { MistralChatRequest, MistralChunkWire } from "./wire-types.js";
+
+/**
+ * One attempt: POST `{baseUrl}/v1/chat/completions` with `stream: true` and the key as a bearer
+ * token, and feed every chunk to the decoder. The catalogue's base URL is the API's host,
+ * https://api.mistral.ai.
+ * @see https://docs.mistral.ai/api/#tag/chat/operation/chat_completion_v1_chat_completions_post
+ */
+export async function runMistralAttempt(
+	attempt: ProviderAttempt<"mistral-conversations">,
+	context: Context,
+	options: MistralOptions,
+): Promise<void> {
+	const { model, apiKey } = attempt;
+	await runSseAttempt(attempt, {
+		label: "Mistral",
+		url: endpointUrl(requireBaseUrl(model), "/v1/chat/completions"),
+		// `accept: application/json` as Mistral's SDKs send it; the body is still an event stream.
+		headers: mergeHeaders(
+			{ accept: "application/json" },
+			apiKey ? { authorization: `Bearer ${apiKey}` } : undefined,
+			buildMistralHeaders(model, options),
+		),
+		body: encodeRequestOrFail(model, context, options),
+		createDecoder: () => new MistralStreamDecoder(attempt.builder),
+		parseEvent: (event) => parseChunk(event.data),
+	});
+}
+
+/** One `data:` payload; an error sent with status 200 is thrown. */
+function parseChunk(data: string): MistralChunkWire {
+	const parsed = parseStreamEventJson(data, "Mistral");
+	const error = findMistralStreamError(parsed);
+	if (error) throw error;
+	return parsed as MistralChunkWire;
+}
+
+/** Input problems and encoder failures end the call at once: the same input would fail again. */
+function encodeRequestOrFail(
+	model: Model<"mistral-conversations">,
+	context: Context,
+	options: MistralOptions,
+): MistralChatRequest {
+	const problem = findMistralInputProblem(model, context);
+	if (problem) throw new NonRetryableError(problem);
+	try {
+		return encodeMistralRequest(model, context, options);
+	} catch (error) {
+		throw new NonRetryableError(`Could not build the Mistral request for "${model.id}": ${formatThrownValue(error)}`);
+	}
+}
