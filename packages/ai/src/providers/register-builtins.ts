@@ -13,13 +13,13 @@ const builtInDefinitions: Record<string, () => Promise<ProviderDefinition<Api>>>
 	"openai-responses": async () => (await import("./openai-responses/index.js")).openAIResponsesProvider,
 	"azure-openai-responses": async () =>
 		(await import("./azure-openai-responses/index.js")).azureOpenAIResponsesProvider,
+	"google-generative-ai": async () => (await import("./google-generative-ai/index.js")).googleGenerativeAIProvider,
+	"google-vertex": async () => (await import("./google-vertex/index.js")).googleVertexProvider,
 };
 
 // Wire APIs that the catalogue lists but Keel does not speak yet. Their models can be looked up;
 // a call ends with one clear error event instead of throwing "No API provider registered".
 const notYetImplementedApis = [
-	"google-generative-ai",
-	"google-vertex",
 	"google-gemini-cli",
 	"mistral-conversations",
 	"bedrock-converse-stream",
