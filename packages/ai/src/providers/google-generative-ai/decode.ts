@@ -1,7 +1,7 @@
 // The state machine for one streamed Gemini answer (streamGenerateContent with alt=sse): each
 // chunk is a GenerateContentResponse whose first candidate holds the new parts. Text and thought
 // parts are deltas; a function call arrives whole. The stream has no terminal event of its own:
-// the last chunk carries `finishReason` and the final usage, then the body ends.
+// the last chunk carries `finishReason` and the final usage.
 // @see https://ai.google.dev/api/generate-content#v1beta.GenerateContentResponse
 import { DEFAULT_MAX_JSON_DEPTH } from "../../utils/streaming-json.js";
 import type { AssistantMessageBuilder, UsageUpdate } from "../shared/assistant-message-builder.js";
@@ -64,8 +64,6 @@ function nestingDepth(value: unknown, limit: number): number {
 
 export class GeminiStreamDecoder implements StreamDecoder<GeminiResponseChunk> {
 	private open: OpenBlock | undefined;
-	private finishReason: string | undefined;
-	private finishMessage: string | undefined;
 	private finished = false;
 	private generatedIds = 0;
 	private readonly toolCallIds = new Set<string>();
@@ -102,30 +100,29 @@ export class GeminiStreamDecoder implements StreamDecoder<GeminiResponseChunk> {
 			throw new Error(`Malformed ${this.options.label} stream chunk (parts is not a list): ${describe(chunk)}`);
 		}
 		for (const part of parts ?? []) this.decodePart(part, chunk);
-		if (typeof candidate.finishReason === "string") {
-			this.finishReason = candidate.finishReason;
-			if (typeof candidate.finishMessage === "string") this.finishMessage = candidate.finishMessage;
-		}
+		// The chunk that carries finishReason is the last one (it also holds the final usage).
+		if (typeof candidate.finishReason === "string") this.finish(candidate.finishReason, candidate.finishMessage);
 	}
 
 	end(): void {
 		if (this.finished) return;
 		this.finished = true;
 		this.closeOpenBlock();
-		const raw = this.finishReason;
-		if (raw === undefined) {
-			this.builder.fail(
-				"error",
-				`The ${this.options.label} stream ended before the response was finished (no finishReason)`,
-			);
-			return;
-		}
+		this.builder.fail(
+			"error",
+			`The ${this.options.label} stream ended before the response was finished (no finishReason)`,
+		);
+	}
+
+	private finish(raw: string, finishMessage: unknown): void {
+		this.finished = true;
+		this.closeOpenBlock();
 		const reason = mapGeminiFinishReason(raw);
 		if (reason) {
 			this.builder.finish(reason, raw);
 			return;
 		}
-		const detail = this.finishMessage ? `: ${this.finishMessage}` : "";
+		const detail = typeof finishMessage === "string" && finishMessage ? `: ${finishMessage}` : "";
 		this.builder.fail("error", `${this.options.label} stopped the response (${raw})${detail}`, raw);
 	}
 

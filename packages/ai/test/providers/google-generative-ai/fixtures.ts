@@ -78,3 +78,12 @@ export function functionCallAnswer(
 ): string {
 	return geminiSse([partsChunk([{ functionCall: { name, args }, ...extra }]), finishChunk("STOP")]);
 }
+
+/**
+ * A function call whose `args` JSON text is given as is: arguments nested too deep for
+ * JSON.stringify still reach the client exactly as a server would write them.
+ */
+export function rawFunctionCallAnswer(name: string, argumentsJson: string): string {
+	const call = `{"candidates":[{"content":{"role":"model","parts":[{"functionCall":{"name":${JSON.stringify(name)},"args":${argumentsJson}}}]},"index":0}]}`;
+	return `data: ${call}\r\n\r\n${geminiSse([finishChunk("STOP")])}`;
+}

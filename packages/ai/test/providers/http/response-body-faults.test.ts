@@ -18,6 +18,8 @@ const LABELS: Record<string, string> = {
 	"openai-completions": "openai",
 	"openai-responses": "OpenAI",
 	"azure-openai-responses": "Azure OpenAI",
+	"google-generative-ai": "Gemini",
+	"google-vertex": "Vertex AI",
 };
 
 const MISSING_TERMINAL: Record<string, string> = {
@@ -26,6 +28,8 @@ const MISSING_TERMINAL: Record<string, string> = {
 	"openai-responses": "The OpenAI stream ended before the response was finished (no response.completed event)",
 	"azure-openai-responses":
 		"The Azure OpenAI stream ended before the response was finished (no response.completed event)",
+	"google-generative-ai": "The Gemini stream ended before the response was finished (no finishReason)",
+	"google-vertex": "The Vertex AI stream ended before the response was finished (no finishReason)",
 };
 
 describe.each(API_CASES)("$name response body", (api) => {
