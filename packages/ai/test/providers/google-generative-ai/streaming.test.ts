@@ -131,7 +131,9 @@ describe("google-generative-ai errors", () => {
 		);
 		const result = await streamGoogle(model(), context, { apiKey: KEY, maxRetries: 1, maxRetryDelayMs: 5 }).result();
 		expect(result.stopReason).toBe("stop");
-		expect(result.diagnostics?.[0]?.error.message).toBe("Gemini error 503 UNAVAILABLE: The model is overloaded.");
+		expect(result.diagnostics?.[0]).toMatchObject({
+			error: { message: "Gemini error 503 UNAVAILABLE: The model is overloaded." },
+		});
 	});
 
 	it("keeps the text of an in-stream error after content", async () => {
