@@ -44,6 +44,12 @@ export type {
 	AzureOpenAIResponsesOptions,
 	AzureOpenAIResponsesSimpleOptions,
 } from "./providers/azure-openai-responses/options.js";
+export type {
+	GoogleOptions,
+	GoogleThinkingLevel,
+	GoogleToolChoice,
+} from "./providers/google-generative-ai/options.js";
+export type { GoogleVertexOptions } from "./providers/google-vertex/options.js";
 export type { OpenAICompletionsOptions } from "./providers/openai-completions/options.js";
 export type { ChatToolChoice as OpenAICompletionsToolChoice } from "./providers/openai-completions/wire-types.js";
 export type {

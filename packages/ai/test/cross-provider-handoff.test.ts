@@ -5,6 +5,7 @@
 
 import { describe, expect, it } from "vitest";
 import { stream } from "../src/index.js";
+import { SKIP_THOUGHT_SIGNATURE } from "../src/providers/google-generative-ai/encode-messages.js";
 import type { Api, AssistantMessage, Message, Model, ProviderStreamOptions } from "../src/types.js";
 import { useWireTestServer } from "./helpers/wire-server.js";
 import {
@@ -22,6 +23,7 @@ import {
 	thinkingStart,
 	toolUseStart,
 } from "./providers/anthropic/fixtures.js";
+import { finishChunk, geminiSse, partsChunk, textAnswer } from "./providers/google-generative-ai/fixtures.js";
 import { chunk, sse, textStream, usageChunk } from "./providers/openai-completions/fixtures.js";
 import {
 	completed,
@@ -37,8 +39,23 @@ const VISIBLE = "Let me look at the files.";
 const PARTIAL = "Interrupted half sentence";
 const KEY = "test-key-0123456789";
 
-type ApiName = "anthropic-messages" | "openai-completions" | "openai-responses" | "azure-openai-responses";
-const APIS: ApiName[] = ["anthropic-messages", "openai-completions", "openai-responses", "azure-openai-responses"];
+type ApiName =
+	| "anthropic-messages"
+	| "openai-completions"
+	| "openai-responses"
+	| "azure-openai-responses"
+	| "google-generative-ai"
+	| "google-vertex";
+const APIS: ApiName[] = [
+	"anthropic-messages",
+	"openai-completions",
+	"openai-responses",
+	"azure-openai-responses",
+	"google-generative-ai",
+	"google-vertex",
+];
+/** A Gemini thought signature (base64, as Gemini sends them) that must never reach another model. */
+const GEMINI_SIGNATURE = btoa("gemini-signature-SECRET");
 
 const wire = useWireTestServer();
 
@@ -68,6 +85,14 @@ function modelOf(api: ApiName): Model<Api> {
 	if (api === "openai-responses") {
 		return { ...common, id: "gpt-5-mini", name: "GPT", api, provider: "openai", baseUrl: wire.server.url };
 	}
+	if (api === "google-generative-ai") {
+		return { ...common, id: "gemini-2.5-flash", name: "Gemini", api, provider: "google", baseUrl: wire.server.url };
+	}
+	if (api === "google-vertex") {
+		// Gemini 3 on Vertex: calls from other models must carry the documented skip signature.
+		const id = "gemini-3-flash-preview";
+		return { ...common, id, name: "Gemini Vertex", api, provider: "google-vertex", baseUrl: wire.server.url };
+	}
 	return { ...common, id: "gpt-5-mini", name: "GPT Azure", api, provider: "azure-openai-responses", baseUrl: "" };
 }
 
@@ -79,6 +104,17 @@ function optionsOf(api: ApiName): ProviderStreamOptions {
 
 /** Thinking, visible text and two tool calls (ls, read), with this API's own ids and signatures. */
 function toolTurnBody(api: ApiName): string {
+	if (api === "google-generative-ai" || api === "google-vertex") {
+		return geminiSse([
+			partsChunk([{ text: THINKING, thought: true, thoughtSignature: GEMINI_SIGNATURE }]),
+			partsChunk([{ text: VISIBLE }]),
+			partsChunk([
+				{ functionCall: { name: "ls", args: { dir: "." } }, thoughtSignature: GEMINI_SIGNATURE },
+				{ functionCall: { name: "read", args: { path: "a.txt" } } },
+			]),
+			finishChunk("STOP"),
+		]);
+	}
 	if (api === "anthropic-messages") {
 		return anthropicSse([
 			messageStart(),
@@ -141,6 +177,7 @@ function toolTurnBody(api: ApiName): string {
 
 /** The start of a text answer that never finishes (the connection stays open). */
 function stalledTextBody(api: ApiName): string {
+	if (api === "google-generative-ai" || api === "google-vertex") return geminiSse([partsChunk([{ text: PARTIAL }])]);
 	if (api === "anthropic-messages") return anthropicSse([messageStart(), textStart(0), textDelta(0, PARTIAL)]);
 	if (api === "openai-completions") return sse([chunk({ role: "assistant", content: PARTIAL })], false);
 	return responsesSse([created(), ...messageEvents(0, [PARTIAL], { id: "msg_partial" }).slice(0, 3)]);
@@ -148,6 +185,7 @@ function stalledTextBody(api: ApiName): string {
 
 /** A short complete answer, in the target API's format. */
 function answerBody(api: ApiName): string {
+	if (api === "google-generative-ai" || api === "google-vertex") return textAnswer(["Done."]);
 	if (api === "anthropic-messages") return anthropicSse(textResponseEvents(["Done."]));
 	if (api === "openai-completions") return textStream("Done.");
 	return responsesSse([created(), ...messageEvents(0, ["Done."]), completed()]);
@@ -167,6 +205,28 @@ type Json = Record<string, unknown>;
 
 function readSent(api: ApiName, body: Json): SentConversation {
 	const sent: SentConversation = { assistantTexts: [], calls: [], results: [], raw: JSON.stringify(body) };
+	if (api === "google-generative-ai" || api === "google-vertex") {
+		// Gemini pairs a function response with its call by name and position, not by id: the
+		// positions stand in for ids here.
+		for (const content of body.contents as Json[]) {
+			const parts = content.parts as Json[];
+			if (content.role === "model") {
+				sent.assistantTexts.push(textsOf(parts).join("\n"));
+				parts.forEach((part) => {
+					const call = part.functionCall as Json | undefined;
+					if (call) sent.calls.push({ id: `${call.name}#${sent.calls.length}`, name: String(call.name) });
+				});
+			}
+			for (const part of parts) {
+				const response = part.functionResponse as { name: string; response: Json } | undefined;
+				if (!response) continue;
+				const isError = "error" in response.response;
+				const text = String(isError ? response.response.error : response.response.output);
+				sent.results.push({ id: `${response.name}#${sent.results.length}`, text, isError });
+			}
+		}
+		return sent;
+	}
 	if (api === "anthropic-messages") {
 		for (const message of body.messages as Json[]) {
 			const blocks = (
@@ -236,6 +296,9 @@ const ID_PATTERN: Record<ApiName, RegExp> = {
 	"openai-completions": /^[A-Za-z0-9_-]{1,40}$/,
 	"openai-responses": /^[A-Za-z0-9_-]{1,64}$/,
 	"azure-openai-responses": /^[A-Za-z0-9_-]{1,64}$/,
+	// Gemini takes no ids (see readSent).
+	"google-generative-ai": /^\w+#\d$/,
+	"google-vertex": /^\w+#\d$/,
 };
 
 // --- the conversation ----------------------------------------------------------------------------
@@ -294,7 +357,12 @@ describe("cross-provider handoff", () => {
 		expect(sent.assistantTexts).toHaveLength(1);
 		expect(sent.assistantTexts[0]).toContain(THINKING);
 		expect(sent.assistantTexts[0]).toContain(VISIBLE);
-		for (const secret of ["anthropic-signature-SECRET", "gAAAA-encrypted-SECRET", 'reasoning_content":"The user']) {
+		for (const secret of [
+			"anthropic-signature-SECRET",
+			"gAAAA-encrypted-SECRET",
+			'reasoning_content":"The user',
+			GEMINI_SIGNATURE,
+		]) {
 			expect(sent.raw).not.toContain(secret);
 		}
 
@@ -308,7 +376,14 @@ describe("cross-provider handoff", () => {
 		// The real result of ls, then the synthetic answer for the orphaned read.
 		expect(sent.results[0].text).toBe("a.txt b.txt");
 		expect(sent.results[1].text).toContain("No result provided");
-		if (target === "anthropic-messages") expect(sent.results[1].isError).toBe(true);
+		if (target === "anthropic-messages" || target.startsWith("google-")) expect(sent.results[1].isError).toBe(true);
+		// Gemini 3 takes another model's calls with the signature Gemini documents for missing ones.
+		if (target === "google-vertex") {
+			const calls = (wire.server.requests[0].json as { contents: { parts: Json[] }[] }).contents
+				.flatMap((content) => content.parts)
+				.filter((part) => part.functionCall);
+			expect(calls.map((part) => part.thoughtSignature)).toEqual([SKIP_THOUGHT_SIGNATURE, SKIP_THOUGHT_SIGNATURE]);
+		}
 
 		// The aborted turn is not replayed.
 		expect(sent.raw).not.toContain(PARTIAL);
