@@ -9,6 +9,8 @@ export const RUNTIME_APIS = [
 	"openai-completions",
 	"openai-responses",
 	"azure-openai-responses",
+	"google-generative-ai",
+	"google-vertex",
 ] as const;
 
 export type RuntimeApi = (typeof RUNTIME_APIS)[number];
@@ -57,6 +59,12 @@ function modelFor(api: RuntimeApi, serverUrl: string): Model<Api> {
 		case "azure-openai-responses":
 			// An Azure OpenAI v1 endpoint: https://<resource>.openai.azure.com/openai/v1
 			return defineModel({ api, id: "gpt-runtime-test", baseUrl: `${serverUrl}/openai/v1` });
+		case "google-generative-ai":
+			// The Gemini API: https://generativelanguage.googleapis.com/v1beta
+			return defineModel({ api, id: "gemini-runtime-test", baseUrl: `${serverUrl}/v1beta` });
+		case "google-vertex":
+			// Vertex AI in express mode (an API key, no project): https://aiplatform.googleapis.com
+			return defineModel({ api, id: "gemini-runtime-test", baseUrl: serverUrl });
 	}
 }
 

@@ -11,13 +11,13 @@ import { afterAll, expect, it } from "vitest";
 
 const packageRoot = join(dirname(fileURLToPath(import.meta.url)), "../..");
 const workDirectory = mkdtempSync(join(tmpdir(), "keel-sdk-free-"));
-const PROVIDER_SDK = /\/node_modules\/(@anthropic-ai\/sdk|openai)\//;
+const PROVIDER_SDK = /\/node_modules\/(@anthropic-ai\/sdk|openai|@google\/genai|google-auth-library)\//;
 
 afterAll(() => {
 	rmSync(workDirectory, { recursive: true, force: true });
 });
 
-it("loading the four HTTP provider modules and streaming a call loads no vendor SDK", () => {
+it("loading the HTTP provider modules and streaming a call loads no vendor SDK", () => {
 	const hook = join(workDirectory, "record.mjs");
 	writeFileSync(
 		hook,
@@ -40,6 +40,8 @@ const { streamAnthropic } = await import(${source("src/providers/anthropic/index
 await import(${source("src/providers/openai-completions/index.ts")});
 await import(${source("src/providers/openai-responses/index.ts")});
 await import(${source("src/providers/azure-openai-responses/index.ts")});
+await import(${source("src/providers/google-generative-ai/index.ts")});
+await import(${source("src/providers/google-vertex/index.ts")});
 const { WireTestServer } = await import(${source("src/testing/wire-test-server.ts")});
 const server = await WireTestServer.start();
 server.enqueue({ body: 'event: message_start\\ndata: {"type":"message_start","message":{"id":"m","model":"c","usage":{"input_tokens":1,"output_tokens":1}}}\\n\\nevent: message_delta\\ndata: {"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":1}}\\n\\nevent: message_stop\\ndata: {"type":"message_stop"}\\n\\n' });
