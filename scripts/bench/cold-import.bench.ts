@@ -134,6 +134,8 @@ const catalogueModelFor: Record<FirstCallApi, [provider: string, modelId: string
 	"openai-completions": ["groq", "llama-3.3-70b-versatile"],
 	"openai-responses": ["openai", "gpt-4.1"],
 	"azure-openai-responses": ["azure-openai-responses", "gpt-4.1"],
+	"google-generative-ai": ["google", "gemini-2.5-flash"],
+	"google-vertex": ["google-vertex", "gemini-2.5-flash"],
 };
 
 /**

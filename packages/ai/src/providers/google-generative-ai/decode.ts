@@ -65,6 +65,7 @@ function nestingDepth(value: unknown, limit: number): number {
 export class GeminiStreamDecoder implements StreamDecoder<GeminiResponseChunk> {
 	private open: OpenBlock | undefined;
 	private finished = false;
+	private identified = false;
 	private generatedIds = 0;
 	private readonly toolCallIds = new Set<string>();
 
@@ -81,7 +82,11 @@ export class GeminiStreamDecoder implements StreamDecoder<GeminiResponseChunk> {
 		if (!chunk || typeof chunk !== "object" || Array.isArray(chunk)) {
 			throw new Error(`Malformed ${this.options.label} stream chunk (not an object): ${describe(chunk)}`);
 		}
-		this.builder.setResponseIdentity({ responseId: chunk.responseId, responseModel: chunk.modelVersion });
+		// Every chunk repeats the id and model version: read them once, not per delta.
+		if (!this.identified && (chunk.responseId !== undefined || chunk.modelVersion !== undefined)) {
+			this.identified = true;
+			this.builder.setResponseIdentity({ responseId: chunk.responseId, responseModel: chunk.modelVersion });
+		}
 		if (chunk.usageMetadata && typeof chunk.usageMetadata === "object") {
 			this.builder.updateUsage(geminiUsage(chunk.usageMetadata));
 		}
