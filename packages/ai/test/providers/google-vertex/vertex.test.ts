@@ -110,6 +110,17 @@ describe("google-vertex credentials", () => {
 		expect(wire.server.requests).toHaveLength(0);
 	});
 
+	it("the ambient-credentials marker from the environment is not sent as a key: ADC is used instead", async () => {
+		const result = await streamGoogleVertex(model(), context, {
+			apiKey: "<authenticated>",
+			project: "p",
+			location: "global",
+			maxRetries: 0,
+		}).result();
+		expect(result.errorMessage).toContain("needs the google-auth-library package");
+		expect(wire.server.requests).toHaveLength(0);
+	});
+
 	it("without any credential and without google-auth-library installed, says how to get one", async () => {
 		const result = await streamGoogleVertex(model(), context, {
 			project: "p",
