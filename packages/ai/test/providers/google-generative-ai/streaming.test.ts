@@ -153,6 +153,25 @@ describe("google-generative-ai errors", () => {
 	});
 });
 
+describe("google-generative-ai stalls", () => {
+	it("ends a stream that stalls after its first text with the idle watchdog, keeping the text", async () => {
+		wire.server.enqueue({ body: geminiSse([partsChunk([{ text: "stuck" }])]), stall: true });
+		// Long enough for the first bytes to arrive on a busy machine; the stall after them is what ends it.
+		const result = await streamGoogle(model(), context, { ...fast, idleTimeoutMs: 300 }).result();
+		expect(result.stopReason).toBe("error");
+		expect(result.errorMessage).toMatch(/No data received from the provider for 300 ms/);
+		expect(result.content).toEqual([{ type: "text", text: "stuck" }]);
+	});
+
+	it("ends a call that outlives timeoutMs with an error naming the limit, keeping the text", async () => {
+		wire.server.enqueue({ body: geminiSse([partsChunk([{ text: "slow" }])]), stall: true });
+		const result = await streamGoogle(model(), context, { ...fast, timeoutMs: 300 }).result();
+		expect(result.stopReason).toBe("error");
+		expect(result.errorMessage).toBe("Request timed out after 300 ms (timeoutMs)");
+		expect(result.content).toEqual([{ type: "text", text: "slow" }]);
+	});
+});
+
 describe("google-generative-ai abort", () => {
 	it("aborted mid-stream: aborted with the partial text and usage kept", async () => {
 		wire.server.enqueue({
