@@ -83,7 +83,7 @@ export class GeminiStreamDecoder implements StreamDecoder<GeminiResponseChunk> {
 			throw new Error(`Malformed ${this.options.label} stream chunk (not an object): ${describe(chunk)}`);
 		}
 		// Every chunk repeats the id and model version: read them once, not per delta.
-		if (!this.identified && (chunk.responseId !== undefined || chunk.modelVersion !== undefined)) {
+		if (!this.identified && typeof chunk.responseId === "string") {
 			this.identified = true;
 			this.builder.setResponseIdentity({ responseId: chunk.responseId, responseModel: chunk.modelVersion });
 		}
