@@ -185,6 +185,7 @@ function printRealProviderHint() {
 		["ANTHROPIC_API_KEY", "anthropic/claude-sonnet-4-6"],
 		["OPENAI_API_KEY", "openai/gpt-4.1-mini"],
 		["MISTRAL_API_KEY", "mistral/mistral-large-latest"],
+		["GEMINI_API_KEY", "google/gemini-2.5-flash"],
 	].filter(([variable]) => process.env[variable]);
 	if (candidates.length === 0) return;
 	write("\nA provider key is set. To run the same agent against a real model:\n");

@@ -21,6 +21,8 @@ export default defineConfig({
 		"providers/openai-responses": "src/providers/openai-responses/index.ts",
 		"providers/azure-openai-responses": "src/providers/azure-openai-responses/index.ts",
 		"providers/mistral-conversations": "src/providers/mistral-conversations/index.ts",
+		"providers/google-generative-ai": "src/providers/google-generative-ai/index.ts",
+		"providers/google-vertex": "src/providers/google-vertex/index.ts",
 	},
 	format: ["esm"],
 	dts: true,
@@ -28,7 +30,7 @@ export default defineConfig({
 	clean: true,
 	splitting: true,
 	target: "node20",
-	external: [/^@anthropic-ai\//, /^openai/, /^@google\//, /^@aws-sdk\//, /^@mistralai\//],
+	external: [/^@anthropic-ai\//, /^openai/, /^@google\//, /^google-auth-library/, /^@aws-sdk\//, /^@mistralai\//],
 	noExternal: ["@sinclair/typebox", "ajv", "ajv-formats"],
 	// Bundled code keeps its licences: dist/THIRD_PARTY_NOTICES.md lists every package the bundle
 	// holds, read from the build's own metafile, with its licence text.

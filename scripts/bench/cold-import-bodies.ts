@@ -9,6 +9,8 @@ export const FIRST_CALL_APIS = [
 	"openai-responses",
 	"azure-openai-responses",
 	"mistral-conversations",
+	"google-generative-ai",
+	"google-vertex",
 ] as const satisfies readonly Api[];
 
 export type FirstCallApi = (typeof FIRST_CALL_APIS)[number];
@@ -85,9 +87,20 @@ function responsesHello(): string {
 	].join("");
 }
 
+function geminiHello(): string {
+	const data = {
+		candidates: [{ content: { role: "model", parts: [{ text: "Hello" }] }, finishReason: "STOP", index: 0 }],
+		usageMetadata: { promptTokenCount: 3, candidatesTokenCount: 1, totalTokenCount: 4 },
+		modelVersion: "cold-model",
+		responseId: "cold",
+	};
+	return `data: ${JSON.stringify(data)}\r\n\r\n`;
+}
+
 /** The SSE body that answers "Hello" in `api`'s wire format. */
 export function helloBody(api: FirstCallApi): string {
 	if (api === "anthropic-messages") return anthropicHello();
+	if (api === "google-generative-ai" || api === "google-vertex") return geminiHello();
 	// Mistral streams chat.completion.chunk objects of the same shape.
 	if (api === "openai-completions" || api === "mistral-conversations") return chatCompletionsHello();
 	return responsesHello();

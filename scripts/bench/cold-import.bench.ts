@@ -135,6 +135,8 @@ const catalogueModelFor: Record<FirstCallApi, [provider: string, modelId: string
 	"openai-responses": ["openai", "gpt-4.1"],
 	"azure-openai-responses": ["azure-openai-responses", "gpt-4.1"],
 	"mistral-conversations": ["mistral", "mistral-large-latest"],
+	"google-generative-ai": ["google", "gemini-2.5-flash"],
+	"google-vertex": ["google-vertex", "gemini-2.5-flash"],
 };
 
 /**

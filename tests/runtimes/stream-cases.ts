@@ -10,6 +10,8 @@ export const RUNTIME_APIS = [
 	"openai-responses",
 	"azure-openai-responses",
 	"mistral-conversations",
+	"google-generative-ai",
+	"google-vertex",
 ] as const;
 
 export type RuntimeApi = (typeof RUNTIME_APIS)[number];
@@ -61,6 +63,12 @@ function modelFor(api: RuntimeApi, serverUrl: string): Model<Api> {
 		case "mistral-conversations":
 			// Mistral's base URL is the host; the provider posts to /v1/chat/completions below it.
 			return defineModel({ api, id: "mistral-runtime-test", baseUrl: serverUrl });
+		case "google-generative-ai":
+			// The Gemini API: https://generativelanguage.googleapis.com/v1beta
+			return defineModel({ api, id: "gemini-runtime-test", baseUrl: `${serverUrl}/v1beta` });
+		case "google-vertex":
+			// Vertex AI in express mode (an API key, no project): https://aiplatform.googleapis.com
+			return defineModel({ api, id: "gemini-runtime-test", baseUrl: serverUrl });
 	}
 }
 

@@ -18,6 +18,8 @@ export const REQUEST_PATHS: Record<RuntimeApi, string> = {
 	"openai-responses": "/v1/responses",
 	"azure-openai-responses": "/openai/v1/responses?api-version=v1",
 	"mistral-conversations": "/v1/chat/completions",
+	"google-generative-ai": "/v1beta/models/gemini-runtime-test:streamGenerateContent?alt=sse",
+	"google-vertex": "/v1/publishers/google/models/gemini-runtime-test:streamGenerateContent?alt=sse",
 };
 
 /** The scripted response for the API, cut into small byte pieces so the body arrives in many reads. */
@@ -36,6 +38,9 @@ function sseBody(api: RuntimeApi): string {
 		case "openai-responses":
 		case "azure-openai-responses":
 			return responsesAnswer();
+		case "google-generative-ai":
+		case "google-vertex":
+			return geminiAnswer();
 	}
 }
 
@@ -179,4 +184,30 @@ function responsesAnswer(): string {
 	return formatSse(
 		events.map((data, sequence_number) => ({ event: data.type as string, data: { ...data, sequence_number } })),
 	);
+}
+
+/**
+ * Gemini's streamed chunks (Vertex AI streams the same ones), separated by CRLF as Google sends
+ * them. A function call arrives whole, its arguments as one object.
+ * @see https://ai.google.dev/api/generate-content#method:-models.streamgeneratecontent
+ */
+function geminiAnswer(): string {
+	const chunk = (parts: Record<string, unknown>[], extra: Record<string, unknown> = {}) => ({
+		candidates: [{ content: { role: "model", parts }, index: 0, ...extra }],
+		modelVersion: "gemini-runtime-test",
+		responseId: "resp_runtime",
+	});
+	const chunks = [
+		...TEXT_PIECES.map((text) => chunk([{ text }])),
+		chunk([{ functionCall: { name: "get_weather", args: JSON.parse(ARGUMENT_PIECES.join("")) } }], {
+			finishReason: "STOP",
+		}),
+	];
+	const last = chunks[chunks.length - 1] as Record<string, unknown>;
+	last.usageMetadata = {
+		promptTokenCount: INPUT_TOKENS,
+		candidatesTokenCount: OUTPUT_TOKENS,
+		totalTokenCount: INPUT_TOKENS + OUTPUT_TOKENS,
+	};
+	return chunks.map((data) => `data: ${JSON.stringify(data)}\r\n\r\n`).join("");
 }

@@ -20,23 +20,9 @@ function codex(id: string, name: string): CuratedModel {
 	};
 }
 
-const geminiCliSource = "https://github.com/google-gemini/gemini-cli/blob/main/docs/cli/model.md";
-
-function cloudCodeAssist(provider: string, id: string, name: string, source: string): CuratedModel {
-	return {
-		provider,
-		id,
-		name,
-		reasoning: true,
-		input: ["text", "image"],
-		cost: FREE,
-		contextWindow: 1_048_576,
-		maxTokens: 65_536,
-		source,
-	};
-}
-
-const antigravitySource = "https://antigravity.google/docs/models";
+// Gemini CLI's and Antigravity's Cloud Code Assist endpoints are not listed: they accept only those
+// products' own OAuth client identity, which Keel does not borrow. Gemini is reached through the
+// Gemini API (google) and Vertex AI (google-vertex).
 
 const copilotSource = "https://docs.github.com/en/copilot/reference/ai-models/supported-models";
 
@@ -63,41 +49,6 @@ export const SUBSCRIPTION_MODELS: readonly CuratedModel[] = [
 	codex("gpt-5.1-codex-mini", "GPT-5.1 Codex mini"),
 	codex("gpt-5.2", "GPT-5.2"),
 	codex("gpt-5.2-codex", "GPT-5.2 Codex"),
-
-	cloudCodeAssist("google-gemini-cli", "gemini-2.5-pro", "Gemini 2.5 Pro (Cloud Code Assist)", geminiCliSource),
-	cloudCodeAssist("google-gemini-cli", "gemini-2.5-flash", "Gemini 2.5 Flash (Cloud Code Assist)", geminiCliSource),
-	cloudCodeAssist(
-		"google-gemini-cli",
-		"gemini-3-pro-preview",
-		"Gemini 3 Pro Preview (Cloud Code Assist)",
-		geminiCliSource,
-	),
-	cloudCodeAssist(
-		"google-gemini-cli",
-		"gemini-3-flash-preview",
-		"Gemini 3 Flash Preview (Cloud Code Assist)",
-		geminiCliSource,
-	),
-
-	cloudCodeAssist("google-antigravity", "gemini-3-pro-high", "Gemini 3 Pro High (Antigravity)", antigravitySource),
-	cloudCodeAssist("google-antigravity", "gemini-3-pro-low", "Gemini 3 Pro Low (Antigravity)", antigravitySource),
-	cloudCodeAssist("google-antigravity", "gemini-3-flash", "Gemini 3 Flash (Antigravity)", antigravitySource),
-	{
-		...cloudCodeAssist("google-antigravity", "claude-sonnet-4-5", "Claude Sonnet 4.5 (Antigravity)", antigravitySource),
-		reasoning: false,
-		contextWindow: 200_000,
-		maxTokens: 64_000,
-	},
-	{
-		...cloudCodeAssist(
-			"google-antigravity",
-			"claude-sonnet-4-5-thinking",
-			"Claude Sonnet 4.5 Thinking (Antigravity)",
-			antigravitySource,
-		),
-		contextWindow: 200_000,
-		maxTokens: 64_000,
-	},
 
 	copilot("claude-sonnet-4.5", "Claude Sonnet 4.5", true),
 	copilot("claude-haiku-4.5", "Claude Haiku 4.5", true),

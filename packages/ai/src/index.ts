@@ -44,6 +44,12 @@ export type {
 	AzureOpenAIResponsesOptions,
 	AzureOpenAIResponsesSimpleOptions,
 } from "./providers/azure-openai-responses/options.js";
+export type {
+	GoogleOptions,
+	GoogleThinkingLevel,
+	GoogleToolChoice,
+} from "./providers/google-generative-ai/options.js";
+export type { GoogleVertexOptions } from "./providers/google-vertex/options.js";
 export type { MistralSimpleOptions } from "./providers/mistral-conversations/index.js";
 export type { MistralOptions } from "./providers/mistral-conversations/options.js";
 export type { MistralToolChoice } from "./providers/mistral-conversations/wire-types.js";

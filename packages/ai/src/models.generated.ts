@@ -154,19 +154,6 @@ export interface GeneratedCatalogue {
 		"gemini-3-flash-preview": Model<"google-generative-ai">;
 		"gemini-3-pro-preview": Model<"google-generative-ai">;
 	};
-	"google-antigravity": {
-		"claude-sonnet-4-5": Model<"google-gemini-cli">;
-		"claude-sonnet-4-5-thinking": Model<"google-gemini-cli">;
-		"gemini-3-flash": Model<"google-gemini-cli">;
-		"gemini-3-pro-high": Model<"google-gemini-cli">;
-		"gemini-3-pro-low": Model<"google-gemini-cli">;
-	};
-	"google-gemini-cli": {
-		"gemini-2.5-flash": Model<"google-gemini-cli">;
-		"gemini-2.5-pro": Model<"google-gemini-cli">;
-		"gemini-3-flash-preview": Model<"google-gemini-cli">;
-		"gemini-3-pro-preview": Model<"google-gemini-cli">;
-	};
 	"google-vertex": {
 		"gemini-2.0-flash": Model<"google-vertex">;
 		"gemini-2.0-flash-lite": Model<"google-vertex">;
@@ -642,19 +629,6 @@ const CATALOGUE_JSON = `{
 		"gemini-2.5-pro-preview-06-05": {"id":"gemini-2.5-pro-preview-06-05","name":"Gemini 2.5 Pro Preview 06-05","api":"google-generative-ai","provider":"google","baseUrl":"https://generativelanguage.googleapis.com/v1beta","reasoning":true,"input":["text","image"],"cost":{"input":1.25,"output":10,"cacheRead":0.31,"cacheWrite":0},"contextWindow":1048576,"maxTokens":65536,"thinkingLevelMap":{"off":null}},
 		"gemini-3-flash-preview": {"id":"gemini-3-flash-preview","name":"Gemini 3 Flash Preview","api":"google-generative-ai","provider":"google","baseUrl":"https://generativelanguage.googleapis.com/v1beta","reasoning":true,"input":["text","image"],"cost":{"input":0.5,"output":3,"cacheRead":0.05,"cacheWrite":0},"contextWindow":1048576,"maxTokens":65536,"thinkingLevelMap":{"off":null,"minimal":"MINIMAL","low":"LOW","medium":"MEDIUM","high":"HIGH"}},
 		"gemini-3-pro-preview": {"id":"gemini-3-pro-preview","name":"Gemini 3 Pro Preview","api":"google-generative-ai","provider":"google","baseUrl":"https://generativelanguage.googleapis.com/v1beta","reasoning":true,"input":["text","image"],"cost":{"input":2,"output":12,"cacheRead":0.2,"cacheWrite":0},"contextWindow":1048576,"maxTokens":65536,"thinkingLevelMap":{"off":null,"minimal":"LOW","low":"LOW","medium":"HIGH","high":"HIGH"}}
-	},
-	"google-antigravity": {
-		"claude-sonnet-4-5": {"id":"claude-sonnet-4-5","name":"Claude Sonnet 4.5 (Antigravity)","api":"google-gemini-cli","provider":"google-antigravity","baseUrl":"https://daily-cloudcode-pa.sandbox.googleapis.com","reasoning":false,"input":["text","image"],"cost":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0},"contextWindow":200000,"maxTokens":64000},
-		"claude-sonnet-4-5-thinking": {"id":"claude-sonnet-4-5-thinking","name":"Claude Sonnet 4.5 Thinking (Antigravity)","api":"google-gemini-cli","provider":"google-antigravity","baseUrl":"https://daily-cloudcode-pa.sandbox.googleapis.com","reasoning":true,"input":["text","image"],"cost":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0},"contextWindow":200000,"maxTokens":64000,"thinkingLevelMap":{"off":null}},
-		"gemini-3-flash": {"id":"gemini-3-flash","name":"Gemini 3 Flash (Antigravity)","api":"google-gemini-cli","provider":"google-antigravity","baseUrl":"https://daily-cloudcode-pa.sandbox.googleapis.com","reasoning":true,"input":["text","image"],"cost":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0},"contextWindow":1048576,"maxTokens":65536,"thinkingLevelMap":{"off":null,"minimal":"MINIMAL","low":"LOW","medium":"MEDIUM","high":"HIGH"}},
-		"gemini-3-pro-high": {"id":"gemini-3-pro-high","name":"Gemini 3 Pro High (Antigravity)","api":"google-gemini-cli","provider":"google-antigravity","baseUrl":"https://daily-cloudcode-pa.sandbox.googleapis.com","reasoning":true,"input":["text","image"],"cost":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0},"contextWindow":1048576,"maxTokens":65536,"thinkingLevelMap":{"off":null,"minimal":"LOW","low":"LOW","medium":"HIGH","high":"HIGH"}},
-		"gemini-3-pro-low": {"id":"gemini-3-pro-low","name":"Gemini 3 Pro Low (Antigravity)","api":"google-gemini-cli","provider":"google-antigravity","baseUrl":"https://daily-cloudcode-pa.sandbox.googleapis.com","reasoning":true,"input":["text","image"],"cost":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0},"contextWindow":1048576,"maxTokens":65536,"thinkingLevelMap":{"off":null,"minimal":"LOW","low":"LOW","medium":"HIGH","high":"HIGH"}}
-	},
-	"google-gemini-cli": {
-		"gemini-2.5-flash": {"id":"gemini-2.5-flash","name":"Gemini 2.5 Flash (Cloud Code Assist)","api":"google-gemini-cli","provider":"google-gemini-cli","baseUrl":"https://cloudcode-pa.googleapis.com","reasoning":true,"input":["text","image"],"cost":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0},"contextWindow":1048576,"maxTokens":65536},
-		"gemini-2.5-pro": {"id":"gemini-2.5-pro","name":"Gemini 2.5 Pro (Cloud Code Assist)","api":"google-gemini-cli","provider":"google-gemini-cli","baseUrl":"https://cloudcode-pa.googleapis.com","reasoning":true,"input":["text","image"],"cost":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0},"contextWindow":1048576,"maxTokens":65536,"thinkingLevelMap":{"off":null}},
-		"gemini-3-flash-preview": {"id":"gemini-3-flash-preview","name":"Gemini 3 Flash Preview (Cloud Code Assist)","api":"google-gemini-cli","provider":"google-gemini-cli","baseUrl":"https://cloudcode-pa.googleapis.com","reasoning":true,"input":["text","image"],"cost":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0},"contextWindow":1048576,"maxTokens":65536,"thinkingLevelMap":{"off":null,"minimal":"MINIMAL","low":"LOW","medium":"MEDIUM","high":"HIGH"}},
-		"gemini-3-pro-preview": {"id":"gemini-3-pro-preview","name":"Gemini 3 Pro Preview (Cloud Code Assist)","api":"google-gemini-cli","provider":"google-gemini-cli","baseUrl":"https://cloudcode-pa.googleapis.com","reasoning":true,"input":["text","image"],"cost":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0},"contextWindow":1048576,"maxTokens":65536,"thinkingLevelMap":{"off":null,"minimal":"LOW","low":"LOW","medium":"HIGH","high":"HIGH"}}
 	},
 	"google-vertex": {
 		"gemini-2.0-flash": {"id":"gemini-2.0-flash","name":"Gemini 2.0 Flash","api":"google-vertex","provider":"google-vertex","baseUrl":"https://{location}-aiplatform.googleapis.com","reasoning":false,"input":["text","image"],"cost":{"input":0.1,"output":0.4,"cacheRead":0.025,"cacheWrite":0},"contextWindow":1048576,"maxTokens":8192},

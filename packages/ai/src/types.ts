@@ -253,7 +253,7 @@ export interface StreamOptions {
 	/**
 	 * Called with every server-sent event of a successful answer, in order, before Keel parses it
 	 * (providers on the shared HTTP transport: Anthropic Messages, OpenAI Chat Completions and
-	 * Responses, Azure OpenAI Responses). For logging and for `recordCall` in `@keel/ai/testing`,
+	 * Responses, Azure OpenAI Responses, Gemini, Vertex AI). For logging and for `recordCall` in `@keel/ai/testing`,
 	 * which turns a strange stream into a test. A returned promise is awaited before the event is
 	 * parsed. Like `onPayload`, a throw (or rejection) ends the call with its message and no retry.
 	 * Unset, it costs nothing per event.

@@ -5,6 +5,7 @@
 
 import { describe, expect, it } from "vitest";
 import { stream } from "../src/index.js";
+import { SKIP_THOUGHT_SIGNATURE } from "../src/providers/google-generative-ai/encode-messages.js";
 import type { Api, AssistantMessage, Message, Model, ProviderStreamOptions } from "../src/types.js";
 import { useWireTestServer } from "./helpers/wire-server.js";
 import {
@@ -22,6 +23,7 @@ import {
 	thinkingStart,
 	toolUseStart,
 } from "./providers/anthropic/fixtures.js";
+import { finishChunk, geminiSse, partsChunk, textAnswer } from "./providers/google-generative-ai/fixtures.js";
 import { mistralChunk, mistralSse, mistralTextStream } from "./providers/mistral-conversations/fixtures.js";
 import { chunk, sse, textStream, usageChunk } from "./providers/openai-completions/fixtures.js";
 import {
@@ -43,14 +45,20 @@ type ApiName =
 	| "openai-completions"
 	| "openai-responses"
 	| "azure-openai-responses"
-	| "mistral-conversations";
+	| "mistral-conversations"
+	| "google-generative-ai"
+	| "google-vertex";
 const APIS: ApiName[] = [
 	"anthropic-messages",
 	"openai-completions",
 	"openai-responses",
 	"azure-openai-responses",
 	"mistral-conversations",
+	"google-generative-ai",
+	"google-vertex",
 ];
+/** A Gemini thought signature (base64, as Gemini sends them) that must never reach another model. */
+const GEMINI_SIGNATURE = btoa("gemini-signature-SECRET");
 
 const wire = useWireTestServer();
 
@@ -90,6 +98,14 @@ function modelOf(api: ApiName): Model<Api> {
 			baseUrl: wire.server.url,
 		};
 	}
+	if (api === "google-generative-ai") {
+		return { ...common, id: "gemini-2.5-flash", name: "Gemini", api, provider: "google", baseUrl: wire.server.url };
+	}
+	if (api === "google-vertex") {
+		// Gemini 3 on Vertex: calls from other models must carry the documented skip signature.
+		const id = "gemini-3-flash-preview";
+		return { ...common, id, name: "Gemini Vertex", api, provider: "google-vertex", baseUrl: wire.server.url };
+	}
 	return { ...common, id: "gpt-5-mini", name: "GPT Azure", api, provider: "azure-openai-responses", baseUrl: "" };
 }
 
@@ -101,6 +117,17 @@ function optionsOf(api: ApiName): ProviderStreamOptions {
 
 /** Thinking, visible text and two tool calls (ls, read), with this API's own ids and signatures. */
 function toolTurnBody(api: ApiName): string {
+	if (api === "google-generative-ai" || api === "google-vertex") {
+		return geminiSse([
+			partsChunk([{ text: THINKING, thought: true, thoughtSignature: GEMINI_SIGNATURE }]),
+			partsChunk([{ text: VISIBLE }]),
+			partsChunk([
+				{ functionCall: { name: "ls", args: { dir: "." } }, thoughtSignature: GEMINI_SIGNATURE },
+				{ functionCall: { name: "read", args: { path: "a.txt" } } },
+			]),
+			finishChunk("STOP"),
+		]);
+	}
 	if (api === "anthropic-messages") {
 		return anthropicSse([
 			messageStart(),
@@ -179,6 +206,7 @@ function toolTurnBody(api: ApiName): string {
 
 /** The start of a text answer that never finishes (the connection stays open). */
 function stalledTextBody(api: ApiName): string {
+	if (api === "google-generative-ai" || api === "google-vertex") return geminiSse([partsChunk([{ text: PARTIAL }])]);
 	if (api === "anthropic-messages") return anthropicSse([messageStart(), textStart(0), textDelta(0, PARTIAL)]);
 	if (api === "openai-completions") return sse([chunk({ role: "assistant", content: PARTIAL })], false);
 	if (api === "mistral-conversations")
@@ -188,6 +216,7 @@ function stalledTextBody(api: ApiName): string {
 
 /** A short complete answer, in the target API's format. */
 function answerBody(api: ApiName): string {
+	if (api === "google-generative-ai" || api === "google-vertex") return textAnswer(["Done."]);
 	if (api === "anthropic-messages") return anthropicSse(textResponseEvents(["Done."]));
 	if (api === "openai-completions") return textStream("Done.");
 	if (api === "mistral-conversations") return mistralTextStream("Done.");
@@ -208,6 +237,28 @@ type Json = Record<string, unknown>;
 
 function readSent(api: ApiName, body: Json): SentConversation {
 	const sent: SentConversation = { assistantTexts: [], calls: [], results: [], raw: JSON.stringify(body) };
+	if (api === "google-generative-ai" || api === "google-vertex") {
+		// Gemini pairs a function response with its call by name and position, not by id: the
+		// positions stand in for ids here.
+		for (const content of body.contents as Json[]) {
+			const parts = content.parts as Json[];
+			if (content.role === "model") {
+				sent.assistantTexts.push(textsOf(parts).join("\n"));
+				parts.forEach((part) => {
+					const call = part.functionCall as Json | undefined;
+					if (call) sent.calls.push({ id: `${call.name}#${sent.calls.length}`, name: String(call.name) });
+				});
+			}
+			for (const part of parts) {
+				const response = part.functionResponse as { name: string; response: Json } | undefined;
+				if (!response) continue;
+				const isError = "error" in response.response;
+				const text = String(isError ? response.response.error : response.response.output);
+				sent.results.push({ id: `${response.name}#${sent.results.length}`, text, isError });
+			}
+		}
+		return sent;
+	}
 	if (api === "anthropic-messages") {
 		for (const message of body.messages as Json[]) {
 			const blocks = (
@@ -278,6 +329,9 @@ const ID_PATTERN: Record<ApiName, RegExp> = {
 	"openai-responses": /^[A-Za-z0-9_-]{1,64}$/,
 	"azure-openai-responses": /^[A-Za-z0-9_-]{1,64}$/,
 	"mistral-conversations": /^[a-zA-Z0-9]{9}$/,
+	// Gemini takes no ids (see readSent).
+	"google-generative-ai": /^\w+#\d$/,
+	"google-vertex": /^\w+#\d$/,
 };
 
 // --- the conversation ----------------------------------------------------------------------------
@@ -336,7 +390,12 @@ describe("cross-provider handoff", () => {
 		expect(sent.assistantTexts).toHaveLength(1);
 		expect(sent.assistantTexts[0]).toContain(THINKING);
 		expect(sent.assistantTexts[0]).toContain(VISIBLE);
-		for (const secret of ["anthropic-signature-SECRET", "gAAAA-encrypted-SECRET", 'reasoning_content":"The user']) {
+		for (const secret of [
+			"anthropic-signature-SECRET",
+			"gAAAA-encrypted-SECRET",
+			'reasoning_content":"The user',
+			GEMINI_SIGNATURE,
+		]) {
 			expect(sent.raw).not.toContain(secret);
 		}
 
@@ -350,7 +409,14 @@ describe("cross-provider handoff", () => {
 		// The real result of ls, then the synthetic answer for the orphaned read.
 		expect(sent.results[0].text).toBe("a.txt b.txt");
 		expect(sent.results[1].text).toContain("No result provided");
-		if (target === "anthropic-messages") expect(sent.results[1].isError).toBe(true);
+		if (target === "anthropic-messages" || target.startsWith("google-")) expect(sent.results[1].isError).toBe(true);
+		// Gemini 3 takes another model's calls with the signature Gemini documents for missing ones.
+		if (target === "google-vertex") {
+			const calls = (wire.server.requests[0].json as { contents: { parts: Json[] }[] }).contents
+				.flatMap((content) => content.parts)
+				.filter((part) => part.functionCall);
+			expect(calls.map((part) => part.thoughtSignature)).toEqual([SKIP_THOUGHT_SIGNATURE, SKIP_THOUGHT_SIGNATURE]);
+		}
 
 		// The aborted turn is not replayed.
 		expect(sent.raw).not.toContain(PARTIAL);

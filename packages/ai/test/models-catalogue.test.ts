@@ -13,16 +13,13 @@ import {
 } from "../src/index.js";
 import { resolveOpenAICompletionsCompat } from "../src/providers/openai-completions/compat.js";
 
-// Every provider pi-ai 0.73 lists (so a pi program finds its provider ids here), plus the Cloud Code Assist pair from the
-// curated file, must be in the catalogue.
+// Every provider pi-ai 0.73 lists (so a pi program finds its provider ids here) must be in the catalogue.
 const PI_PROVIDERS: KnownProvider[] = [
 	"anthropic",
 	"openai",
 	"azure-openai-responses",
 	"openai-codex",
 	"google",
-	"google-gemini-cli",
-	"google-antigravity",
 	"google-vertex",
 	"amazon-bedrock",
 	"mistral",
@@ -129,7 +126,7 @@ describe("findModel and getModelOrThrow", () => {
 });
 
 describe("getModels and getProviders", () => {
-	it("lists every provider pi-ai 0.73 has, plus the Cloud Code Assist pair", () => {
+	it("lists every provider pi-ai 0.73 has", () => {
 		const providers = getProviders();
 		for (const provider of PI_PROVIDERS) expect(providers, provider).toContain(provider);
 	});
@@ -187,6 +184,13 @@ describe("getModels and getProviders", () => {
 });
 
 describe("catalogue rules", () => {
+	it("lists no Gemini CLI or Antigravity rows: their endpoints take only those products' own OAuth client", () => {
+		expect(getProviders()).not.toContain("google-gemini-cli");
+		expect(getProviders()).not.toContain("google-antigravity");
+		const apis = getProviders().flatMap((provider) => getModels(provider).map((model) => model.api));
+		expect(apis).not.toContain("google-gemini-cli");
+	});
+
 	it("assigns each provider its wire api", () => {
 		const expected: Record<string, string> = {
 			anthropic: "anthropic-messages",
@@ -195,7 +199,6 @@ describe("catalogue rules", () => {
 			"openai-codex": "openai-codex-responses",
 			google: "google-generative-ai",
 			"google-vertex": "google-vertex",
-			"google-gemini-cli": "google-gemini-cli",
 			"amazon-bedrock": "bedrock-converse-stream",
 			mistral: "mistral-conversations",
 			groq: "openai-completions",

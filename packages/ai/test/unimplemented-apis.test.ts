@@ -3,12 +3,12 @@ import { completeSimple, getModels } from "../src/index.js";
 
 describe("catalogue models whose wire API Keel does not speak yet", () => {
 	it("end with one clear error event instead of throwing", async () => {
-		const model = getModels("google")[0];
-		expect(model.api).toBe("google-generative-ai");
+		const model = getModels("openai-codex")[0];
+		expect(model.api).toBe("openai-codex-responses");
 		const result = await completeSimple(model, { messages: [{ role: "user", content: "hi", timestamp: 0 }] });
 		expect(result.stopReason).toBe("error");
 		expect(result.errorMessage).toContain(
-			`The "google-generative-ai" API (model "google/${model.id}") is not implemented in Keel yet`,
+			`The "openai-codex-responses" API (model "openai-codex/${model.id}") is not implemented in Keel yet`,
 		);
 		expect(result.errorMessage).toContain(
 			"anthropic-messages, openai-completions, openai-responses, azure-openai-responses",

@@ -208,18 +208,6 @@ export const CURATED_PROVIDER_RULES: Readonly<Record<string, ProviderRule>> = {
 		api: "openai-codex-responses",
 		baseUrl: "https://chatgpt.com/backend-api",
 	},
-	// Cloud Code Assist (the API behind Gemini CLI), production endpoint.
-	"google-gemini-cli": {
-		provider: "google-gemini-cli",
-		api: "google-gemini-cli",
-		baseUrl: "https://cloudcode-pa.googleapis.com",
-	},
-	// Antigravity uses the same Cloud Code Assist API; its daily sandbox endpoint is the one tried first.
-	"google-antigravity": {
-		provider: "google-antigravity",
-		api: "google-gemini-cli",
-		baseUrl: "https://daily-cloudcode-pa.sandbox.googleapis.com",
-	},
 	// https://platform.minimax.io/docs/api-reference/text-anthropic-api
 	minimax: { provider: "minimax", api: "anthropic-messages", baseUrl: "https://api.minimax.io/anthropic" },
 	// https://platform.minimaxi.com/docs/api-reference/text-anthropic-api (mainland China endpoint)

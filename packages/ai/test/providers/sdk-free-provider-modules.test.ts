@@ -11,7 +11,8 @@ import { afterAll, expect, it } from "vitest";
 
 const packageRoot = join(dirname(fileURLToPath(import.meta.url)), "../..");
 const workDirectory = mkdtempSync(join(tmpdir(), "keel-sdk-free-"));
-const PROVIDER_SDK = /\/node_modules\/(@anthropic-ai\/sdk|openai|@mistralai\/mistralai)\//;
+const PROVIDER_SDK =
+	/\/node_modules\/(@anthropic-ai\/sdk|openai|@mistralai\/mistralai|@google\/genai|google-auth-library)\//;
 
 afterAll(() => {
 	rmSync(workDirectory, { recursive: true, force: true });
@@ -41,6 +42,8 @@ await import(${source("src/providers/openai-completions/index.ts")});
 await import(${source("src/providers/openai-responses/index.ts")});
 await import(${source("src/providers/azure-openai-responses/index.ts")});
 await import(${source("src/providers/mistral-conversations/index.ts")});
+await import(${source("src/providers/google-generative-ai/index.ts")});
+await import(${source("src/providers/google-vertex/index.ts")});
 const { WireTestServer } = await import(${source("src/testing/wire-test-server.ts")});
 const server = await WireTestServer.start();
 server.enqueue({ body: 'event: message_start\\ndata: {"type":"message_start","message":{"id":"m","model":"c","usage":{"input_tokens":1,"output_tokens":1}}}\\n\\nevent: message_delta\\ndata: {"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":1}}\\n\\nevent: message_stop\\ndata: {"type":"message_stop"}\\n\\n' });

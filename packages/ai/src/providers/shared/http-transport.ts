@@ -1,5 +1,5 @@
 // The one transport skeleton of Keel's HTTP + server-sent-events providers (Anthropic Messages,
-// OpenAI Chat Completions, OpenAI Responses, Azure OpenAI Responses). A provider's transport.ts
+// OpenAI Chat Completions, OpenAI Responses, Azure OpenAI Responses, Gemini, Vertex AI). A provider's transport.ts
 // only says where the request goes, with which headers and body, how one event is parsed and which
 // decoder reads it; sending, HTTP errors, reading the body and its failures happen here, once.
 //
@@ -11,8 +11,8 @@
 // iterators cost 1.6–5.9× the floor, see shared/sse.ts), so the SDKs only added a wrapped fetch,
 // SDK-shaped errors and casts. A caller who injects a ready SDK client (`AnthropicOptions.client`)
 // still gets it used: its `create(body, {signal, headers}).asResponse()` supplies the Response.
-// APIs whose protocol needs an SDK (AWS SigV4 signing, Google application-default credentials)
-// would load it lazily inside their own transport.
+// APIs whose protocol needs an SDK load it lazily inside their own transport (Vertex AI loads
+// google-auth-library only for Application Default Credentials, and still sends with `fetch` here).
 import type { Api } from "../../types.js";
 import {
 	describeCut,

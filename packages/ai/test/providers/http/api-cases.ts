@@ -2,6 +2,8 @@
 // (request wire format, HTTP errors, body faults, abort) are pinned once for each of them.
 import { streamAnthropic } from "../../../src/providers/anthropic/index.js";
 import { streamAzureOpenAIResponses } from "../../../src/providers/azure-openai-responses/index.js";
+import { streamGoogle } from "../../../src/providers/google-generative-ai/index.js";
+import { streamGoogleVertex } from "../../../src/providers/google-vertex/index.js";
 import { streamMistral } from "../../../src/providers/mistral-conversations/index.js";
 import { streamOpenAICompletions } from "../../../src/providers/openai-completions/index.js";
 import { streamOpenAIResponses } from "../../../src/providers/openai-responses/index.js";
@@ -21,6 +23,14 @@ import {
 	textStart,
 	toolUseStart,
 } from "../anthropic/fixtures.js";
+import {
+	geminiModel,
+	geminiSse,
+	partsChunk,
+	rawFunctionCallAnswer,
+	textAnswer,
+	vertexModel,
+} from "../google-generative-ai/fixtures.js";
 import {
 	mistralChunk,
 	mistralModel,
@@ -45,6 +55,10 @@ export interface ApiCase {
 	name: string;
 	/** The path the request must go to, relative to the server's URL. */
 	path: string;
+	/** False for APIs that ask for a stream in the URL (Gemini's `:streamGenerateContent`), not with `stream: true`. */
+	streamFlagInBody?: boolean;
+	/** The Accept header sent; default application/json. */
+	accept?: string;
 	/** Starts one call against a server at `baseUrl`. */
 	stream(baseUrl: string, options: StreamOptions): AssistantMessageEventStream;
 	/** The same with a conversation of the test's own. */
@@ -142,5 +156,30 @@ export const API_CASES: ApiCase[] = [
 		toolCallBody: (pieces) => mistralToolCallStream("D681PevKs", "deep", pieces),
 		okBody: () => mistralTextStream("ok"),
 		partialBody: () => mistralSse([mistralChunk({ role: "assistant", content: "partial" })], false),
+	},
+	{
+		name: "google-generative-ai",
+		path: "/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse",
+		stream: (baseUrl, options) => streamGoogle(geminiModel({ baseUrl: `${baseUrl}/v1beta` }), context, options),
+		streamContext: (baseUrl, conversation, options) =>
+			streamGoogle(geminiModel({ baseUrl: `${baseUrl}/v1beta` }), conversation, options),
+		// Gemini sends a function call's arguments whole, as one JSON object.
+		streamFlagInBody: false,
+		accept: "*/*",
+		toolCallBody: (pieces) => rawFunctionCallAnswer("deep", pieces.join("")),
+		okBody: () => textAnswer(["ok"]),
+		partialBody: () => geminiSse([partsChunk([{ text: "partial" }])]),
+	},
+	{
+		name: "google-vertex",
+		path: "/v1/publishers/google/models/gemini-2.5-flash:streamGenerateContent?alt=sse",
+		streamFlagInBody: false,
+		accept: "*/*",
+		stream: (baseUrl, options) => streamGoogleVertex(vertexModel({ baseUrl }), context, options),
+		streamContext: (baseUrl, conversation, options) =>
+			streamGoogleVertex(vertexModel({ baseUrl }), conversation, options),
+		toolCallBody: (pieces) => rawFunctionCallAnswer("deep", pieces.join("")),
+		okBody: () => textAnswer(["ok"]),
+		partialBody: () => geminiSse([partsChunk([{ text: "partial" }])]),
 	},
 ];

@@ -48,8 +48,8 @@ describe.each(API_CASES)("$name request", (api) => {
 		expect(request.method).toBe("POST");
 		expect(request.url).toBe(api.path);
 		expect(request.headers["content-type"]).toBe("application/json");
-		expect(request.headers.accept).toBe("application/json");
-		expect((request.json as { stream?: unknown }).stream).toBe(true);
+		expect(request.headers.accept).toBe(api.accept ?? "application/json");
+		expect((request.json as { stream?: unknown }).stream).toBe(api.streamFlagInBody === false ? undefined : true);
 		expect(sdkHeaders(request)).toEqual([]);
 	});
 

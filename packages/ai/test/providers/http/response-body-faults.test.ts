@@ -19,6 +19,8 @@ const LABELS: Record<string, string> = {
 	"openai-responses": "OpenAI",
 	"azure-openai-responses": "Azure OpenAI",
 	"mistral-conversations": "Mistral",
+	"google-generative-ai": "Gemini",
+	"google-vertex": "Vertex AI",
 };
 
 const MISSING_TERMINAL: Record<string, string> = {
@@ -28,6 +30,8 @@ const MISSING_TERMINAL: Record<string, string> = {
 	"azure-openai-responses":
 		"The Azure OpenAI stream ended before the response was finished (no response.completed event)",
 	"mistral-conversations": "The Mistral stream ended without a finish_reason (the response is incomplete)",
+	"google-generative-ai": "The Gemini stream ended before the response was finished (no finishReason)",
+	"google-vertex": "The Vertex AI stream ended before the response was finished (no finishReason)",
 };
 
 describe.each(API_CASES)("$name response body", (api) => {

@@ -15,6 +15,7 @@ import {
 	textDelta,
 	textStart,
 } from "../anthropic/fixtures.js";
+import { finishChunk, geminiSse, partsChunk } from "../google-generative-ai/fixtures.js";
 import { mistralChunk, mistralSse } from "../mistral-conversations/fixtures.js";
 import { chunk, sse } from "../openai-completions/fixtures.js";
 import { created, responseObject, responsesSse } from "../openai-responses/fixtures.js";
@@ -163,7 +164,41 @@ const BY_API: Record<string, Scenario[]> = {
 			}),
 		],
 	],
+	"google-generative-ai": geminiScenarios(),
+	"google-vertex": geminiScenarios(),
 };
+
+function geminiScenarios(): Scenario[] {
+	return [
+		OTHER_JSON_QUOTED,
+		[
+			"an in-stream error object",
+			() => ({ body: [geminiSse([{ error: { code: 400, message: `bad key ${KEY}`, status: "INVALID_ARGUMENT" } }])] }),
+		],
+		["the finish reason", () => ({ body: [geminiSse([partsChunk([{ text: "hi" }]), finishChunk(KEY)])] })],
+		[
+			"the finish message",
+			() => ({
+				body: [
+					geminiSse([
+						partsChunk([{ text: "hi" }]),
+						{ ...finishChunk("SAFETY"), candidates: [{ finishReason: "SAFETY", finishMessage: keyAcross(1999) }] },
+					]),
+				],
+			}),
+		],
+		[
+			"the response id and model",
+			() => ({
+				body: [geminiSse([partsChunk([{ text: "hi" }], { responseId: KEY, modelVersion: KEY }), finishChunk()])],
+			}),
+		],
+		[
+			"a blocked prompt's reason",
+			() => ({ body: [geminiSse([{ promptFeedback: { blockReason: KEY, blockReasonMessage: keyAcross(1999) } }])] }),
+		],
+	];
+}
 
 function responsesScenarios(): Scenario[] {
 	return [

@@ -1,0 +1,158 @@
+// Keel's messages as Gemini `contents`: user turns, "model" turns, and function responses.
+// @see https://ai.google.dev/api/caching#Content
+// @see https://ai.google.dev/gemini-api/docs/thought-signatures
+import type {
+	Api,
+	AssistantMessage,
+	ImageContent,
+	Message,
+	Model,
+	ToolResultMessage,
+	UserMessage,
+} from "../../types.js";
+import { sanitizeSurrogates } from "../../utils/sanitize-unicode.js";
+import {
+	IMAGE_OMITTED_NOTE,
+	IMAGE_ONLY_TOOL_RESULT_TEXT,
+	modelAcceptsImages,
+	splitToolResultContent,
+} from "../shared/encode-content.js";
+import { sanitizeToolCallIdCharacters } from "../shared/tool-call-ids.js";
+import { usesThinkingLevels } from "./thinking.js";
+import type { GeminiContent, GeminiPart } from "./wire-types.js";
+
+/**
+ * What Gemini documents for a function call that has no signature of its own, for example one
+ * another model made: it tells Gemini 3 not to validate the missing signature.
+ */
+export const SKIP_THOUGHT_SIGNATURE = "skip_thought_signature_validator";
+
+/** Introduces the images of tool results for models that take no images inside a function response. */
+export const TOOL_RESULT_IMAGE_TEXT = "Tool result image:";
+
+const BASE64 = /^[A-Za-z0-9+/_-]+={0,2}$/;
+
+/** A signature Gemini can take back: base64 text. Anything else (another API's data) is left out. */
+function replayableSignature(signature: string | undefined): string | undefined {
+	if (!signature || signature.length % 4 !== 0 || !BASE64.test(signature)) return undefined;
+	return signature;
+}
+
+/**
+ * Gemini's own models match a function response to its call by name and order and take no ids;
+ * the partner models Vertex serves through the same API (Claude, gpt-oss) need them.
+ */
+export function sendsToolCallIds(model: Model<Api>): boolean {
+	return model.id.startsWith("claude-") || model.id.startsWith("gpt-oss-");
+}
+
+/** Tool-call ids from other APIs, made acceptable for the models that take ids. */
+export function normalizeGeminiToolCallId(id: string, model: Model<Api>): string {
+	if (!sendsToolCallIds(model)) return id;
+	const normalized = sanitizeToolCallIdCharacters(id).slice(0, 64);
+	return normalized === "" ? "_" : normalized;
+}
+
+function imagePart(image: ImageContent): GeminiPart {
+	return { inlineData: { mimeType: image.mimeType, data: image.data } };
+}
+
+function encodeUserParts(message: UserMessage, model: Model<Api>): GeminiPart[] {
+	if (typeof message.content === "string") {
+		return message.content.trim() === "" ? [] : [{ text: sanitizeSurrogates(message.content) }];
+	}
+	const parts: GeminiPart[] = [];
+	for (const block of message.content) {
+		if (block.type === "text") {
+			if (block.text.trim() !== "") parts.push({ text: sanitizeSurrogates(block.text) });
+		} else {
+			parts.push(modelAcceptsImages(model) ? imagePart(block) : { text: IMAGE_OMITTED_NOTE });
+		}
+	}
+	return parts;
+}
+
+function encodeModelParts(message: AssistantMessage, model: Model<Api>): GeminiPart[] {
+	const parts: GeminiPart[] = [];
+	for (const block of message.content) {
+		if (block.type === "text") {
+			if (block.text.trim() === "") continue;
+			const part: GeminiPart = { text: sanitizeSurrogates(block.text) };
+			const signature = replayableSignature(block.textSignature);
+			if (signature) part.thoughtSignature = signature;
+			parts.push(part);
+		} else if (block.type === "thinking") {
+			// Only this model's thinking arrives here (transformMessages turns other models' into text).
+			if (block.thinking.trim() === "") continue;
+			const part: GeminiPart = { text: sanitizeSurrogates(block.thinking), thought: true };
+			const signature = replayableSignature(block.thinkingSignature);
+			if (signature) part.thoughtSignature = signature;
+			parts.push(part);
+		} else {
+			const part: GeminiPart = { functionCall: { name: block.name, args: block.arguments ?? {} } };
+			if (sendsToolCallIds(model)) part.functionCall!.id = block.id;
+			const signature =
+				replayableSignature(block.thoughtSignature) ?? (usesThinkingLevels(model) ? SKIP_THOUGHT_SIGNATURE : undefined);
+			if (signature) part.thoughtSignature = signature;
+			parts.push(part);
+		}
+	}
+	return parts;
+}
+
+/** One tool result as a function response part, plus its images for models that cannot nest them. */
+function encodeToolResult(message: ToolResultMessage, model: Model<Api>): { part: GeminiPart; images: GeminiPart[] } {
+	const { text, images } = splitToolResultContent(message);
+	const acceptsImages = modelAcceptsImages(model);
+	const output = sanitizeSurrogates(text !== "" ? text : images.length > 0 ? IMAGE_ONLY_TOOL_RESULT_TEXT : "");
+	const part: GeminiPart = {
+		functionResponse: { name: message.toolName, response: message.isError ? { error: output } : { output } },
+	};
+	if (sendsToolCallIds(model)) part.functionResponse!.id = message.toolCallId;
+	if (images.length === 0) return { part, images: [] };
+	if (!acceptsImages) {
+		part.functionResponse!.response = message.isError
+			? { error: `${output}\n${IMAGE_OMITTED_NOTE}` }
+			: { output: `${output}\n${IMAGE_OMITTED_NOTE}` };
+		return { part, images: [] };
+	}
+	// Gemini 3 takes images inside the function response; older models read them from a user turn.
+	if (usesThinkingLevels(model)) {
+		part.functionResponse!.parts = images.map((image) => ({ inlineData: imagePart(image).inlineData! }));
+		return { part, images: [] };
+	}
+	return { part, images: images.map(imagePart) };
+}
+
+/**
+ * Our messages as Gemini contents. Expects messages already prepared for this model
+ * (transformMessages): other models' thinking is text, their tool calls carry no signature.
+ * Consecutive tool results become one user turn of function responses, as Gemini wants every
+ * response to one model turn together.
+ */
+export function encodeGeminiContents(messages: readonly Message[], model: Model<Api>): GeminiContent[] {
+	const contents: GeminiContent[] = [];
+	for (let index = 0; index < messages.length; index++) {
+		const message = messages[index];
+		if (message.role === "user") {
+			const parts = encodeUserParts(message, model);
+			if (parts.length > 0) contents.push({ role: "user", parts });
+		} else if (message.role === "assistant") {
+			const parts = encodeModelParts(message, model);
+			if (parts.length > 0) contents.push({ role: "model", parts });
+		} else {
+			const responses: GeminiPart[] = [];
+			const images: GeminiPart[] = [];
+			while (index < messages.length && messages[index].role === "toolResult") {
+				const encoded = encodeToolResult(messages[index] as ToolResultMessage, model);
+				responses.push(encoded.part);
+				images.push(...encoded.images);
+				index++;
+			}
+			index--;
+			contents.push({ role: "user", parts: responses });
+			if (images.length > 0) contents.push({ role: "user", parts: [{ text: TOOL_RESULT_IMAGE_TEXT }, ...images] });
+		}
+	}
+	return contents;
+}

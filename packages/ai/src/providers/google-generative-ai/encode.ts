@@ -1,0 +1,61 @@
+// The Gemini request body (generateContent / streamGenerateContent). Pure: no I/O, no clock.
+// @see https://ai.google.dev/api/generate-content#request-body
+import type { Api, Context, Model, Tool } from "../../types.js";
+import { sanitizeSurrogates } from "../../utils/sanitize-unicode.js";
+import { NonRetryableError } from "../shared/provider-attempt.js";
+import { transformMessages } from "../shared/transform-messages.js";
+import { encodeGeminiContents, normalizeGeminiToolCallId } from "./encode-messages.js";
+import type { GoogleOptions } from "./options.js";
+import { usesThinkingLevels } from "./thinking.js";
+import type { GeminiFunctionDeclaration, GeminiGenerationConfig, GeminiRequestBody } from "./wire-types.js";
+
+const TOOL_CHOICE_MODES = { auto: "AUTO", none: "NONE", any: "ANY" } as const;
+
+function encodeTool(tool: Tool): GeminiFunctionDeclaration {
+	const schema = tool.parameters as unknown;
+	if (schema !== undefined && (typeof schema !== "object" || schema === null || Array.isArray(schema))) {
+		throw new NonRetryableError(`Tool "${tool.name}" has parameters that are not a JSON schema object`);
+	}
+	// parametersJsonSchema takes full JSON Schema; `parameters` only an OpenAPI subset.
+	return { name: tool.name, description: tool.description, parametersJsonSchema: schema ?? { type: "object" } };
+}
+
+function encodeGenerationConfig(model: Model<Api>, options: GoogleOptions): GeminiGenerationConfig | undefined {
+	const config: GeminiGenerationConfig = {};
+	if (options.maxTokens !== undefined) config.maxOutputTokens = options.maxTokens;
+	if (options.temperature !== undefined) config.temperature = options.temperature;
+	const thinking = options.thinking;
+	if (thinking?.enabled && model.reasoning) {
+		config.thinkingConfig = { includeThoughts: true };
+		if (thinking.level !== undefined && usesThinkingLevels(model)) config.thinkingConfig.thinkingLevel = thinking.level;
+		else if (thinking.budgetTokens !== undefined) config.thinkingConfig.thinkingBudget = thinking.budgetTokens;
+	}
+	return Object.keys(config).length > 0 ? config : undefined;
+}
+
+/** The request body for a context. Throws a NonRetryableError for input Gemini would reject less clearly. */
+export function encodeGeminiRequest(
+	model: Model<Api>,
+	context: Context,
+	options: GoogleOptions = {},
+): GeminiRequestBody {
+	if (options.toolChoice !== undefined && !Object.hasOwn(TOOL_CHOICE_MODES, options.toolChoice)) {
+		throw new NonRetryableError(
+			`toolChoice must be "auto", "none" or "any" for Gemini, got ${JSON.stringify(options.toolChoice)}`,
+		);
+	}
+	const messages = transformMessages(context.messages, model, (id) => normalizeGeminiToolCallId(id, model));
+	const body: GeminiRequestBody = { contents: encodeGeminiContents(messages, model) };
+	if (context.systemPrompt && context.systemPrompt.trim() !== "") {
+		body.systemInstruction = { parts: [{ text: sanitizeSurrogates(context.systemPrompt) }] };
+	}
+	if (context.tools && context.tools.length > 0) {
+		body.tools = [{ functionDeclarations: context.tools.map(encodeTool) }];
+		if (options.toolChoice) {
+			body.toolConfig = { functionCallingConfig: { mode: TOOL_CHOICE_MODES[options.toolChoice] } };
+		}
+	}
+	const generationConfig = encodeGenerationConfig(model, options);
+	if (generationConfig) body.generationConfig = generationConfig;
+	return body;
+}

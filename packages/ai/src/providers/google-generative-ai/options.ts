@@ -1,0 +1,20 @@
+import type { StreamOptions } from "../../types.js";
+
+/** Gemini 3's thinking levels (`generationConfig.thinkingConfig.thinkingLevel`). */
+export type GoogleThinkingLevel = "MINIMAL" | "LOW" | "MEDIUM" | "HIGH";
+
+/** How the model may call tools: `functionCallingConfig.mode` AUTO, NONE or ANY. */
+export type GoogleToolChoice = "auto" | "none" | "any";
+
+/** Options of the Gemini API (google-generative-ai); Vertex AI accepts them too. */
+export interface GoogleOptions extends StreamOptions {
+	/** Sent only with tools. */
+	toolChoice?: GoogleToolChoice;
+	/**
+	 * Thinking, only sent to reasoning models when `enabled`; thoughts are then always included in
+	 * the stream. `level` is for Gemini 3 and later, `budgetTokens` for Gemini 2.5 (-1: the model
+	 * decides). With neither, the model's default thinking applies. Disabled or absent sends no
+	 * thinking configuration at all: the model's default applies, thinking is not forced off.
+	 */
+	thinking?: { enabled: boolean; budgetTokens?: number; level?: GoogleThinkingLevel };
+}

@@ -1,0 +1,31 @@
+import type { Context } from "../../types.js";
+import { encodeRequestOrFail, runGeminiRequest } from "../google-generative-ai/transport.js";
+import { mergeHeaders } from "../shared/headers.js";
+import type { ProviderAttempt } from "../shared/provider-stream.js";
+import { vertexAccessToken, vertexApiKey } from "./credentials.js";
+import type { GoogleVertexOptions } from "./options.js";
+import { resolveVertexTarget } from "./resolve-vertex-target.js";
+
+/**
+ * One attempt: the Gemini wire format at Vertex AI's streamGenerateContent URL, with an API key
+ * (`x-goog-api-key`, express mode) or an OAuth bearer token.
+ */
+export async function runVertexAttempt(
+	attempt: ProviderAttempt<"google-vertex">,
+	context: Context,
+	options: GoogleVertexOptions,
+): Promise<void> {
+	const { model } = attempt;
+	const apiKey = options.accessToken === undefined ? vertexApiKey(attempt.apiKey) : undefined;
+	const target = resolveVertexTarget(model, options, apiKey !== undefined);
+	const body = encodeRequestOrFail(model, context, options);
+	const credential: Record<string, string> = apiKey
+		? { "x-goog-api-key": apiKey }
+		: { authorization: `Bearer ${await vertexAccessToken(options)}` };
+	await runGeminiRequest(attempt, {
+		label: "Vertex AI",
+		url: target.url,
+		headers: mergeHeaders(credential, model.headers, options.headers),
+		body,
+	});
+}
