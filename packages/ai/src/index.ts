@@ -44,6 +44,7 @@ export type {
 	AzureOpenAIResponsesOptions,
 	AzureOpenAIResponsesSimpleOptions,
 } from "./providers/azure-openai-responses/options.js";
+export type { BedrockEffort, BedrockOptions, BedrockToolChoice } from "./providers/bedrock-converse-stream/options.js";
 export type { OpenAICompletionsOptions } from "./providers/openai-completions/options.js";
 export type { ChatToolChoice as OpenAICompletionsToolChoice } from "./providers/openai-completions/wire-types.js";
 export type {

@@ -13,6 +13,8 @@ const builtInDefinitions: Record<string, () => Promise<ProviderDefinition<Api>>>
 	"openai-responses": async () => (await import("./openai-responses/index.js")).openAIResponsesProvider,
 	"azure-openai-responses": async () =>
 		(await import("./azure-openai-responses/index.js")).azureOpenAIResponsesProvider,
+	"bedrock-converse-stream": async () =>
+		(await import("./bedrock-converse-stream/index.js")).bedrockConverseStreamProvider,
 };
 
 // Wire APIs that the catalogue lists but Keel does not speak yet. Their models can be looked up;
@@ -22,7 +24,6 @@ const notYetImplementedApis = [
 	"google-vertex",
 	"google-gemini-cli",
 	"mistral-conversations",
-	"bedrock-converse-stream",
 	"openai-codex-responses",
 ] as const;
 
