@@ -61,6 +61,10 @@ export function encodeFrame(frame: BedrockFrame): Uint8Array {
 export interface BedrockTestServer {
 	url: string;
 	requests: ReceivedRequest[];
+	/** Breaks every held response with an HTTP/2 INTERNAL_ERROR reset: a body cut mid-stream. */
+	cutHeldStreams(): void;
+	/** Closes the connection of every held response: the body just stops. */
+	dropHeldConnections(): void;
 	close(): Promise<void>;
 }
 
@@ -69,6 +73,7 @@ export async function startBedrockServer(
 	answer: (request: ReceivedRequest, index: number) => BedrockAnswer,
 ): Promise<BedrockTestServer> {
 	const requests: ReceivedRequest[] = [];
+	const held = new Set<Http2ServerResponse>();
 	const server = createServer((request: Http2ServerRequest, response: Http2ServerResponse) => {
 		const chunks: Buffer[] = [];
 		request.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -92,9 +97,8 @@ export async function startBedrockServer(
 			}
 			response.writeHead(200, { "content-type": "application/vnd.amazon.eventstream" });
 			for (const frame of reply.frames) response.write(encodeFrame(frame));
-			if (reply.cut)
-				response.stream.close(2); // INTERNAL_ERROR: the stream breaks mid-body
-			else if (!reply.hold) response.end();
+			if (reply.hold) held.add(response);
+			else response.end();
 		});
 	});
 	const sessions = new Set<import("node:http2").ServerHttp2Session>();
@@ -107,6 +111,14 @@ export async function startBedrockServer(
 	return {
 		url: `http://127.0.0.1:${port}`,
 		requests,
+		cutHeldStreams() {
+			for (const response of held) response.stream.close(2);
+			held.clear();
+		},
+		dropHeldConnections() {
+			for (const response of held) response.stream.session?.destroy();
+			held.clear();
+		},
 		close: () =>
 			new Promise<void>((resolve) => {
 				for (const session of sessions) session.destroy();
