@@ -20,6 +20,7 @@ export default defineConfig({
 		"providers/openai-completions": "src/providers/openai-completions/index.ts",
 		"providers/openai-responses": "src/providers/openai-responses/index.ts",
 		"providers/azure-openai-responses": "src/providers/azure-openai-responses/index.ts",
+		"providers/bedrock-converse-stream": "src/providers/bedrock-converse-stream/index.ts",
 	},
 	format: ["esm"],
 	dts: true,

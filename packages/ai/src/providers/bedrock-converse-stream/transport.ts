@@ -63,6 +63,15 @@ export function bedrockClientConfig(attempt: BedrockAttempt, options: BedrockOpt
 	return config;
 }
 
+// The SDK's module name sits in a variable so that bundlers do not follow the import: the AWS SDK
+// brings node:http2, node:stream and node:https into a bundle, which would break every browser and
+// Worker build of @keel/ai, not only Bedrock calls. Node resolves it from node_modules at run time.
+const BEDROCK_SDK_MODULE = "@aws-sdk/client-bedrock-runtime";
+
+async function loadBedrockSdk(): Promise<typeof import("@aws-sdk/client-bedrock-runtime")> {
+	return import(/* @vite-ignore */ /* webpackIgnore: true */ BEDROCK_SDK_MODULE);
+}
+
 function eventName(event: ConverseStreamOutput): string {
 	for (const key of Object.keys(event)) if (key !== "$unknown") return key;
 	return "$unknown";
@@ -85,7 +94,7 @@ export async function runBedrockAttempt(
 		);
 	}
 	const input = await attempt.preparePayload(encodeRequestOrFail(attempt.model, context, options));
-	const sdk = await import("@aws-sdk/client-bedrock-runtime");
+	const sdk = await loadBedrockSdk();
 	const client = new sdk.BedrockRuntimeClient(bedrockClientConfig(attempt, options));
 	try {
 		let response: ConverseStreamCommandOutput;

@@ -2,7 +2,15 @@ import { describe, expect, it, vi } from "vitest";
 import { getModel, stream } from "../../../src/index.js";
 import { streamBedrock, streamSimpleBedrock } from "../../../src/providers/bedrock-converse-stream/index.js";
 import { userMessage } from "../../helpers/messages.js";
-import { encodeFrame, messageStart, messageStop, metadata, textDelta, textFrames } from "./bedrock-test-server.js";
+import {
+	type BedrockFrame,
+	encodeFrame,
+	messageStart,
+	messageStop,
+	metadata,
+	textDelta,
+	textFrames,
+} from "./bedrock-test-server.js";
 import { bedrockModel, TEST_ACCESS_KEY_ID } from "./fixtures.js";
 import { useBedrockServer } from "./server-setup.js";
 
@@ -101,7 +109,7 @@ describe("Bedrock frames split across network chunks", () => {
 			whole.set(frame, offset);
 			offset += frame.length;
 		}
-		const pieces = [];
+		const pieces: BedrockFrame[] = [];
 		for (let start = 0; start < whole.length; start += 3) pieces.push({ bytes: whole.subarray(start, start + 3) });
 		const server = await wire.start(() => ({ frames: pieces }));
 		const message = await streamBedrock(bedrockModel({ baseUrl: server.url }), context).result();
