@@ -3,7 +3,8 @@ import { classifyError, type ErrorClassification, parseRetryAfter } from "../sha
 
 // Bedrock's exceptions that a later attempt may not meet: throttling, a busy or not yet loaded
 // model, a server fault, a model that timed out or broke its stream. Everything else
-// (ValidationException, AccessDeniedException, ResourceNotFoundException …) fails the same way again.
+// (ValidationException, AccessDeniedException, ResourceNotFoundException, ServiceQuotaExceededException
+// for an account's quota …) fails the same way again.
 // @see https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ConverseStream.html#API_runtime_ConverseStream_Errors
 const RETRYABLE_EXCEPTIONS = new Set([
 	"ThrottlingException",
@@ -12,7 +13,6 @@ const RETRYABLE_EXCEPTIONS = new Set([
 	"ModelNotReadyException",
 	"ModelTimeoutException",
 	"ModelStreamErrorException",
-	"ServiceQuotaExceededException",
 ]);
 
 /** The exception members a ConverseStream response may carry in place of an event. */
