@@ -95,22 +95,43 @@ export async function runBedrockAttempt(
 	}
 	const input = await attempt.preparePayload(encodeRequestOrFail(attempt.model, context, options));
 	const sdk = await loadBedrockSdk();
-	const client = new sdk.BedrockRuntimeClient(bedrockClientConfig(attempt, options));
+	const client = reusableClient(sdk, bedrockClientConfig(attempt, options));
+	let response: ConverseStreamCommandOutput;
 	try {
-		let response: ConverseStreamCommandOutput;
-		try {
-			response = await client.send(new sdk.ConverseStreamCommand(input), { abortSignal: attempt.signal });
-		} catch (error) {
-			await reportErrorResponse(attempt, error);
-			throw error;
-		}
-		attempt.touch();
-		await attempt.reportResponse({ status: response.$metadata.httpStatusCode ?? 200, headers: {} });
-		if (!response.stream) throw new Error("The Bedrock response to a streaming request has no stream");
-		await readStream(attempt, response.stream);
-	} finally {
-		client.destroy();
+		response = await client.send(new sdk.ConverseStreamCommand(input), { abortSignal: attempt.signal });
+	} catch (error) {
+		await reportErrorResponse(attempt, error);
+		throw error;
 	}
+	attempt.touch();
+	await attempt.reportResponse({ status: response.$metadata.httpStatusCode ?? 200, headers: {} });
+	if (!response.stream) throw new Error("The Bedrock response to a streaming request has no stream");
+	await readStream(attempt, response.stream);
+}
+
+type BedrockClient = InstanceType<typeof import("@aws-sdk/client-bedrock-runtime").BedrockRuntimeClient>;
+
+// Clients are kept per configuration: a client resolves and caches its credentials (a profile's
+// files, SSO, an instance role's metadata call) once, not on every call. Each request still gets
+// its own HTTP/2 session (the SDK's default for event streams), so a kept client holds no socket.
+const MAX_KEPT_CLIENTS = 8;
+const keptClients = new Map<string, BedrockClient>();
+
+function reusableClient(
+	sdk: typeof import("@aws-sdk/client-bedrock-runtime"),
+	config: BedrockRuntimeClientConfig,
+): BedrockClient {
+	const key = JSON.stringify([config.region, config.endpoint, config.profile, config.token]);
+	const kept = keptClients.get(key);
+	if (kept) return kept;
+	const client = new sdk.BedrockRuntimeClient(config);
+	keptClients.set(key, client);
+	if (keptClients.size > MAX_KEPT_CLIENTS) {
+		const [oldestKey, oldest] = keptClients.entries().next().value as [string, BedrockClient];
+		keptClients.delete(oldestKey);
+		oldest.destroy();
+	}
+	return client;
 }
 
 async function readStream(attempt: BedrockAttempt, stream: AsyncIterable<ConverseStreamOutput>): Promise<void> {
