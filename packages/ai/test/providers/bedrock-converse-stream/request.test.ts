@@ -117,3 +117,16 @@ describe("Bedrock frames split across network chunks", () => {
 		expect(message.stopReason).toBe("stop");
 	});
 });
+
+describe("Bedrock outside Node", () => {
+	it("fails with a clear error where there is no Node process, before loading the SDK", async () => {
+		const { runBedrockAttempt } = await import("../../../src/providers/bedrock-converse-stream/transport.js");
+		const attempt = { model: bedrockModel() } as Parameters<typeof runBedrockAttempt>[0];
+		vi.stubGlobal("process", undefined);
+		const pending = runBedrockAttempt(attempt, context, {});
+		vi.unstubAllGlobals();
+		await expect(pending).rejects.toThrow(
+			"The bedrock-converse-stream API runs in Node only (the AWS SDK signs requests with Node's credential chain); call Bedrock from a server, for example through the Keel proxy",
+		);
+	});
+});
