@@ -21,9 +21,12 @@ export type BedrockFrame =
 
 /** What the server received. */
 export interface ReceivedRequest {
+	method: string;
 	path: string;
 	headers: Record<string, string>;
 	body: unknown;
+	/** The body's bytes as received (the SigV4 payload hash covers them). */
+	rawBody: Buffer;
 }
 
 /** How the server answers one request. */
@@ -78,12 +81,19 @@ export async function startBedrockServer(
 		const chunks: Buffer[] = [];
 		request.on("data", (chunk: Buffer) => chunks.push(chunk));
 		request.on("end", () => {
-			const text = Buffer.concat(chunks).toString("utf8");
+			const rawBody = Buffer.concat(chunks);
+			const text = rawBody.toString("utf8");
 			const headers: Record<string, string> = {};
 			for (const [name, value] of Object.entries(request.headers)) {
 				if (typeof value === "string") headers[name] = value;
 			}
-			const received: ReceivedRequest = { path: request.url, headers, body: text ? JSON.parse(text) : undefined };
+			const received: ReceivedRequest = {
+				method: request.method,
+				path: request.url,
+				headers,
+				body: text ? JSON.parse(text) : undefined,
+				rawBody,
+			};
 			requests.push(received);
 			const reply = answer(received, requests.length - 1);
 			if ("status" in reply) {

@@ -1,36 +1,16 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { streamBedrock } from "../../../src/providers/bedrock-converse-stream/index.js";
 import { userMessage } from "../../helpers/messages.js";
-import {
-	type BedrockTestServer,
-	blockStop,
-	messageStart,
-	messageStop,
-	metadata,
-	startBedrockServer,
-	textDelta,
-	textFrames,
-} from "./bedrock-test-server.js";
+import { blockStop, messageStart, messageStop, metadata, textDelta, textFrames } from "./bedrock-test-server.js";
 import { bedrockModel, TEST_ACCESS_KEY_ID, TEST_SECRET_ACCESS_KEY } from "./fixtures.js";
+import { useBedrockServer } from "./server-setup.js";
+import { verifySigV4 } from "./sigv4.js";
 
-let server: BedrockTestServer | undefined;
-
-beforeEach(() => {
-	vi.stubEnv("AWS_ACCESS_KEY_ID", TEST_ACCESS_KEY_ID);
-	vi.stubEnv("AWS_SECRET_ACCESS_KEY", TEST_SECRET_ACCESS_KEY);
-	vi.stubEnv("AWS_REGION", "eu-west-1");
-	vi.stubEnv("AWS_BEARER_TOKEN_BEDROCK", "");
-});
-
-afterEach(async () => {
-	vi.unstubAllEnvs();
-	await server?.close();
-	server = undefined;
-});
+const wire = useBedrockServer();
 
 describe("Bedrock ConverseStream through the AWS SDK", () => {
 	it("streams text from event-stream frames and signs the request with SigV4", async () => {
-		server = await startBedrockServer(() => ({
+		const server = await wire.start(() => ({
 			frames: [
 				messageStart(),
 				textDelta(0, "Hello"),
@@ -57,6 +37,8 @@ describe("Bedrock ConverseStream through the AWS SDK", () => {
 				`^AWS4-HMAC-SHA256 Credential=${TEST_ACCESS_KEY_ID}/\\d{8}/eu-west-1/bedrock/aws4_request, SignedHeaders=[a-z0-9:;-]+, Signature=[0-9a-f]{64}$`,
 			),
 		);
+		expect(verifySigV4(request, TEST_SECRET_ACCESS_KEY)).toBe(true);
+		expect(verifySigV4(request, "another-secret")).toBe(false);
 		expect(request.body).toEqual({
 			messages: [{ role: "user", content: [{ text: "Hi" }, { cachePoint: { type: "default" } }] }],
 			inferenceConfig: { maxTokens: 21333 },
@@ -64,7 +46,7 @@ describe("Bedrock ConverseStream through the AWS SDK", () => {
 	});
 
 	it("reads usage from the metadata event", async () => {
-		server = await startBedrockServer(() => ({ frames: textFrames("ok") }));
+		const server = await wire.start(() => ({ frames: textFrames("ok") }));
 		const message = await streamBedrock(bedrockModel({ baseUrl: server.url }), {
 			messages: [userMessage("Hi")],
 		}).result();
