@@ -98,6 +98,8 @@ export function encodeBedrockRequest(
 	if (!Number.isInteger(maxTokens) || maxTokens < 0) {
 		throw new NonRetryableError(`maxTokens must be a non-negative integer, got ${maxTokens}`);
 	}
+	const tools = context.tools ?? [];
+	const sendsTools = tools.length > 0 && compat.supportsToolUse && options.toolChoice !== "none";
 	const messages = transformMessages(context.messages, model, normalizeAnthropicToolCallId);
 	const systemPrompt = context.systemPrompt && context.systemPrompt.trim() !== "" ? context.systemPrompt : undefined;
 	const request: ConverseStreamCommandInput = {
@@ -107,7 +109,9 @@ export function encodeBedrockRequest(
 				? [{ role: "user", content: systemPrompt, timestamp: 0 }, ...messages]
 				: messages,
 			model,
-			compat,
+			// Converse rejects toolUse and toolResult blocks in a request without a toolConfig, so a
+			// request that sends no tools carries earlier calls and results as text.
+			{ ...compat, supportsToolUse: sendsTools },
 			cachePoint,
 		),
 	};
@@ -121,10 +125,10 @@ export function encodeBedrockRequest(
 	// Claude accepts only the default temperature together with thinking.
 	if (options.temperature !== undefined && !thinking) request.inferenceConfig.temperature = options.temperature;
 	if (thinking) request.additionalModelRequestFields = claudeThinkingFields(model, options, maxTokens) as never;
-	const tools = context.tools ?? [];
-	if (tools.length > 0 && compat.supportsToolUse && options.toolChoice !== "none") {
+	if (sendsTools) {
 		request.toolConfig = { tools: encodeBedrockTools(tools) };
-		if (options.toolChoice !== undefined) request.toolConfig.toolChoice = encodeBedrockToolChoice(options.toolChoice);
+		const choice = options.toolChoice;
+		if (choice !== undefined && choice !== "none") request.toolConfig.toolChoice = encodeBedrockToolChoice(choice);
 	}
 	if (options.requestMetadata) request.requestMetadata = options.requestMetadata;
 	return request;

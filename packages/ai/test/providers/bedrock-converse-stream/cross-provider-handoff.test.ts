@@ -2,7 +2,7 @@
 // to end: each source turn comes from that API's provider decoding its real wire format (event-stream
 // frames for Bedrock, SSE for the others), and the target's request body shows what it was given.
 import { describe, expect, it } from "vitest";
-import { stream } from "../../../src/index.js";
+import { stream, Type } from "../../../src/index.js";
 import type { Api, AssistantMessage, Message, Model, ProviderStreamOptions } from "../../../src/types.js";
 import { useWireTestServer } from "../../helpers/wire-server.js";
 import {
@@ -44,6 +44,11 @@ import {
 import { bedrockModel } from "./fixtures.js";
 import { useBedrockServer } from "./server-setup.js";
 
+// The tools the conversation uses; Converse takes earlier tool calls only in a request that declares tools.
+const TOOLS = [
+	{ name: "ls", description: "List files", parameters: Type.Object({ dir: Type.String() }) },
+	{ name: "read", description: "Read a file", parameters: Type.Object({ path: Type.String() }) },
+];
 const THINKING = "The user wants files; I will call ls and read.";
 const VISIBLE = "Let me look at the files.";
 const PARTIAL = "Interrupted half sentence";
@@ -230,7 +235,7 @@ async function conversationOn(source: ApiName): Promise<{ messages: Message[]; t
 	const model = modelOf(source);
 	const messages: Message[] = [{ role: "user", content: "List the files, then read a.txt", timestamp: 1 }];
 	enqueueToolTurn(source);
-	const toolTurn = await stream(model, { messages }, optionsOf(source)).result();
+	const toolTurn = await stream(model, { messages, tools: TOOLS }, optionsOf(source)).result();
 	expect(toolTurn.stopReason, toolTurn.errorMessage).toBe("toolUse");
 	messages.push(toolTurn);
 	const [lsCall] = toolTurn.content.filter((block) => block.type === "toolCall");
@@ -245,7 +250,7 @@ async function conversationOn(source: ApiName): Promise<{ messages: Message[]; t
 	messages.push({ role: "user", content: "Never mind reading. Summarise.", timestamp: 4 });
 	enqueueStalledText(source);
 	const controller = new AbortController();
-	const aborted = stream(model, { messages }, { ...optionsOf(source), signal: controller.signal });
+	const aborted = stream(model, { messages, tools: TOOLS }, { ...optionsOf(source), signal: controller.signal });
 	for await (const event of aborted) if (event.type === "text_delta") controller.abort();
 	const abortedTurn = await aborted.result();
 	expect(abortedTurn.stopReason).toBe("aborted");
@@ -305,7 +310,7 @@ describe("cross-provider handoff with Bedrock", () => {
 		await startBedrock();
 		const { messages } = await conversationOn(source);
 		enqueueAnswer(target);
-		const answer = await stream(modelOf(target), { messages }, optionsOf(target)).result();
+		const answer = await stream(modelOf(target), { messages, tools: TOOLS }, optionsOf(target)).result();
 		expect(answer.stopReason, answer.errorMessage).toBe("stop");
 		const sent = sentTo(target);
 

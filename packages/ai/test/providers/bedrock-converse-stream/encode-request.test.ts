@@ -16,6 +16,8 @@ const SAME = {
 const FOREIGN = { api: "openai-responses", provider: "openai", model: "gpt-5" };
 const PNG = "iVBORw0KGgo="; // the first bytes of a PNG file
 
+const READ_TOOL = { name: "read", description: "Read a file", parameters: Type.Object({ path: Type.String() }) };
+
 const nova = bedrockModel({ id: "amazon.nova-pro-v1:0", reasoning: false });
 const llama = bedrockModel({ id: "meta.llama3-3-70b-instruct-v1:0", reasoning: false, input: ["text"] });
 
@@ -104,6 +106,7 @@ describe("encodeBedrockRequest", () => {
 
 	it("replays tool calls as toolUse and joins consecutive tool results into one user message with a status", () => {
 		const context: Context = {
+			tools: [READ_TOOL],
 			messages: [
 				userMessage("Read both"),
 				assistantMessage(SAME, [
@@ -131,6 +134,23 @@ describe("encodeBedrockRequest", () => {
 		});
 	});
 
+	it("sends earlier tool calls and results as text in a request without tools, which Converse requires", () => {
+		const context: Context = {
+			messages: [
+				userMessage("Read a"),
+				assistantMessage(SAME, [{ type: "toolCall", id: "t1", name: "read", arguments: { path: "a" } }]),
+				toolResultMessage("t1", [{ type: "text", text: "A" }]),
+				userMessage("Thanks"),
+			],
+		};
+		const request = encodeBedrockRequest(bedrockModel(), context, { cacheRetention: "none" });
+		expect(request.toolConfig).toBeUndefined();
+		expect(request.messages?.slice(1)).toEqual([
+			{ role: "assistant", content: [{ text: '[Tool call read: {"path":"a"}]' }] },
+			{ role: "user", content: [{ text: "[Tool result read: A]" }, { text: "Thanks" }] },
+		]);
+	});
+
 	it("replays Claude's signed reasoning to the same model and another model's thinking as text", () => {
 		const own = assistantMessage(SAME, [
 			{ type: "thinking", thinking: "mine", thinkingSignature: "sig" },
@@ -151,6 +171,7 @@ describe("encodeBedrockRequest", () => {
 
 	it("normalises a foreign tool-call id to Bedrock's pattern in the call and its result", () => {
 		const context: Context = {
+			tools: [READ_TOOL],
 			messages: [
 				userMessage("go"),
 				assistantMessage(FOREIGN, [{ type: "toolCall", id: "call_1|fc_1", name: "read", arguments: {} }]),
