@@ -23,6 +23,7 @@ export default defineConfig({
 		"providers/mistral-conversations": "src/providers/mistral-conversations/index.ts",
 		"providers/google-generative-ai": "src/providers/google-generative-ai/index.ts",
 		"providers/google-vertex": "src/providers/google-vertex/index.ts",
+		"providers/bedrock-converse-stream": "src/providers/bedrock-converse-stream/index.ts",
 	},
 	format: ["esm"],
 	dts: true,

@@ -44,6 +44,7 @@ export type {
 	AzureOpenAIResponsesOptions,
 	AzureOpenAIResponsesSimpleOptions,
 } from "./providers/azure-openai-responses/options.js";
+export type { BedrockEffort, BedrockOptions, BedrockToolChoice } from "./providers/bedrock-converse-stream/options.js";
 export type {
 	GoogleOptions,
 	GoogleThinkingLevel,

@@ -400,6 +400,22 @@ export interface MistralConversationsCompat {
 	reasoningFormat?: "prompt-mode" | "reasoning-effort";
 }
 
+/**
+ * What a model behind Bedrock's Converse API supports. Each field defaults from the model id (Claude
+ * and Nova model ids are recognised); a row whose id says nothing (an application inference profile
+ * ARN) sets them explicitly.
+ */
+export interface BedrockConverseCompat {
+	/** Accepts `toolConfig` and toolUse/toolResult blocks. Default true. */
+	supportsToolUse?: boolean;
+	/** Accepts `system` blocks; without it the system prompt opens the first user message. Default true. */
+	supportsSystemPrompt?: boolean;
+	/** Accepts `cachePoint` blocks. Default: Claude 3.5 Haiku, 3.7 Sonnet, Claude 4 and later, Nova. */
+	supportsPromptCache?: boolean;
+	/** Takes Claude's thinking fields and replays signed `reasoningContent`. Default: Claude model ids. */
+	claudeThinking?: boolean;
+}
+
 export type ModelCompat<TApi extends Api> = TApi extends "openai-completions"
 	? OpenAICompletionsCompat
 	: TApi extends "openai-responses" | "azure-openai-responses" | "openai-codex-responses"
@@ -408,7 +424,9 @@ export type ModelCompat<TApi extends Api> = TApi extends "openai-completions"
 			? AnthropicMessagesCompat
 			: TApi extends "mistral-conversations"
 				? MistralConversationsCompat
-				: Record<string, unknown>;
+				: TApi extends "bedrock-converse-stream"
+					? BedrockConverseCompat
+					: Record<string, unknown>;
 
 /** Keys off…xhigh; a string is the provider's value for that level, null means unsupported. */
 export type ThinkingLevelMap = Partial<Record<"off" | ThinkingLevel, string | null>>;

@@ -62,8 +62,8 @@ describe("api registry", () => {
 			"mistral-conversations",
 			"google-generative-ai",
 			"google-vertex",
-			"google-gemini-cli",
 			"bedrock-converse-stream",
+			"google-gemini-cli",
 			"openai-codex-responses",
 		]);
 	});

@@ -16,11 +16,13 @@ const builtInDefinitions: Record<string, () => Promise<ProviderDefinition<Api>>>
 	"mistral-conversations": async () => (await import("./mistral-conversations/index.js")).mistralConversationsProvider,
 	"google-generative-ai": async () => (await import("./google-generative-ai/index.js")).googleGenerativeAIProvider,
 	"google-vertex": async () => (await import("./google-vertex/index.js")).googleVertexProvider,
+	"bedrock-converse-stream": async () =>
+		(await import("./bedrock-converse-stream/index.js")).bedrockConverseStreamProvider,
 };
 
 // Wire APIs that the catalogue lists but Keel does not speak yet. Their models can be looked up;
 // a call ends with one clear error event instead of throwing "No API provider registered".
-const notYetImplementedApis = ["google-gemini-cli", "bedrock-converse-stream", "openai-codex-responses"] as const;
+const notYetImplementedApis = ["google-gemini-cli", "openai-codex-responses"] as const;
 
 function notImplementedStream(model: Model<Api>): AssistantMessageEventStream {
 	const implemented = Object.keys(builtInDefinitions).join(", ");

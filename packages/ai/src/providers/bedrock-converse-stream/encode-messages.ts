@@ -1,0 +1,159 @@
+import type {
+	Message as BedrockMessage,
+	CachePointBlock,
+	ContentBlock,
+	ConverseStreamCommandInput,
+	ImageBlock,
+	ToolResultContentBlock,
+} from "@aws-sdk/client-bedrock-runtime";
+import type {
+	AssistantMessage,
+	BedrockConverseCompat,
+	ImageContent,
+	Message,
+	Model,
+	ToolResultMessage,
+	UserMessage,
+} from "../../types.js";
+import { sanitizeSurrogates } from "../../utils/sanitize-unicode.js";
+import {
+	IMAGE_OMITTED_NOTE,
+	IMAGE_ONLY_TOOL_RESULT_TEXT,
+	modelAcceptsImages,
+	splitToolResultContent,
+} from "../shared/encode-content.js";
+
+type Compat = Required<BedrockConverseCompat>;
+/** A free-form JSON value as the SDK types it (tool input, tool schemas, model fields). */
+export type DocumentType = NonNullable<ConverseStreamCommandInput["additionalModelRequestFields"]>;
+type BedrockModel = Model<"bedrock-converse-stream">;
+
+// Converse takes raw image bytes and a format name, not a media type.
+// @see https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ImageBlock.html
+const IMAGE_FORMATS: Record<string, ImageBlock["format"]> = {
+	"image/jpeg": "jpeg",
+	"image/jpg": "jpeg",
+	"image/png": "png",
+	"image/gif": "gif",
+	"image/webp": "webp",
+};
+
+function isBlank(text: string): boolean {
+	return text.trim() === "";
+}
+
+/** Base64 to bytes with the platform's `atob` (no Buffer: this module may run in a browser bundle). */
+export function base64ToBytes(base64: string): Uint8Array {
+	const binary = atob(base64);
+	const bytes = new Uint8Array(binary.length);
+	for (let index = 0; index < binary.length; index++) bytes[index] = binary.charCodeAt(index);
+	return bytes;
+}
+
+function encodeImage(image: ImageContent, model: BedrockModel): ContentBlock {
+	if (!modelAcceptsImages(model)) return { text: IMAGE_OMITTED_NOTE };
+	const format = IMAGE_FORMATS[image.mimeType];
+	if (!format) {
+		throw new Error(
+			`Bedrock accepts image/jpeg, image/png, image/gif and image/webp images, got "${image.mimeType}"; convert the image first`,
+		);
+	}
+	return { image: { format, source: { bytes: base64ToBytes(image.data) } } };
+}
+
+function encodeUserContent(message: UserMessage, model: BedrockModel): ContentBlock[] {
+	if (typeof message.content === "string") {
+		return isBlank(message.content) ? [] : [{ text: sanitizeSurrogates(message.content) }];
+	}
+	const blocks: ContentBlock[] = [];
+	for (const part of message.content) {
+		if (part.type === "text") {
+			if (!isBlank(part.text)) blocks.push({ text: sanitizeSurrogates(part.text) });
+		} else {
+			blocks.push(encodeImage(part, model));
+		}
+	}
+	return blocks;
+}
+
+function encodeAssistantContent(message: AssistantMessage, compat: Compat): ContentBlock[] {
+	const blocks: ContentBlock[] = [];
+	for (const block of message.content) {
+		if (block.type === "text") {
+			if (!isBlank(block.text)) blocks.push({ text: sanitizeSurrogates(block.text) });
+		} else if (block.type === "thinking") {
+			// Signed reasoning goes back byte for byte to Claude, which checks the signature; anything
+			// else (another model's reasoning, models without signed reasoning) becomes text.
+			if (block.redacted) {
+				if (compat.claudeThinking && block.thinkingSignature) {
+					blocks.push({ reasoningContent: { redactedContent: base64ToBytes(block.thinkingSignature) } });
+				}
+			} else if (compat.claudeThinking && block.thinkingSignature) {
+				blocks.push({
+					reasoningContent: { reasoningText: { text: block.thinking, signature: block.thinkingSignature } },
+				});
+			} else if (!isBlank(block.thinking)) {
+				blocks.push({ text: sanitizeSurrogates(block.thinking) });
+			}
+		} else if (compat.supportsToolUse) {
+			blocks.push({
+				toolUse: { toolUseId: block.id, name: block.name, input: (block.arguments ?? {}) as DocumentType },
+			});
+		} else {
+			// A model without tool use cannot read toolUse blocks; the call is kept as text.
+			blocks.push({ text: `[Tool call ${block.name}: ${JSON.stringify(block.arguments ?? {})}]` });
+		}
+	}
+	return blocks;
+}
+
+function encodeToolResult(message: ToolResultMessage, model: BedrockModel, compat: Compat): ContentBlock[] {
+	const { texts, text, images } = splitToolResultContent(message);
+	if (!compat.supportsToolUse) {
+		const label = message.isError ? "Tool error" : "Tool result";
+		return [{ text: `[${label} ${message.toolName}: ${sanitizeSurrogates(text)}]` }];
+	}
+	const content: ToolResultContentBlock[] = texts
+		.filter((part) => !isBlank(part.text))
+		.map((part) => ({ text: sanitizeSurrogates(part.text) }));
+	if (content.length === 0) content.push({ text: images.length > 0 ? IMAGE_ONLY_TOOL_RESULT_TEXT : "" });
+	for (const image of images) content.push(encodeImage(image, model) as ToolResultContentBlock);
+	return [{ toolResult: { toolUseId: message.toolCallId, content, status: message.isError ? "error" : "success" } }];
+}
+
+/**
+ * Our messages as Converse `messages`. Blank text and empty messages are dropped, consecutive
+ * messages of one role are joined (Converse wants user and assistant turns to alternate, and all
+ * results of one assistant turn in the next user message), and with a cache point the last user
+ * message ends with it.
+ *
+ * Expects messages already prepared for this model (see transformMessages).
+ * @see https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_Message.html
+ */
+export function encodeBedrockMessages(
+	messages: readonly Message[],
+	model: BedrockModel,
+	compat: Compat,
+	cachePoint?: CachePointBlock,
+): BedrockMessage[] {
+	const encoded: BedrockMessage[] = [];
+	const append = (role: "user" | "assistant", content: ContentBlock[]) => {
+		if (content.length === 0) return;
+		const last = encoded[encoded.length - 1];
+		if (last && last.role === role) last.content = [...(last.content ?? []), ...content];
+		else encoded.push({ role, content });
+	};
+	for (const message of messages) {
+		if (message.role === "user") append("user", encodeUserContent(message, model));
+		else if (message.role === "assistant") append("assistant", encodeAssistantContent(message, compat));
+		else append("user", encodeToolResult(message, model, compat));
+	}
+	if (cachePoint) {
+		for (let index = encoded.length - 1; index >= 0; index--) {
+			if (encoded[index].role !== "user") continue;
+			encoded[index].content = [...(encoded[index].content ?? []), { cachePoint }];
+			break;
+		}
+	}
+	return encoded;
+}

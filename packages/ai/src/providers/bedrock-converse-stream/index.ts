@@ -1,0 +1,81 @@
+// The bedrock-converse-stream provider: models on Amazon Bedrock through the Converse API
+// (ConverseStream), sent with the AWS SDK for SigV4 or bearer signing and the binary event stream.
+import type { Context, Model, SimpleStreamOptions } from "../../types.js";
+import type { AssistantMessageEventStream } from "../../utils/event-stream.js";
+import { effortForThinkingLevel, usesAdaptiveThinking } from "../anthropic/thinking.js";
+import {
+	type ProviderDefinition,
+	streamSimpleWithDefinition,
+	streamWithDefinition,
+} from "../shared/provider-definition.js";
+import { adjustMaxTokensForThinking, buildBaseOptions } from "../shared/simple-options.js";
+import { resolveBedrockCompat } from "./compat.js";
+import { classifyBedrockError } from "./errors.js";
+import type { BedrockOptions } from "./options.js";
+import { runBedrockAttempt } from "./transport.js";
+
+export { resolveBedrockCompat } from "./compat.js";
+export { BedrockStreamDecoder, decodeBedrockStreamEvents } from "./decode.js";
+export { encodeBedrockRequest } from "./encode.js";
+export { classifyBedrockError } from "./errors.js";
+export type { BedrockEffort, BedrockOptions, BedrockToolChoice } from "./options.js";
+export { mapBedrockStopReason } from "./stop-reason.js";
+export { resolveBedrockBearerToken, resolveBedrockRegion } from "./transport.js";
+
+/**
+ * Unified options: for Claude, `reasoning` becomes adaptive thinking with an effort (Claude 4.6 and
+ * later) or a token budget on top of maxTokens; other models take no thinking fields.
+ */
+export function bedrockOptionsFromSimple(
+	model: Model<"bedrock-converse-stream">,
+	options: SimpleStreamOptions | undefined,
+): BedrockOptions {
+	const base = buildBaseOptions(model, options);
+	const level = options?.reasoning;
+	if (!level || !model.reasoning || !resolveBedrockCompat(model).claudeThinking) {
+		return { ...base, thinkingEnabled: false };
+	}
+	if (usesAdaptiveThinking(model)) {
+		return { ...base, thinkingEnabled: true, effort: effortForThinkingLevel(model, level) };
+	}
+	const adjusted = adjustMaxTokensForThinking(
+		base.maxTokens ?? model.maxTokens,
+		model.maxTokens,
+		level,
+		options?.thinkingBudgets,
+	);
+	return {
+		...base,
+		maxTokens: adjusted.maxTokens,
+		thinkingEnabled: true,
+		thinkingBudgetTokens: adjusted.thinkingBudget,
+	};
+}
+
+export const bedrockConverseStreamProvider: ProviderDefinition<"bedrock-converse-stream", BedrockOptions> = {
+	api: "bedrock-converse-stream",
+	simpleOptions: bedrockOptionsFromSimple,
+	// The SDK's credential chain (environment, profiles, SSO, container and instance roles) finds
+	// credentials Keel cannot see; a missing one is the SDK's clear error.
+	requiresApiKey: () => false,
+	classifyError: classifyBedrockError,
+	runAttempt: runBedrockAttempt,
+};
+
+/** Streams one Bedrock response with Bedrock-specific options. Never throws; see StreamFunction. */
+export function streamBedrock(
+	model: Model<"bedrock-converse-stream">,
+	context: Context,
+	options?: BedrockOptions,
+): AssistantMessageEventStream {
+	return streamWithDefinition(bedrockConverseStreamProvider, model, context, options);
+}
+
+/** Streams one Bedrock response with unified options. Never throws; see StreamFunction. */
+export function streamSimpleBedrock(
+	model: Model<"bedrock-converse-stream">,
+	context: Context,
+	options?: SimpleStreamOptions,
+): AssistantMessageEventStream {
+	return streamSimpleWithDefinition(bedrockConverseStreamProvider, model, context, options);
+}

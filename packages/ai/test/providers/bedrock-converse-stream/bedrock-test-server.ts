@@ -1,0 +1,177 @@
+// A local ConverseStream endpoint for the real AWS SDK: HTTP/2 without TLS on 127.0.0.1 (the SDK's
+// default Node handler speaks HTTP/2), `application/vnd.amazon.eventstream` frames encoded with
+// @smithy/eventstream-codec, the way Bedrock sends them.
+// @see https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ConverseStream.html
+import { createServer, type Http2ServerRequest, type Http2ServerResponse } from "node:http2";
+import type { AddressInfo } from "node:net";
+import { EventStreamCodec } from "@smithy/eventstream-codec";
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+const codec = new EventStreamCodec(
+	(bytes) => decoder.decode(bytes),
+	(text) => encoder.encode(text),
+);
+
+/** One frame of the answer: an event, an exception, or raw bytes (to cut a frame in pieces). */
+export type BedrockFrame =
+	| { event: string; body: unknown }
+	| { exception: string; body: { message: string } }
+	| { bytes: Uint8Array };
+
+/** What the server received. */
+export interface ReceivedRequest {
+	method: string;
+	path: string;
+	headers: Record<string, string>;
+	body: unknown;
+	/** The body's bytes as received (the SigV4 payload hash covers them). */
+	rawBody: Buffer;
+}
+
+/** How the server answers one request. */
+export type BedrockAnswer =
+	| {
+			frames: BedrockFrame[] /** Ends the response without closing (a stall) when true. */;
+			hold?: boolean /** Destroys the stream after the frames. */;
+			cut?: boolean;
+	  }
+	| { status: number; errorType: string; message: string; headers?: Record<string, string> };
+
+export function encodeFrame(frame: BedrockFrame): Uint8Array {
+	if ("bytes" in frame) return frame.bytes;
+	const body = encoder.encode(JSON.stringify(frame.body));
+	if ("exception" in frame) {
+		return codec.encode({
+			headers: {
+				":message-type": { type: "string", value: "exception" },
+				":exception-type": { type: "string", value: frame.exception },
+				":content-type": { type: "string", value: "application/json" },
+			},
+			body,
+		});
+	}
+	return codec.encode({
+		headers: {
+			":message-type": { type: "string", value: "event" },
+			":event-type": { type: "string", value: frame.event },
+			":content-type": { type: "string", value: "application/json" },
+		},
+		body,
+	});
+}
+
+export interface BedrockTestServer {
+	url: string;
+	requests: ReceivedRequest[];
+	/** Breaks every held response with an HTTP/2 INTERNAL_ERROR reset: a body cut mid-stream. */
+	cutHeldStreams(): void;
+	/** Closes the connection of every held response: the body just stops. */
+	dropHeldConnections(): void;
+	close(): Promise<void>;
+}
+
+/** Starts the server; `answer` is called once per request, with the request number (0-based). */
+export async function startBedrockServer(
+	answer: (request: ReceivedRequest, index: number) => BedrockAnswer,
+): Promise<BedrockTestServer> {
+	const requests: ReceivedRequest[] = [];
+	const held = new Set<Http2ServerResponse>();
+	const server = createServer((request: Http2ServerRequest, response: Http2ServerResponse) => {
+		const chunks: Buffer[] = [];
+		request.on("data", (chunk: Buffer) => chunks.push(chunk));
+		request.on("end", () => {
+			const rawBody = Buffer.concat(chunks);
+			const text = rawBody.toString("utf8");
+			const headers: Record<string, string> = {};
+			for (const [name, value] of Object.entries(request.headers)) {
+				if (typeof value === "string") headers[name] = value;
+			}
+			const received: ReceivedRequest = {
+				method: request.method,
+				path: request.url,
+				headers,
+				body: text ? JSON.parse(text) : undefined,
+				rawBody,
+			};
+			requests.push(received);
+			const reply = answer(received, requests.length - 1);
+			if ("status" in reply) {
+				response.writeHead(reply.status, {
+					"content-type": "application/json",
+					"x-amzn-errortype": `${reply.errorType}:http://internal.amazon.com/coral/com.amazon.bedrock/`,
+					...reply.headers,
+				});
+				response.end(JSON.stringify({ message: reply.message }));
+				return;
+			}
+			response.writeHead(200, { "content-type": "application/vnd.amazon.eventstream" });
+			for (const frame of reply.frames) response.write(encodeFrame(frame));
+			if (reply.hold) held.add(response);
+			else response.end();
+		});
+	});
+	const sessions = new Set<import("node:http2").ServerHttp2Session>();
+	server.on("session", (session) => {
+		sessions.add(session);
+		session.on("close", () => sessions.delete(session));
+	});
+	await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+	const { port } = server.address() as AddressInfo;
+	return {
+		url: `http://127.0.0.1:${port}`,
+		requests,
+		cutHeldStreams() {
+			for (const response of held) response.stream.close(2);
+			held.clear();
+		},
+		dropHeldConnections() {
+			for (const response of held) response.stream.session?.destroy();
+			held.clear();
+		},
+		close: () =>
+			new Promise<void>((resolve) => {
+				for (const session of sessions) session.destroy();
+				server.close(() => resolve());
+			}),
+	};
+}
+
+// The events of a Converse stream, as Bedrock names and shapes them.
+export const messageStart = (): BedrockFrame => ({ event: "messageStart", body: { role: "assistant" } });
+export const textDelta = (index: number, text: string): BedrockFrame => ({
+	event: "contentBlockDelta",
+	body: { contentBlockIndex: index, delta: { text } },
+});
+export const blockStop = (index: number): BedrockFrame => ({
+	event: "contentBlockStop",
+	body: { contentBlockIndex: index },
+});
+export const toolUseStart = (index: number, toolUseId: string, name: string): BedrockFrame => ({
+	event: "contentBlockStart",
+	body: { contentBlockIndex: index, start: { toolUse: { toolUseId, name } } },
+});
+export const toolUseDelta = (index: number, input: string): BedrockFrame => ({
+	event: "contentBlockDelta",
+	body: { contentBlockIndex: index, delta: { toolUse: { input } } },
+});
+export const reasoningDelta = (index: number, reasoning: Record<string, unknown>): BedrockFrame => ({
+	event: "contentBlockDelta",
+	body: { contentBlockIndex: index, delta: { reasoningContent: reasoning } },
+});
+export const messageStop = (stopReason: string): BedrockFrame => ({ event: "messageStop", body: { stopReason } });
+export const metadata = (usage: Record<string, number>): BedrockFrame => ({
+	event: "metadata",
+	body: { usage, metrics: { latencyMs: 12 } },
+});
+
+/** A whole answer whose text is `text`. */
+export function textFrames(text: string): BedrockFrame[] {
+	return [
+		messageStart(),
+		textDelta(0, text),
+		blockStop(0),
+		messageStop("end_turn"),
+		metadata({ inputTokens: 10, outputTokens: 3, totalTokens: 13 }),
+	];
+}
