@@ -31,7 +31,7 @@ export default defineConfig({
 	clean: true,
 	splitting: true,
 	target: "node20",
-	external: [/^@anthropic-ai\//, /^openai/, /^@google\//, /^google-auth-library/, /^@aws-sdk\//, /^@mistralai\//],
+	external: [/^@anthropic-ai\//, /^openai/, /^@google\//, /^@aws-sdk\//, /^@mistralai\//],
 	noExternal: ["@sinclair/typebox", "ajv", "ajv-formats"],
 	// Bundled code keeps its licences: dist/THIRD_PARTY_NOTICES.md lists every package the bundle
 	// holds, read from the build's own metafile, with its licence text.

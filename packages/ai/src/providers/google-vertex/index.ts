@@ -13,11 +13,16 @@ import {
 import type { GoogleVertexOptions } from "./options.js";
 import { runVertexAttempt } from "./transport.js";
 
+export type {
+	GoogleAuthorizedUserCredentials,
+	GoogleCredentials,
+	GoogleServiceAccountCredentials,
+} from "./google-credentials.js";
 export type { GoogleVertexOptions } from "./options.js";
 export { resolveVertexTarget } from "./resolve-vertex-target.js";
 
 export type GoogleVertexSimpleOptions = SimpleStreamOptions &
-	Pick<GoogleVertexOptions, "project" | "location" | "accessToken" | "toolChoice">;
+	Pick<GoogleVertexOptions, "project" | "location" | "accessToken" | "credentials" | "toolChoice">;
 
 export const googleVertexProvider: ProviderDefinition<"google-vertex", GoogleVertexOptions> = {
 	api: "google-vertex",
@@ -28,9 +33,10 @@ export const googleVertexProvider: ProviderDefinition<"google-vertex", GoogleVer
 			project: vertex?.project,
 			location: vertex?.location,
 			accessToken: vertex?.accessToken,
+			credentials: vertex?.credentials,
 		};
 	},
-	// Without a key the call uses an OAuth token (options.accessToken or Application Default Credentials).
+	// Without a key the call uses an OAuth token (options.accessToken, options.credentials or Application Default Credentials).
 	requiresApiKey: () => false,
 	classifyError: classifyGoogleError,
 	runAttempt: runVertexAttempt,

@@ -1,4 +1,5 @@
 import type { GoogleOptions } from "../google-generative-ai/options.js";
+import type { GoogleCredentials } from "./google-credentials.js";
 
 /** Options of the google-vertex API: the Gemini options plus where and as whom to call Vertex AI. */
 export interface GoogleVertexOptions extends GoogleOptions {
@@ -8,8 +9,14 @@ export interface GoogleVertexOptions extends GoogleOptions {
 	location?: string;
 	/**
 	 * An OAuth access token (or a function returning one, called once per attempt), sent as
-	 * `Authorization: Bearer`. Without it and without an API key, Application Default Credentials
-	 * are used through the optional `google-auth-library` package (Node only).
+	 * `Authorization: Bearer`. Without it, an API key or `credentials`, Application Default
+	 * Credentials are read from files (Node only): GOOGLE_APPLICATION_CREDENTIALS, else gcloud's.
 	 */
 	accessToken?: string | (() => string | Promise<string>);
+	/**
+	 * A service-account key or an authorized-user file's content (parsed JSON), exchanged for an
+	 * access token at its `token_uri` (default https://oauth2.googleapis.com/token). Works
+	 * wherever WebCrypto and fetch exist; takes precedence over an API key.
+	 */
+	credentials?: GoogleCredentials;
 }

@@ -16,7 +16,8 @@ export async function runVertexAttempt(
 	options: GoogleVertexOptions,
 ): Promise<void> {
 	const { model } = attempt;
-	const apiKey = options.accessToken === undefined ? vertexApiKey(attempt.apiKey) : undefined;
+	const usesOAuth = options.accessToken !== undefined || options.credentials !== undefined;
+	const apiKey = usesOAuth ? undefined : vertexApiKey(attempt.apiKey);
 	const target = resolveVertexTarget(model, options, apiKey !== undefined);
 	const body = encodeRequestOrFail(model, context, options);
 	const credential: Record<string, string> = apiKey

@@ -11,8 +11,8 @@
 // iterators cost 1.6–5.9× the floor, see shared/sse.ts), so the SDKs only added a wrapped fetch,
 // SDK-shaped errors and casts. A caller who injects a ready SDK client (`AnthropicOptions.client`)
 // still gets it used: its `create(body, {signal, headers}).asResponse()` supplies the Response.
-// APIs whose protocol needs an SDK load it lazily inside their own transport (Vertex AI loads
-// google-auth-library only for Application Default Credentials, and still sends with `fetch` here).
+// APIs whose protocol needs an SDK load it lazily inside their own transport (Bedrock); Vertex AI
+// gets its OAuth tokens with Keel's own code and sends with `fetch` here.
 import type { Api } from "../../types.js";
 import {
 	describeCut,

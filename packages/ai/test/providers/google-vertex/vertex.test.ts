@@ -1,5 +1,5 @@
 // google-vertex: the Gemini wire format at Vertex AI's URLs, with an API key (express mode), a
-// caller's OAuth token, or Application Default Credentials.
+// caller's OAuth token, or Application Default Credentials (see oauth-credentials.test.ts).
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
 	resolveVertexTarget,
@@ -18,12 +18,15 @@ const VARIABLES = [
 	"GOOGLE_CLOUD_LOCATION",
 	"GOOGLE_CLOUD_API_KEY",
 	"GOOGLE_APPLICATION_CREDENTIALS",
+	"HOME",
 ];
 let saved: Record<string, string | undefined> = {};
 
 beforeEach(() => {
 	saved = Object.fromEntries(VARIABLES.map((name) => [name, process.env[name]]));
 	for (const name of VARIABLES) delete process.env[name];
+	// No gcloud credentials file can be found under a home that does not exist.
+	process.env.HOME = "/nonexistent-keel-test-home";
 });
 afterEach(() => {
 	for (const [name, value] of Object.entries(saved)) {
@@ -117,11 +120,11 @@ describe("google-vertex credentials", () => {
 			location: "global",
 			maxRetries: 0,
 		}).result();
-		expect(result.errorMessage).toContain("needs the google-auth-library package");
+		expect(result.errorMessage).toContain("Vertex AI found no credentials");
 		expect(wire.server.requests).toHaveLength(0);
 	});
 
-	it("without any credential and without google-auth-library installed, says how to get one", async () => {
+	it("without any credential says what to set", async () => {
 		const result = await streamGoogleVertex(model(), context, {
 			project: "p",
 			location: "global",
@@ -129,8 +132,9 @@ describe("google-vertex credentials", () => {
 		}).result();
 		expect(result.stopReason).toBe("error");
 		expect(result.errorMessage).toContain(
-			"Vertex AI without an API key or options.accessToken uses Application Default Credentials, which needs the google-auth-library package",
+			"Vertex AI found no credentials: pass options.accessToken, options.credentials (a service-account key) or an API key",
 		);
+		expect(result.errorMessage).toContain("GOOGLE_APPLICATION_CREDENTIALS");
 		expect(wire.server.requests).toHaveLength(0);
 	});
 });
