@@ -1,6 +1,10 @@
 // The smallest successful streamed answer ("Hello") of each implemented wire API, for the cold-start
 // bench's first call: the figure is about loading code, so the body is one text delta.
 import type { Api } from "../../packages/ai/src/types.js";
+import {
+	type BedrockFrame,
+	textFrames,
+} from "../../packages/ai/test/providers/bedrock-converse-stream/bedrock-test-server.js";
 
 /** The APIs whose first call the cold-start bench times, with one short text answer each. */
 export const FIRST_CALL_APIS = [
@@ -14,6 +18,12 @@ export const FIRST_CALL_APIS = [
 ] as const satisfies readonly Api[];
 
 export type FirstCallApi = (typeof FIRST_CALL_APIS)[number];
+
+/**
+ * Bedrock's first call goes to its own server: ConverseStream answers in binary event-stream frames
+ * over HTTP/2, which the SSE wire-test server does not speak.
+ */
+export const BEDROCK_HELLO_FRAMES: readonly BedrockFrame[] = textFrames("Hello");
 
 function namedEvent(data: { type: string } & Record<string, unknown>): string {
 	return `event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`;

@@ -2,7 +2,8 @@
 //   - `import("@keel/ai")` (target: at most +50 ms), and the dependencies it bundles, alone;
 //   - import plus the first validateToolArguments (AJV is created then, not at import);
 //   - import, a catalogue lookup and the first call into each implemented provider, answered by
-//     the local wire-test server running in this process (target: at most +150 ms), next to the
+//     the local wire-test server running in this process (Bedrock: a local HTTP/2 server sending
+//     event-stream frames) (target: at most +150 ms), next to the
 //     floor of any first call: one plain fetch from an empty process (Node loads fetch on first use).
 // Wall time is spawn to exit. Each process also reports the CPU it used by its exit, which a busy
 // machine changes far less than wall time: when the two disagree, the machine was busy.
@@ -14,7 +15,8 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { WireTestServer } from "../../packages/ai/src/testing/wire-test-server.js";
-import { FIRST_CALL_APIS, type FirstCallApi, helloBody } from "./cold-import-bodies.js";
+import { startBedrockServer } from "../../packages/ai/test/providers/bedrock-converse-stream/bedrock-test-server.js";
+import { BEDROCK_HELLO_FRAMES, FIRST_CALL_APIS, type FirstCallApi, helloBody } from "./cold-import-bodies.js";
 import { printTable } from "./measure.js";
 
 const packageRoot = join(dirname(fileURLToPath(import.meta.url)), "../../packages/ai");
@@ -129,7 +131,7 @@ const args = validateToolArguments(tool, { type: "toolCall", id: "call_1", name:
 if (args.a !== 1) throw new Error("cold-import: validation did not coerce " + JSON.stringify(args));`);
 
 // A catalogue model per API, as a program would pick one; only its baseUrl is changed, to the server.
-const catalogueModelFor: Record<FirstCallApi, [provider: string, modelId: string]> = {
+const catalogueModelFor: Record<FirstCallApi | "bedrock-converse-stream", [provider: string, modelId: string]> = {
 	"anthropic-messages": ["anthropic", "claude-sonnet-4-5"],
 	"openai-completions": ["groq", "llama-3.3-70b-versatile"],
 	"openai-responses": ["openai", "gpt-4.1"],
@@ -137,19 +139,25 @@ const catalogueModelFor: Record<FirstCallApi, [provider: string, modelId: string
 	"mistral-conversations": ["mistral", "mistral-large-latest"],
 	"google-generative-ai": ["google", "gemini-2.5-flash"],
 	"google-vertex": ["google-vertex", "gemini-2.5-flash"],
+	"bedrock-converse-stream": ["amazon-bedrock", "anthropic.claude-sonnet-4-20250514-v1:0"],
 };
 
 /**
  * Import, look a model up, then one `complete()` through `api` against the server: what a program's
  * first call costs. Fails unless the call answered "Hello".
  */
-function firstCallScript(api: FirstCallApi, baseUrl: string): string {
+function firstCallScript(
+	api: FirstCallApi | "bedrock-converse-stream",
+	baseUrl: string,
+	extraOptions: Record<string, string> = {},
+): string {
 	const [provider, modelId] = catalogueModelFor[api];
+	const options = { apiKey: "cold-start-bench-key", ...extraOptions };
 	return timedScript(`const { complete, getModel } = await import("@keel/ai");
 const model = { ...getModel(${JSON.stringify(provider)}, ${JSON.stringify(modelId)}), baseUrl: ${JSON.stringify(baseUrl)} };
 if (model.api !== ${JSON.stringify(api)}) throw new Error("cold-import: the catalogue model speaks " + model.api);
 const context = { messages: [{ role: "user", content: "Hi", timestamp: 0 }] };
-const message = await complete(model, context, { apiKey: "cold-start-bench-key" });
+const message = await complete(model, context, ${JSON.stringify(options)});
 const text = message.content.map((block) => block.text ?? "").join("");
 if (message.stopReason !== "stop" || text !== "Hello") {
 	throw new Error("cold-import: first call ended " + message.stopReason + ": " + (message.errorMessage ?? text));
@@ -196,6 +204,7 @@ function packageNameOf(url: string): string | undefined {
 export default async function (): Promise<void> {
 	console.log(ensureBuilt());
 	const server = await WireTestServer.start();
+	const bedrockServer = await startBedrockServer(() => ({ frames: [...BEDROCK_HELLO_FRAMES] }));
 	try {
 		const cases: Case[] = [
 			{ name: "empty node (no import)", script: REPORT_PROCESS_CPU },
@@ -214,6 +223,13 @@ export default async function (): Promise<void> {
 				response: helloBody(api),
 				budgetMs: FIRST_CALL_BUDGET_MS,
 			})),
+			{
+				// The API key is sent as a Bedrock bearer key, so no credential chain is read; the region
+				// is given so the SDK does not look for one in ~/.aws.
+				name: "@keel/ai + first call: bedrock-converse-stream",
+				script: firstCallScript("bedrock-converse-stream", bedrockServer.url, { region: "us-east-1" }),
+				budgetMs: FIRST_CALL_BUDGET_MS,
+			},
 		];
 		const wall = cases.map(() => [] as number[]);
 		const inside = cases.map(() => [] as ChildFigures[]);
@@ -253,6 +269,7 @@ export default async function (): Promise<void> {
 		);
 	} finally {
 		await server.close();
+		await bedrockServer.close();
 	}
 
 	const modules = await resolvedModules();

@@ -401,9 +401,10 @@ export interface MistralConversationsCompat {
 }
 
 /**
- * What a model behind Bedrock's Converse API supports. Each field defaults from the model id (Claude
- * and Nova model ids are recognised); a row whose id says nothing (an application inference profile
- * ARN) sets them explicitly.
+ * What a model behind Bedrock's Converse API supports. Catalogue rows carry all four, from AWS's
+ * documented model features (catalog/generator/bedrock-compat.ts); a model defined elsewhere gets
+ * defaults from its id (Claude and Nova ids are recognised), so one whose id says nothing (an
+ * application inference profile ARN) sets them explicitly. Image input follows the model's `input`.
  */
 export interface BedrockConverseCompat {
 	/** Accepts `toolConfig` and toolUse/toolResult blocks. Default true. */

@@ -348,6 +348,40 @@ describe("catalogue rules", () => {
 		expect(findModels("amazon-bedrock").some((model) => model.id.startsWith("ai21.jamba"))).toBe(false);
 	});
 
+	it("gives every Bedrock row the capability flags AWS documents for its family", () => {
+		// AWS's Converse "Supported models and model features" table, read for ConverseStream (tool use
+		// is the "Streaming tool use" column) and the prompt caching page. Vision is the row's `input`.
+		// https://docs.aws.amazon.com/bedrock/latest/userguide/conversation-inference-supported-models-features.html
+		type Flags = [tools: boolean, system: boolean, cache: boolean, claudeThinking: boolean, images: boolean];
+		const documented: [RegExp, Flags][] = [
+			[/^amazon\.nova-micro/, [true, true, true, false, false]],
+			[/^amazon\.nova-(lite|pro|premier)/, [true, true, true, false, true]],
+			[/^anthropic\.claude-3-5-haiku/, [true, true, true, true, false]],
+			[/^anthropic\.claude-(3-7-sonnet|(opus|sonnet|haiku)-4)/, [true, true, true, true, true]],
+			[/^anthropic\.claude-3-(haiku|sonnet|opus|5-sonnet)/, [true, true, false, true, true]],
+			[/^cohere\.command-r/, [true, true, false, false, false]],
+			[/^deepseek\.r1/, [false, true, false, false, false]],
+			[/^meta\.llama3-(1|2-1b|2-3b|3)/, [false, true, false, false, false]],
+			[/^meta\.llama(3-2-(11b|90b)|4)/, [false, true, false, false, true]],
+		];
+		const rows = findModels("amazon-bedrock").filter((model) => model.api === "bedrock-converse-stream");
+		expect(rows.length).toBeGreaterThan(20);
+		for (const row of rows as Model<"bedrock-converse-stream">[]) {
+			const bare = row.id.replace(/^(us|eu|apac|global)\./, "");
+			const family = documented.find(([pattern]) => pattern.test(bare));
+			expect(family, `${row.id} belongs to no documented family`).toBeDefined();
+			const [tools, system, cache, claudeThinking, images] = family![1];
+			expect({ id: row.id, ...row.compat, images: row.input.includes("image") }).toEqual({
+				id: row.id,
+				supportsToolUse: tools,
+				supportsSystemPrompt: system,
+				supportsPromptCache: cache,
+				claudeThinking,
+				images,
+			});
+		}
+	});
+
 	it("applies curated corrections on top of the snapshot (DeepSeek V3.2 prices)", () => {
 		expect(getModel("deepseek", "deepseek-chat").cost).toEqual({
 			input: 0.28,

@@ -265,6 +265,22 @@ describe("buildCatalogue", () => {
 		expect(byId.get("mistral-large-latest")?.cost).toMatchObject({ input: 1, cacheRead: 0.1 });
 	});
 
+	it("gives Bedrock rows their family's documented flags, and refuses a family it does not know", () => {
+		const bedrock = (id: string): ModelsDevCatalogue => ({
+			"amazon-bedrock": { id: "amazon-bedrock", models: { [id]: modelsDevModel(id) } },
+		});
+		const [llama] = build(sources(bedrock("us.meta.llama3-3-70b-instruct-v1:0"))).models;
+		expect(llama.compat).toEqual({
+			supportsToolUse: false,
+			supportsSystemPrompt: true,
+			supportsPromptCache: false,
+			claudeThinking: false,
+		});
+		expect(() => build(sources(bedrock("writer.palmyra-x5-v1:0")))).toThrow(
+			/Bedrock model writer\.palmyra-x5-v1:0: no entry in catalog\/generator\/bedrock-compat\.ts/,
+		);
+	});
+
 	it("applies provider compat flags as rows, not code", () => {
 		const { models } = build(sources(snapshot));
 		expect(models.find((model) => model.id === "grok-9")?.compat).toEqual({

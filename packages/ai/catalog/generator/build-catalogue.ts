@@ -4,6 +4,7 @@
 
 import type { Api, Model, OpenAICompletionsCompat } from "../../src/types.js";
 import type { CuratedModel, CuratedPatch } from "../index.js";
+import { bedrockCompatFor } from "./bedrock-compat.js";
 import { convertModelsDevModel, convertOpenRouterModel, convertVercelGatewayModel } from "./convert.js";
 import {
 	apiForCopilotModel,
@@ -69,6 +70,9 @@ function applyProviderDefaults(model: Model<Api>): Model<Api> {
 			...(model.compat as OpenAICompletionsCompat | undefined),
 		};
 		if (Object.keys(compat).length > 0) model.compat = compat;
+	}
+	if (model.api === "bedrock-converse-stream") {
+		model.compat = { ...bedrockCompatFor(model.id), ...model.compat };
 	}
 	if (model.api === "mistral-conversations") {
 		const compat = { ...mistralCompatFor(model.id, model.reasoning), ...model.compat };

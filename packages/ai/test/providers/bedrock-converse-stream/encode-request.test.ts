@@ -1,5 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { describe, expect, it } from "vitest";
+import { getModel } from "../../../src/index.js";
 import {
 	bedrockOptionsFromSimple,
 	encodeBedrockRequest,
@@ -144,6 +145,26 @@ describe("encodeBedrockRequest", () => {
 			],
 		};
 		const request = encodeBedrockRequest(bedrockModel(), context, { cacheRetention: "none" });
+		expect(request.toolConfig).toBeUndefined();
+		expect(request.messages?.slice(1)).toEqual([
+			{ role: "assistant", content: [{ text: '[Tool call read: {"path":"a"}]' }] },
+			{ role: "user", content: [{ text: "[Tool result read: A]" }, { text: "Thanks" }] },
+		]);
+	});
+
+	it("sends a catalogue model without streamed tool use no toolConfig and its tool history as text", () => {
+		// Llama 4 takes tools through Converse only; ConverseStream with a toolConfig is a 400.
+		const maverick = getModel("amazon-bedrock", "meta.llama4-maverick-17b-instruct-v1:0");
+		const context: Context = {
+			tools: [READ_TOOL],
+			messages: [
+				userMessage("Read a"),
+				assistantMessage(SAME, [{ type: "toolCall", id: "t1", name: "read", arguments: { path: "a" } }]),
+				toolResultMessage("t1", [{ type: "text", text: "A" }]),
+				userMessage("Thanks"),
+			],
+		};
+		const request = encodeBedrockRequest(maverick, context);
 		expect(request.toolConfig).toBeUndefined();
 		expect(request.messages?.slice(1)).toEqual([
 			{ role: "assistant", content: [{ text: '[Tool call read: {"path":"a"}]' }] },
