@@ -30,6 +30,27 @@ async function collect(events: AsyncIterable<AssistantMessageEvent>) {
 afterEach(() => unregisterApiProviders(SOURCE));
 
 describe("API key redaction", () => {
+	it("leaves the ambient-credentials marker alone: it is no key, and its pieces are ordinary words", async () => {
+		// With AWS credentials in the environment, the key for "amazon-bedrock" is only a marker.
+		const saved = { id: process.env.AWS_ACCESS_KEY_ID, secret: process.env.AWS_SECRET_ACCESS_KEY };
+		process.env.AWS_ACCESS_KEY_ID = "AKIDEXAMPLE";
+		process.env.AWS_SECRET_ACCESS_KEY = "secret-example";
+		try {
+			const model = testModel({ id: "m", api: "test-api", provider: "amazon-bedrock", baseUrl: "http://127.0.0.1:9" });
+			const result = await createProviderStream(model, { maxRetries: 0 }, async () => {
+				throw Object.assign(new Error("Request had invalid authentication credentials: not authenticated"), {
+					status: 401,
+				});
+			}).result();
+			expect(result.errorMessage).toBe("401 Request had invalid authentication credentials: not authenticated");
+		} finally {
+			if (saved.id === undefined) delete process.env.AWS_ACCESS_KEY_ID;
+			else process.env.AWS_ACCESS_KEY_ID = saved.id;
+			if (saved.secret === undefined) delete process.env.AWS_SECRET_ACCESS_KEY;
+			else process.env.AWS_SECRET_ACCESS_KEY = saved.secret;
+		}
+	});
+
 	it("from a thrown error's message", async () => {
 		const result = await createProviderStream(model, { apiKey: KEY, maxRetries: 0 }, async () => {
 			throw Object.assign(new Error(`401 invalid key ${KEY}`), { status: 401 });

@@ -157,6 +157,16 @@ describe("a provider loaded on its first call", () => {
 		}
 	});
 
+	it("a module that never finishes loading ends at the idle limit, even without timeoutMs", async () => {
+		registerApiProvider(
+			apiProviderFromDefinition("lazy-api", () => new Promise<never>(() => {})),
+			SOURCE,
+		);
+		const response = stream(lazyModel, context, { apiKey: "k", idleTimeoutMs: 50 });
+		expect((await collect(response)).map((event) => event.type)).toEqual(["start", "error"]);
+		expect((await response.result()).errorMessage).toMatch(/No data received from the provider for 50 ms/);
+	});
+
 	it("a module that fails to load: `start`, then one error naming the api", async () => {
 		registerApiProvider(
 			apiProviderFromDefinition("lazy-api", () => Promise.reject(new Error("Cannot find module 'x'"))),

@@ -37,6 +37,9 @@ export function clearGoogleAccessTokens(): void {
 }
 
 /** A bearer token for `credentials`, from the cache or from their token endpoint. `source` names them in errors. */
+/** How long a token request may take, body included, before it fails and a later call asks again. */
+const TOKEN_REQUEST_TIMEOUT_MS = 30_000;
+
 export function googleAccessToken(credentials: GoogleCredentials, source: string): Promise<string> {
 	const key = cacheKey(credentials);
 	const entry = tokens.get(key) ?? { renewAt: 0 };
@@ -84,6 +87,9 @@ async function requestToken(
 			method: "POST",
 			headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
 			body: form.toString(),
+			// Concurrent calls share this request: one that stalls must not hold every later call with
+			// the same credentials (each would wait on it until its own limit ended it).
+			signal: AbortSignal.timeout(TOKEN_REQUEST_TIMEOUT_MS),
 		});
 	} catch (error) {
 		// A network failure may pass: the harness retries it.

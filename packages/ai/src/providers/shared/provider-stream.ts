@@ -1,7 +1,7 @@
 // The harness every provider call runs in: it returns the caller's one event stream at once, emits
 // `start`, then loads and prepares the provider, checks the options, and runs the attempts. Its
 // top-level catch is the one place in @keel/ai where an unexpected exception becomes an error event.
-import { getEnvApiKey, missingApiKeyMessage } from "../../env-api-keys.js";
+import { AMBIENT_CREDENTIALS, getEnvApiKey, missingApiKeyMessage } from "../../env-api-keys.js";
 import type { Api, Model, StreamOptions } from "../../types.js";
 import { type AssistantMessageEventStream, createAssistantMessageEventStream } from "../../utils/event-stream.js";
 import { AssistantMessageBuilder } from "./assistant-message-builder.js";
@@ -74,8 +74,11 @@ export function startProviderCall<TApi extends Api>(
 	const stream = createAssistantMessageEventStream();
 	const options = callerOptions ?? {};
 	const apiKey = options.apiKey || getEnvApiKey(model.provider) || undefined;
-	// The builder redacts the key from every string a server or a failure puts into the message.
-	const builder = new AssistantMessageBuilder(model, (event) => stream.push(event), { secret: apiKey });
+	// The builder redacts the key from every string a server or a failure puts into the message. The
+	// ambient-credentials marker (AWS or Google credentials found in the environment) is no secret:
+	// redacting its pieces would only garble the provider's own error text.
+	const secret = apiKey === AMBIENT_CREDENTIALS ? undefined : apiKey;
+	const builder = new AssistantMessageBuilder(model, (event) => stream.push(event), { secret });
 	const call: CallFailureContext = { model, builder };
 	builder.start();
 	runProviderCall(model, options, apiKey, builder, prepare)
@@ -107,7 +110,10 @@ async function runProviderCall<TApi extends Api>(
 		idleTimeoutMs: callerOptions.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
 	});
 	try {
-		const prepared = await lifetime.race(Promise.resolve().then(prepare));
+		// The idle limit covers loading the provider module too: a dynamic import that never settles
+		// (a stalled chunk request in a browser) must not hang a call that set no timeoutMs.
+		lifetime.touch();
+		const prepared = await lifetime.race(Promise.resolve().then(prepare)).finally(() => lifetime.pauseIdle());
 		const optionProblem = findOptionProblem(model, prepared, apiKey);
 		if (optionProblem) return void builder.fail("error", optionProblem);
 		await runAttempts({
