@@ -36,7 +36,13 @@ describe("API key redaction", () => {
 		process.env.AWS_ACCESS_KEY_ID = "AKIDEXAMPLE";
 		process.env.AWS_SECRET_ACCESS_KEY = "secret-example";
 		try {
-			const model = testModel({ id: "m", api: "test-api", provider: "amazon-bedrock", baseUrl: "http://127.0.0.1:9" });
+			const model = testModel({
+				id: "m",
+				name: "M",
+				api: "test-api",
+				provider: "amazon-bedrock",
+				baseUrl: "http://127.0.0.1:9",
+			});
 			const result = await createProviderStream(model, { maxRetries: 0 }, async () => {
 				throw Object.assign(new Error("Request had invalid authentication credentials: not authenticated"), {
 					status: 401,
