@@ -6,10 +6,10 @@ import {
 	streamSimpleWithDefinition,
 	streamWithDefinition,
 } from "../shared/provider-definition.js";
-import { adjustMaxTokensForThinking, buildBaseOptions } from "../shared/simple-options.js";
+import { buildBaseOptions } from "../shared/simple-options.js";
 import { classifyAnthropicError } from "./errors.js";
 import type { AnthropicOptions } from "./options.js";
-import { effortForThinkingLevel, usesAdaptiveThinking } from "./thinking.js";
+import { claudeThinkingFields } from "./thinking.js";
 import { runAnthropicAttempt } from "./transport.js";
 
 export { AnthropicStreamDecoder, decodeAnthropicStreamEvents } from "./decode.js";
@@ -35,21 +35,7 @@ export function anthropicOptionsFromSimple(
 	const base = buildBaseOptions(model, options);
 	const level = options?.reasoning;
 	if (!level || !model.reasoning) return { ...base, thinkingEnabled: false };
-	if (usesAdaptiveThinking(model)) {
-		return { ...base, thinkingEnabled: true, effort: effortForThinkingLevel(model, level) };
-	}
-	const adjusted = adjustMaxTokensForThinking(
-		base.maxTokens ?? model.maxTokens,
-		model.maxTokens,
-		level,
-		options?.thinkingBudgets,
-	);
-	return {
-		...base,
-		maxTokens: adjusted.maxTokens,
-		thinkingEnabled: true,
-		thinkingBudgetTokens: adjusted.thinkingBudget,
-	};
+	return { ...base, ...claudeThinkingFields(model, base.maxTokens, level, options?.thinkingBudgets) };
 }
 
 export const anthropicMessagesProvider: ProviderDefinition<"anthropic-messages", AnthropicOptions> = {

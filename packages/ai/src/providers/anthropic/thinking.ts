@@ -1,4 +1,5 @@
-import type { Api, Model, ThinkingLevel } from "../../types.js";
+import type { Api, Model, ThinkingBudgets, ThinkingLevel } from "../../types.js";
+import { adjustMaxTokensForThinking } from "../shared/simple-options.js";
 import type { AnthropicEffort, AnthropicOptions } from "./options.js";
 
 /** Thinking is only sent to reasoning models, and only when asked for. */
@@ -67,4 +68,20 @@ export function effortForThinkingLevel(model: Model<Api>, level: ThinkingLevel):
 		if (value === undefined) return effortByModelId(model, candidate);
 	}
 	return effortByModelId(model, level);
+}
+
+/**
+ * The thinking fields for a Claude model at a unified reasoning level, shared by the Messages API and
+ * Bedrock's Converse (the same models): adaptive thinking with an effort on Claude 4.6 and later,
+ * else a token budget added on top of maxTokens.
+ */
+export function claudeThinkingFields(
+	model: Model<Api>,
+	maxTokens: number | undefined,
+	level: ThinkingLevel,
+	budgets: ThinkingBudgets | undefined,
+): { thinkingEnabled: true; effort?: AnthropicEffort; maxTokens?: number; thinkingBudgetTokens?: number } {
+	if (usesAdaptiveThinking(model)) return { thinkingEnabled: true, effort: effortForThinkingLevel(model, level) };
+	const adjusted = adjustMaxTokensForThinking(maxTokens ?? model.maxTokens, model.maxTokens, level, budgets);
+	return { thinkingEnabled: true, maxTokens: adjusted.maxTokens, thinkingBudgetTokens: adjusted.thinkingBudget };
 }

@@ -2,13 +2,13 @@
 // (ConverseStream), sent with the AWS SDK for SigV4 or bearer signing and the binary event stream.
 import type { Context, Model, SimpleStreamOptions } from "../../types.js";
 import type { AssistantMessageEventStream } from "../../utils/event-stream.js";
-import { effortForThinkingLevel, usesAdaptiveThinking } from "../anthropic/thinking.js";
+import { claudeThinkingFields } from "../anthropic/thinking.js";
 import {
 	type ProviderDefinition,
 	streamSimpleWithDefinition,
 	streamWithDefinition,
 } from "../shared/provider-definition.js";
-import { adjustMaxTokensForThinking, buildBaseOptions } from "../shared/simple-options.js";
+import { buildBaseOptions } from "../shared/simple-options.js";
 import { resolveBedrockCompat } from "./compat.js";
 import { classifyBedrockError } from "./errors.js";
 import type { BedrockOptions } from "./options.js";
@@ -35,21 +35,7 @@ export function bedrockOptionsFromSimple(
 	if (!level || !model.reasoning || !resolveBedrockCompat(model).claudeThinking) {
 		return { ...base, thinkingEnabled: false };
 	}
-	if (usesAdaptiveThinking(model)) {
-		return { ...base, thinkingEnabled: true, effort: effortForThinkingLevel(model, level) };
-	}
-	const adjusted = adjustMaxTokensForThinking(
-		base.maxTokens ?? model.maxTokens,
-		model.maxTokens,
-		level,
-		options?.thinkingBudgets,
-	);
-	return {
-		...base,
-		maxTokens: adjusted.maxTokens,
-		thinkingEnabled: true,
-		thinkingBudgetTokens: adjusted.thinkingBudget,
-	};
+	return { ...base, ...claudeThinkingFields(model, base.maxTokens, level, options?.thinkingBudgets) };
 }
 
 export const bedrockConverseStreamProvider: ProviderDefinition<"bedrock-converse-stream", BedrockOptions> = {
