@@ -36,7 +36,7 @@ describe("CustomAgentMessages", () => {
 						(message): Message =>
 							message.role === "note"
 								? { role: "user", content: `(note) ${message.text}`, timestamp: message.timestamp }
-								: message,
+								: (message as Message),
 					),
 			});
 			await converting.prompt("hi");

@@ -1,0 +1,28 @@
+// The public surface of @keel/agent-core/session: message identity, transcripts and their stores,
+// resume, branches and compaction. A separate entry so that the message kinds it adds to
+// AgentMessage (by declaration merging) reach only the programs that use sessions.
+export {
+	type AttachmentMessage,
+	type CompactBoundaryMessage,
+	type NotificationKind,
+	type NotificationMessage,
+	type ProgressMessage,
+	SESSION_FORMAT_VERSION,
+	type SessionHeaderRecord,
+	type SessionInfo,
+	type SessionLeafRecord,
+	type SessionMessageRecord,
+	type SessionQueueRecord,
+	type SessionRecord,
+	type SessionState,
+	type SessionStateRecord,
+	type SummaryMessage,
+	type TokenBudgetState,
+	type TombstoneMessage,
+	type TranscriptReadProblem,
+	type TranscriptReadResult,
+	type TranscriptStore,
+	type TranscriptTail,
+	type TranscriptWriter,
+	type UnknownSessionRecord,
+} from "./session-types.js";
