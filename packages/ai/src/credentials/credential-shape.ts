@@ -23,13 +23,16 @@ export function findCredentialProblem(value: unknown): string | undefined {
 		}
 		return undefined;
 	}
-	return `a credential's "type" must be "api-key" or "oauth", got ${describe(candidate.type)}`;
+	// A short type is quoted to show a typo ("apikey"); anything long may be a secret put in the wrong field.
+	const type = candidate.type;
+	const got = typeof type === "string" && type.length <= 12 ? `"${type}"` : describe(type);
+	return `a credential's "type" must be "api-key" or "oauth", got ${got}`;
 }
 
 export function assertCredential(provider: string, value: unknown): asserts value is Credential {
 	if (typeof provider !== "string" || provider === "" || provider === "__proto__") {
 		throw new TypeError(
-			`A credential's provider must be a provider id such as "openrouter", got ${describe(provider)}`,
+			`A credential's provider must be a provider id such as "openrouter", got ${typeof provider === "string" ? JSON.stringify(provider) : describe(provider)}`,
 		);
 	}
 	const problem = findCredentialProblem(value);
@@ -44,7 +47,6 @@ export function isNonEmptyString(value: unknown): value is string {
 function describe(value: unknown): string {
 	if (value === null) return "null";
 	if (Array.isArray(value)) return "an array";
-	if (typeof value === "string")
-		return value.length > 0 && value.length <= 20 && /^[a-z-]+$/.test(value) ? `"${value}"` : "a string";
+	if (typeof value === "string") return "a string";
 	return typeof value;
 }
