@@ -12,7 +12,6 @@ import {
 	visitInBrowser,
 } from "./oauth-test-server.js";
 
-const NOW = 1_800_000_000_000;
 let server: OAuthTestServer;
 /** What the authorization page does once the user has decided. */
 let decision: "approve" | "deny";
