@@ -48,7 +48,7 @@ export async function startLoopbackServer(options: LoopbackServerOptions = {}): 
 			return respond(response, 404, "Not found", "This address only receives a login's redirect.");
 		}
 		const query = url.searchParams;
-		if (options.expectedState !== undefined && query.get("state") !== options.expectedState && !query.has("error")) {
+		if (options.expectedState !== undefined && query.get("state") !== options.expectedState) {
 			return respond(response, 400, "Login not recognised", "This redirect does not belong to the login in progress.");
 		}
 		if (query.has("error")) {
