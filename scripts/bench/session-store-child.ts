@@ -15,9 +15,12 @@ const sampler = setInterval(() => {
 const start = performance.now();
 let records = 0;
 let problems = 0;
+/** Records kept in memory at the end. */
+let loaded = 0;
 if (mode === "read") {
 	const result = await store.read(sessionId);
 	records = result.records.length;
+	loaded = records;
 	problems = result.problems.length;
 } else if (mode === "scan") {
 	problems = (await store.scan(sessionId, () => records++)).length;
@@ -30,6 +33,35 @@ if (mode === "read") {
 			if (record.type === "message") parents.set(record.id as string, record.parentId as string | null);
 		})
 	).length;
+} else if (mode === "resume") {
+	// Open and resume with bounded memory: scan once keeping each message's parent and byte offset
+	// (not its content), walk the current branch back from its leaf to the last compact boundary,
+	// then load only those records.
+	const index = new Map<string, { parentId: string | null; offset: number; boundary: boolean }>();
+	let leaf: string | null = null;
+	problems = (
+		await store.scan(sessionId, (record, _line, byteOffset) => {
+			records++;
+			if (record.type !== "message") return;
+			const message = record.message as { role: string };
+			index.set(record.id as string, {
+				parentId: record.parentId as string | null,
+				offset: byteOffset,
+				boundary: message.role === "compact_boundary",
+			});
+			if (message.role !== "progress") leaf = record.id as string;
+		})
+	).length;
+	const offsets: number[] = [];
+	for (let id = leaf; id !== null; ) {
+		const entry = index.get(id);
+		if (!entry) break;
+		offsets.push(entry.offset);
+		if (entry.boundary) break;
+		id = entry.parentId;
+	}
+	const branch = await store.readAt(sessionId, offsets.reverse());
+	loaded = branch.length;
 } else if (mode === "floor") {
 	// The floor: read the file in 1 MiB chunks, split lines, JSON.parse each, no validation, nothing kept.
 	const handle = await open(join(directory, `${sessionId}.jsonl`), "r");
@@ -62,5 +94,5 @@ const ms = performance.now() - start;
 clearInterval(sampler);
 peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed);
 process.stdout.write(
-	`${JSON.stringify({ ms, records, problems, maxRssMiB: process.resourceUsage().maxRSS / 1024, peakHeapMiB: peakHeap / 1024 / 1024 })}\n`,
+	`${JSON.stringify({ ms, records, loaded, problems, maxRssMiB: process.resourceUsage().maxRSS / 1024, peakHeapMiB: peakHeap / 1024 / 1024 })}\n`,
 );

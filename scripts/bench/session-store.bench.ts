@@ -13,6 +13,8 @@ import { createJsonlTranscriptStore, type JsonlDurability } from "../../packages
 import { medianMs, printTable } from "./measure.js";
 
 const BIG_MESSAGES = 100_000;
+/** Where the big session was compacted: a resume loads the 2,000 messages after it. */
+const COMPACT_AT = 98_000;
 const MIB = 1024 * 1024;
 
 function message(sessionId: string, index: number, textBytes: number): SessionMessageRecord {
@@ -20,6 +22,18 @@ function message(sessionId: string, index: number, textBytes: number): SessionMe
 	const id = `m${index}`;
 	const parentId = index === 0 ? null : `m${index - 1}`;
 	const text = `message ${index} `.padEnd(textBytes, "lorem ipsum dolor sit amet ");
+	if (index === COMPACT_AT) {
+		// The session was compacted here: what a resume loads starts at this boundary.
+		return {
+			v: 1,
+			type: "message",
+			sessionId,
+			id,
+			parentId,
+			timestamp,
+			message: { role: "compact_boundary", trigger: "auto", summaryId: `m${index - 1}`, timestamp },
+		};
+	}
 	if (index % 2 === 0) {
 		return {
 			v: 1,
@@ -119,11 +133,13 @@ export default async function run(): Promise<void> {
 			["read", "read() — every record parsed and returned"],
 			["scan", "scan() — every record parsed, none kept"],
 			["scan-index", "scan() keeping id → parentId (branch choice)"],
+			["resume", "open + resume: scan index, readAt the branch since the boundary"],
 		] as const) {
 			const figures = inFreshProcess(mode, directory, "big");
 			rows.push({
 				operation: label,
 				records: figures.records,
+				kept: figures.loaded,
 				ms: figures.ms,
 				"peak RSS MiB": figures.maxRssMiB,
 				"over baseline MiB": figures.maxRssMiB - baseline.maxRssMiB,

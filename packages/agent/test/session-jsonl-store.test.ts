@@ -165,6 +165,28 @@ describe("the JSONL transcript store", () => {
 		expect(seen.map(([, line]) => line)).toEqual([1, 2, 3, 4, 5, 6]);
 	});
 
+	it("loads the records at byte offsets that scan reported", async () => {
+		const store = createJsonlTranscriptStore({ directory });
+		const writer = await store.openWriter("s1", { create: header("s1") });
+		await writer.append(userRecord("s1", "u0", null, "short"));
+		await writer.append(userRecord("s1", "u1", "u0", "long ".repeat(20_000)));
+		await writer.append(userRecord("s1", "u2", "u1", "short again"));
+		// Longer than the 1 MiB window readAt keeps: read on its own.
+		await writer.append(userRecord("s1", "u3", "u2", "big ".repeat(400_000)));
+		await writer.append(userRecord("s1", "u4", "u3", "last"));
+		await writer.close();
+		const offsets = new Map<string, number>();
+		await store.scan("s1", (record, _line, byteOffset) => {
+			if (record.type === "message") offsets.set(record.id as string, byteOffset);
+		});
+		const wanted = ["u2", "u1", "u4", "u3", "u0"].map((id) => offsets.get(id) as number);
+		const loaded = await store.readAt("s1", wanted);
+		expect(ids(loaded)).toEqual(["u2", "u1", "u4", "u3", "u0"]);
+		expect((loaded[3] as SessionMessageRecord).message).toMatchObject({ content: [{ text: "big ".repeat(400_000) }] });
+		await expect(store.readAt("s1", [(offsets.get("u1") as number) + 3])).rejects.toThrow(/is not the start of a line/);
+		await expect(store.readAt("s1", [10_000_000])).rejects.toThrow(/is not inside the transcript/);
+	});
+
 	it("refuses a create header for another session and bad options", async () => {
 		const store = createJsonlTranscriptStore({ directory });
 		await expect(store.openWriter("s1", { create: header("s2") })).rejects.toBeInstanceOf(SessionRecordError);

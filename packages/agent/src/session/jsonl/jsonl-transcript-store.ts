@@ -9,11 +9,11 @@
 //                     lost, list() falls back to the header's title.
 // - `<file>.torn-<t>` the bytes of a torn last line a writer set aside when it opened the file.
 
-import { open, readdir, readFile, stat, unlink } from "node:fs/promises";
+import { type FileHandle, open, readdir, readFile, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { isSummaryRecord } from "../memory-transcript-store.js";
 import { type ParsedSessionRecord, parseSessionRecord, parseSessionRecords } from "../record-format.js";
-import { SessionNotFoundError } from "../session-errors.js";
+import { SessionNotFoundError, SessionRecordError } from "../session-errors.js";
 import type {
 	SessionInfo,
 	SessionMessageRecord,
@@ -54,6 +54,12 @@ export interface JsonlTranscriptStore extends TranscriptStore {
 	 * the longest line, whatever the file's size. Returns the problems met.
 	 */
 	scan(sessionId: string, visit: TranscriptRecordVisitor): Promise<TranscriptReadProblem[]>;
+	/**
+	 * The records of the lines that start at these byte offsets (as `scan` reports them), in the
+	 * order given: with an index built by `scan`, a program loads only the records it needs (the
+	 * current branch since the last compact boundary) from a transcript of any size.
+	 */
+	readAt(sessionId: string, byteOffsets: readonly number[]): Promise<ParsedSessionRecord[]>;
 	/**
 	 * The last `entries` records. Also looks further back for the last summary unless
 	 * `findLastSummary` is false: that search compares raw bytes and parses only lines that mention
@@ -180,6 +186,30 @@ export function createJsonlTranscriptStore(options: JsonlTranscriptStoreOptions)
 			return { records, problems };
 		},
 
+		async readAt(sessionId, byteOffsets) {
+			const handle = await openForReading(sessionId);
+			const byOffset = new Map<number, ParsedSessionRecord[]>();
+			try {
+				const { size } = await handle.stat();
+				// In file order, through a window of the file, so neighbouring lines (a branch's tail)
+				// cost one read instead of one each.
+				const window = { start: 0, bytes: Buffer.alloc(0) };
+				for (const offset of [...new Set(byteOffsets)].sort((a, b) => a - b)) {
+					const text = await readLineAt(handle, offset, size, maxLineBytes, window);
+					try {
+						byOffset.set(offset, parseSessionRecords(text));
+					} catch (error) {
+						throw new SessionRecordError(`byte ${offset}: ${(error as Error).message}`, {
+							field: (error as SessionRecordError).field,
+						});
+					}
+				}
+			} finally {
+				await handle.close();
+			}
+			return byteOffsets.flatMap((offset) => byOffset.get(offset) ?? []);
+		},
+
 		async readTail(sessionId, tailOptions) {
 			const wanted = Math.max(0, Math.floor(tailOptions.entries));
 			const findSummary = tailOptions.findLastSummary !== false;
@@ -270,6 +300,62 @@ export function createJsonlTranscriptStore(options: JsonlTranscriptStoreOptions)
 			}
 		},
 	};
+}
+
+const READ_AT_WINDOW_BYTES = 1024 * 1024;
+
+/**
+ * The line starting at `offset`, up to its newline, served from `window` (a piece of the file kept
+ * between calls) when it lies inside it. Refuses offsets that are not a line's start.
+ */
+async function readLineAt(
+	handle: FileHandle,
+	offset: number,
+	size: number,
+	maxLineBytes: number,
+	window: { start: number; bytes: Buffer },
+): Promise<string> {
+	if (!Number.isInteger(offset) || offset < 0 || offset >= size) {
+		throw new RangeError(`byte offset ${offset} is not inside the transcript (0 to ${size - 1})`);
+	}
+	const windowEnd = window.start + window.bytes.length;
+	if (offset - 1 < window.start || offset >= windowEnd) {
+		// The window starts one byte early so the newline before the line is checked in the same read.
+		window.start = Math.max(0, offset - 1);
+		window.bytes = Buffer.allocUnsafe(Math.min(READ_AT_WINDOW_BYTES, size - window.start));
+		const { bytesRead } = await handle.read(window.bytes, 0, window.bytes.length, window.start);
+		window.bytes = window.bytes.subarray(0, bytesRead);
+	}
+	if (offset > 0 && window.bytes[offset - 1 - window.start] !== 10) {
+		throw new RangeError(`byte offset ${offset} is not the start of a line`);
+	}
+	const newline = window.bytes.indexOf(10, offset - window.start);
+	if (newline !== -1) {
+		if (newline - (offset - window.start) > maxLineBytes) throw oversizedAt(offset, maxLineBytes);
+		return window.bytes.toString("utf8", offset - window.start, newline);
+	}
+	// The line runs past the window: read it on its own, in growing chunks.
+	const parts: Buffer[] = [];
+	let position = offset;
+	let length = 0;
+	let chunkBytes = READ_AT_WINDOW_BYTES;
+	while (position < size) {
+		const chunk = Buffer.allocUnsafe(Math.min(chunkBytes, size - position));
+		const { bytesRead } = await handle.read(chunk, 0, chunk.length, position);
+		if (bytesRead === 0) break;
+		const end = chunk.subarray(0, bytesRead).indexOf(10);
+		parts.push(chunk.subarray(0, end === -1 ? bytesRead : end));
+		length += end === -1 ? bytesRead : end;
+		if (length > maxLineBytes) throw oversizedAt(offset, maxLineBytes);
+		if (end !== -1) return Buffer.concat(parts).toString("utf8");
+		position += bytesRead;
+		chunkBytes *= 2;
+	}
+	throw new SessionRecordError(`byte ${offset}: the line has no newline (torn last line)`);
+}
+
+function oversizedAt(offset: number, maxLineBytes: number): SessionRecordError {
+	return new SessionRecordError(`byte ${offset}: the line is over the limit of ${maxLineBytes} bytes (maxLineBytes)`);
 }
 
 async function readTitleSidecar(transcriptPath: string): Promise<string | undefined> {
