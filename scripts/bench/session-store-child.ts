@@ -53,7 +53,7 @@ if (mode === "read") {
 		})
 	).length;
 	const offsets: number[] = [];
-	for (let id = leaf; id !== null; ) {
+	for (let id: string | null = leaf as string | null; id !== null; ) {
 		const entry = index.get(id);
 		if (!entry) break;
 		offsets.push(entry.offset);

@@ -102,6 +102,7 @@ function inFreshProcess(mode: string, directory: string, sessionId: string) {
 	return JSON.parse(result.stdout) as {
 		ms: number;
 		records: number;
+		loaded: number;
 		problems: number;
 		maxRssMiB: number;
 		peakHeapMiB: number;
