@@ -169,6 +169,15 @@ export interface SessionQueueRecord extends RecordBase {
 	message?: AgentMessage;
 }
 
+/**
+ * Renames the session; the last one wins. Stores keep the latest title where `list()` finds it
+ * without reading the transcript (the JSONL store in a small sidecar file).
+ */
+export interface SessionTitleRecord extends RecordBase {
+	type: "title";
+	title: string;
+}
+
 /** A line of a record type this version does not know (a newer writer's); kept, not dropped. */
 export interface UnknownSessionRecord extends RecordBase {
 	type: string;
@@ -180,7 +189,8 @@ export type SessionRecord =
 	| SessionMessageRecord
 	| SessionStateRecord
 	| SessionLeafRecord
-	| SessionQueueRecord;
+	| SessionQueueRecord
+	| SessionTitleRecord;
 
 // ---------------------------------------------------------------------------
 // The store
@@ -200,8 +210,13 @@ export interface SessionInfo {
 
 /** Something a read set aside instead of failing: the rest of the transcript is still returned. */
 export interface TranscriptReadProblem {
-	/** 1-based line number in the transcript. */
+	/**
+	 * 1-based line number in the transcript. `readTail` reads backwards and does not know it: there
+	 * it counts from the end, -1 being the last line.
+	 */
 	line: number;
+	/** Where the line starts in the file (JSONL store). */
+	byteOffset?: number;
 	kind: "torn-last-line" | "malformed" | "oversized";
 	message: string;
 }
@@ -234,8 +249,19 @@ export interface TranscriptStore {
 	openWriter(sessionId: string, options?: { create?: SessionHeaderRecord }): Promise<TranscriptWriter>;
 	/** Every record; problems (a torn last line, a malformed or oversized line) are reported, not thrown. */
 	read(sessionId: string): Promise<TranscriptReadResult>;
-	/** The last `entries` records and the last summary, without reading the whole transcript. */
-	readTail(sessionId: string, options: { entries: number }): Promise<TranscriptTail>;
+	/**
+	 * The last `entries` records and the last summary, without reading the whole transcript.
+	 * `findLastSummary: false` skips the search for the summary further back than the entries.
+	 */
+	readTail(sessionId: string, options: { entries: number; findLastSummary?: boolean }): Promise<TranscriptTail>;
+	/**
+	 * Visits every record front to back without keeping them (bounded memory for huge transcripts);
+	 * returns the problems met. Both of Keel's stores implement it.
+	 */
+	scan?(
+		sessionId: string,
+		visit: (record: SessionRecord | UnknownSessionRecord, lineNumber: number, byteOffset?: number) => void,
+	): Promise<TranscriptReadProblem[]>;
 	/** Every session, newest first, without reading whole transcripts. */
 	list(): Promise<SessionInfo[]>;
 	exists(sessionId: string): Promise<boolean>;
