@@ -5,7 +5,7 @@
 // `parseSessionRecord`.
 
 import type { ImageContent, TextContent } from "@keel/ai";
-import type { AgentMessage } from "../types.js";
+import type { AgentMessage } from "@keel/agent-core";
 
 /** The format version written into every record; older versions are migrated on read. */
 export const SESSION_FORMAT_VERSION = 1;
@@ -80,7 +80,11 @@ export interface TombstoneMessage {
 	timestamp: number;
 }
 
-declare module "../types.js" {
+// The augmented module is the package's own public entry, not "../types.js": a relative specifier
+// would be copied verbatim into dist/session.d.ts, where it names no file, and the kinds would
+// silently not reach the packed package's users. "@keel/agent-core" resolves to src/index.ts here
+// (tsconfig paths) and to dist/index.d.ts for an installed package; both re-export the interface.
+declare module "@keel/agent-core" {
 	interface CustomAgentMessages {
 		progress: ProgressMessage;
 		attachment: AttachmentMessage;
