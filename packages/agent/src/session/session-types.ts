@@ -173,6 +173,15 @@ export interface SessionQueueRecord extends RecordBase {
 	message?: AgentMessage;
 }
 
+/**
+ * Renames the session; the last one wins. Stores keep the latest title where `list()` finds it
+ * without reading the transcript (the JSONL store in a small sidecar file).
+ */
+export interface SessionTitleRecord extends RecordBase {
+	type: "title";
+	title: string;
+}
+
 /** A line of a record type this version does not know (a newer writer's); kept, not dropped. */
 export interface UnknownSessionRecord extends RecordBase {
 	type: string;
@@ -184,7 +193,8 @@ export type SessionRecord =
 	| SessionMessageRecord
 	| SessionStateRecord
 	| SessionLeafRecord
-	| SessionQueueRecord;
+	| SessionQueueRecord
+	| SessionTitleRecord;
 
 // ---------------------------------------------------------------------------
 // The store
@@ -204,8 +214,13 @@ export interface SessionInfo {
 
 /** Something a read set aside instead of failing: the rest of the transcript is still returned. */
 export interface TranscriptReadProblem {
-	/** 1-based line number in the transcript. */
+	/**
+	 * 1-based line number in the transcript. `readTail` reads backwards and does not know it: there
+	 * it counts from the end, -1 being the last line.
+	 */
 	line: number;
+	/** Where the line starts in the file (JSONL store). */
+	byteOffset?: number;
 	kind: "torn-last-line" | "malformed" | "oversized";
 	message: string;
 }
