@@ -4,8 +4,8 @@
 // satisfy. Everything here is plain JSON so a record round-trips through `JSON.stringify` and
 // `parseSessionRecord`.
 
-import type { ImageContent, TextContent } from "@keel/ai";
 import type { AgentMessage } from "@keel/agent-core";
+import type { ImageContent, TextContent } from "@keel/ai";
 
 /** The format version written into every record; older versions are migrated on read. */
 export const SESSION_FORMAT_VERSION = 1;
@@ -67,6 +67,11 @@ export interface CompactBoundaryMessage {
 	trigger: "manual" | "auto" | "overflow";
 	/** The id of the summary message this boundary follows. */
 	summaryId: string;
+	/**
+	 * The first message of the branch kept verbatim after the summary (the recent tail). Absent: the
+	 * summary replaces everything before the boundary.
+	 */
+	firstKeptMessageId?: string;
 	/** Input tokens of the branch before compaction, when known. */
 	tokensBefore?: number;
 	timestamp: number;
@@ -78,21 +83,6 @@ export interface TombstoneMessage {
 	targetId: string;
 	reason?: string;
 	timestamp: number;
-}
-
-// The augmented module is the package's own public entry, not "../types.js": a relative specifier
-// would be copied verbatim into dist/session.d.ts, where it names no file, and the kinds would
-// silently not reach the packed package's users. "@keel/agent-core" resolves to src/index.ts here
-// (tsconfig paths) and to dist/index.d.ts for an installed package; both re-export the interface.
-declare module "@keel/agent-core" {
-	interface CustomAgentMessages {
-		progress: ProgressMessage;
-		attachment: AttachmentMessage;
-		notification: NotificationMessage;
-		summary: SummaryMessage;
-		compact_boundary: CompactBoundaryMessage;
-		tombstone: TombstoneMessage;
-	}
 }
 
 // ---------------------------------------------------------------------------
