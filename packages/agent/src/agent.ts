@@ -458,8 +458,9 @@ export class Agent {
 	}
 
 	/**
-	 * When the run ended because the provider reported a context overflow: compacts the session, hides
-	 * the failed response (a tombstone) and runs the turn once more from the compacted context.
+	 * When the run ended because the provider reported a context overflow: hides the failed response
+	 * (a tombstone), compacts the session and runs the turn once more from the compacted context. A
+	 * compaction that fails is reported through onListenerError and the run's error stands.
 	 */
 	private async retryAfterOverflow(
 		added: AgentMessage[],
@@ -477,10 +478,13 @@ export class Agent {
 		if (failed.stopReason !== "error" || !isContextOverflow(failed, config.model.contextWindow)) return;
 		const failedId = session.idOf(failed);
 		if (failedId === undefined) return;
+		// Hidden first, so the compaction neither summarises nor keeps it; hidden even when compaction
+		// fails, as the run's error (errorMessage, the listeners' events) already reported it.
 		try {
+			await session.tombstone(failedId, "context overflow");
+			this.showSessionContext();
 			const result = await compaction.compact(config.model, this.streamFn, signal, "overflow");
 			if (!result) return;
-			await session.tombstone(failedId, "context overflow; compacted and retried");
 		} catch (error) {
 			this.reportListenerError(error, { type: "agent_end", messages: added });
 			return;

@@ -83,6 +83,7 @@ export class AgentCompaction {
 			model: this.options.model ?? model,
 			streamFn,
 			trigger,
+			keepPendingInput: true,
 		};
 		if (this.options.prompt !== undefined) options.prompt = this.options.prompt;
 		if (this.options.keepRecentMessages !== undefined) options.keepRecentMessages = this.options.keepRecentMessages;

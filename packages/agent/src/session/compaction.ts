@@ -42,6 +42,11 @@ export interface CompactOptions {
 	keepRecentMessages?: number;
 	/** Keep the latest messages whose estimated size (4 characters a token) fits in this many tokens. */
 	keepRecentTokens?: number;
+	/**
+	 * Also keep verbatim every message after the last assistant response (the input the next model
+	 * call answers), whatever the keep options say. The Agent's automatic compaction sets it.
+	 */
+	keepPendingInput?: boolean;
 	/** Written into the boundary; default "manual". */
 	trigger?: CompactBoundaryMessage["trigger"];
 	/** The context's size before compaction, when known; written into the boundary. */
@@ -131,6 +136,11 @@ function chooseCut(context: SessionMessageRecord[], options: CompactOptions): nu
 			tokens += next;
 		}
 		cut--;
+	}
+	if (options.keepPendingInput) {
+		let lastAssistant = context.length - 1;
+		while (lastAssistant >= 0 && roleOf(context[lastAssistant].message) !== "assistant") lastAssistant--;
+		cut = Math.min(cut, lastAssistant + 1);
 	}
 	while (cut > 0 && cut < context.length && roleOf(context[cut].message) === "toolResult") cut--;
 	return cut;
