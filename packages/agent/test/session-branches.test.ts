@@ -81,7 +81,11 @@ describe("tool calls and results", () => {
 		await session.append(userMessage("never mind"));
 		const messages = session.messages();
 		expect(messages.map((message) => message.role)).toEqual(["user", "assistant", "toolResult", "toolResult", "user"]);
-		expect(messages[3]).toMatchObject({ toolCallId: "call_2", isError: true, content: [{ text: INTERRUPTED_TOOL_TEXT }] });
+		expect(messages[3]).toMatchObject({
+			toolCallId: "call_2",
+			isError: true,
+			content: [{ text: INTERRUPTED_TOOL_TEXT }],
+		});
 	});
 });
 
@@ -93,7 +97,11 @@ describe("tombstones", () => {
 		await session.append(userMessage("two"));
 		await session.tombstone(noisy.id, "wrong answer");
 		expect(describeMessages(session.messages())).toEqual(["user: one", "user: two"]);
-		expect(session.sideRecords()[0].message).toMatchObject({ role: "tombstone", targetId: noisy.id, reason: "wrong answer" });
+		expect(session.sideRecords()[0].message).toMatchObject({
+			role: "tombstone",
+			targetId: noisy.id,
+			reason: "wrong answer",
+		});
 	});
 
 	it("hides an assistant message's tool results with it, and refuses to hide a result alone", async () => {

@@ -38,7 +38,14 @@ export function assistantMessage(
 }
 
 export function toolResult(toolCallId: string, text: string, toolName = "echo"): ToolResultMessage {
-	return { role: "toolResult", toolCallId, toolName, content: [{ type: "text", text }], isError: false, timestamp: Date.now() };
+	return {
+		role: "toolResult",
+		toolCallId,
+		toolName,
+		content: [{ type: "text", text }],
+		isError: false,
+		timestamp: Date.now(),
+	};
 }
 
 export async function createTestSession(store: TranscriptStore = createMemoryTranscriptStore()): Promise<Session> {

@@ -49,7 +49,9 @@ describe("resume", () => {
 		const before = agent.state.messages;
 
 		const reopened = await Session.open(store, session.id);
-		const resumed = await resumeAgent(reopened, { initialState: { model: faux.getModel(), tools, systemPrompt: "be brief" } });
+		const resumed = await resumeAgent(reopened, {
+			initialState: { model: faux.getModel(), tools, systemPrompt: "be brief" },
+		});
 		expect(resumed.state.messages).toEqual(before);
 		await resumed.prompt("again");
 
@@ -129,7 +131,13 @@ describe("sessionConvertToLlm", () => {
 	it("sends attachments as user content, notifications in a system-event wrapper, summaries as user text; never progress, boundaries or tombstones", () => {
 		const converted = sessionConvertToLlm([
 			{ role: "progress", text: "50%", timestamp: 1 },
-			{ role: "attachment", name: "notes.md", mimeType: "text/markdown", content: [{ type: "text", text: "# Notes" }], timestamp: 2 },
+			{
+				role: "attachment",
+				name: "notes.md",
+				mimeType: "text/markdown",
+				content: [{ type: "text", text: "# Notes" }],
+				timestamp: 2,
+			},
 			{ role: "notification", kind: "hook_blocked", text: "rm -rf was blocked", timestamp: 3 },
 			{ role: "notification", kind: "context", text: "UI only", forModel: false, timestamp: 4 },
 			{ role: "summary", summary: "We set up the repo.", summarisedMessageCount: 10, timestamp: 5 },
