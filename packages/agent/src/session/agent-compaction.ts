@@ -7,7 +7,7 @@ import type { AssistantMessage, Model } from "@keel/ai";
 import type { AgentMessage, StreamFn } from "../types.js";
 import { type CompactionResult, type CompactOptions, compact, estimateTokens } from "./compaction.js";
 import type { Session } from "./session.js";
-import type { CompactBoundaryMessage, SummaryMessage } from "./session-types.js";
+import type { CompactBoundaryMessage } from "./session-types.js";
 
 /** The Agent's `compaction` option. */
 export interface AgentCompactionOptions {
@@ -27,7 +27,7 @@ export const DEFAULT_COMPACTION_THRESHOLD = 0.8;
 
 interface AppliedCompaction {
 	lastSummarised: AgentMessage;
-	summary: SummaryMessage;
+	summary: AgentMessage;
 }
 
 export class AgentCompaction {
@@ -92,8 +92,11 @@ export class AgentCompaction {
 		if (signal) options.signal = signal;
 		const result = await compact(this.session, options);
 		if (!result) return undefined;
+		// The stored records' messages: typed as transcript messages in every program, with or
+		// without the session kinds merged in.
 		const lastSummarised = this.session.getRecord(result.lastSummarisedMessageId)?.message;
-		if (lastSummarised) this.applied.push({ lastSummarised, summary: result.summary });
+		const summary = this.session.getRecord(result.summaryId)?.message;
+		if (lastSummarised && summary) this.applied.push({ lastSummarised, summary });
 		this.onCompacted();
 		return result;
 	}

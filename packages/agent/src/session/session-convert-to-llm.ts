@@ -36,22 +36,25 @@ function convertSessionMessages(
 ): Message[] {
 	const converted: Message[] = [];
 	for (const message of messages) {
-		switch ((message as { role?: unknown }).role) {
+		// Read through unknown: this module is also compiled where the session kinds are not merged
+		// into AgentMessage (the root entry's types).
+		const value: unknown = message;
+		switch ((value as { role?: unknown }).role) {
 			case "user":
 			case "assistant":
 			case "toolResult":
 				converted.push(message as Message);
 				break;
 			case "attachment":
-				converted.push(attachmentToUserMessage(message as AttachmentMessage));
+				converted.push(attachmentToUserMessage(value as AttachmentMessage));
 				break;
 			case "notification": {
-				const notification = message as NotificationMessage;
+				const notification = value as NotificationMessage;
 				if (notification.forModel !== false) converted.push(notificationToUserMessage(notification));
 				break;
 			}
 			case "summary":
-				converted.push(summaryToUserMessage(message as SummaryMessage));
+				converted.push(summaryToUserMessage(value as SummaryMessage));
 				break;
 			case "progress":
 			case "compact_boundary":

@@ -78,7 +78,7 @@ export class SessionTree {
 		const message = record.message;
 		if (isSideMessage(message)) {
 			this.sideRecords.push(record);
-			if (roleOf(message) === "tombstone") this.tombstoned.add((message as { targetId: string }).targetId);
+			if (roleOf(message) === "tombstone") this.tombstoned.add((message as unknown as { targetId: string }).targetId);
 			return;
 		}
 		this.messages.set(record.id, record);
@@ -129,7 +129,7 @@ export class SessionTree {
 				context.push(record);
 				continue;
 			}
-			const boundary = record.message as CompactBoundaryMessage;
+			const boundary = record.message as unknown as CompactBoundaryMessage;
 			const summaryIndex = context.findIndex((entry) => entry.id === boundary.summaryId);
 			// A boundary whose summary is not on the branch cannot cut anything.
 			if (summaryIndex === -1) continue;

@@ -15,6 +15,7 @@ import {
 	type SessionRecord,
 	type SessionState,
 	type SummaryMessage,
+	type TombstoneMessage,
 	type TranscriptReadProblem,
 	type TranscriptStore,
 	type TranscriptWriter,
@@ -177,7 +178,7 @@ export class Session {
 	): Promise<{ summaryRecord: SessionMessageRecord; boundaryRecord: SessionMessageRecord }> {
 		const waiting = this.unansweredToolCalls(this.leafId);
 		const records: SessionRecord[] = waiting.map((toolCall) => this.messageRecord(syntheticResult(toolCall)));
-		const summaryRecord = this.messageRecord(summary);
+		const summaryRecord = this.messageRecord(asAgentMessage(summary));
 		const boundaryMessage: CompactBoundaryMessage = {
 			role: "compact_boundary",
 			trigger: boundary.trigger,
@@ -186,7 +187,7 @@ export class Session {
 		};
 		if (boundary.tokensBefore !== undefined) boundaryMessage.tokensBefore = boundary.tokensBefore;
 		if (boundary.firstKeptMessageId !== undefined) boundaryMessage.firstKeptMessageId = boundary.firstKeptMessageId;
-		const boundaryRecord = this.messageRecord(boundaryMessage);
+		const boundaryRecord = this.messageRecord(asAgentMessage(boundaryMessage));
 		records.push(summaryRecord, boundaryRecord);
 		await this.write(records);
 		return { summaryRecord, boundaryRecord };
@@ -228,9 +229,9 @@ export class Session {
 				`Cannot tombstone tool result "${messageId}" alone: its tool call would be left without a result; tombstone the assistant message that made the call (its results go with it)`,
 			);
 		}
-		const tombstone: AgentMessage = { role: "tombstone", targetId: messageId, timestamp: Date.now() };
-		if (reason !== undefined) (tombstone as { reason?: string }).reason = reason;
-		await this.append(tombstone);
+		const tombstone: TombstoneMessage = { role: "tombstone", targetId: messageId, timestamp: Date.now() };
+		if (reason !== undefined) tombstone.reason = reason;
+		await this.append(asAgentMessage(tombstone));
 	}
 
 	// --- branches -------------------------------------------------------------------------------
@@ -461,6 +462,15 @@ export class Session {
 		}
 		return cursor;
 	}
+}
+
+/**
+ * A session kind as a transcript message. Importing @keel/agent-core/session makes every session
+ * kind an AgentMessage (declaration merging); this module is also compiled for the root entry,
+ * whose types do not merge them in, so the conversion is written out once here.
+ */
+function asAgentMessage(message: SummaryMessage | CompactBoundaryMessage | TombstoneMessage): AgentMessage {
+	return message as unknown as AgentMessage;
 }
 
 function syntheticResult(toolCall: ToolCall): ToolResultMessage {
