@@ -108,13 +108,29 @@ export function createMemoryTranscriptStore(): TranscriptStore {
 			return parseLines(session.lines, 0, (index) => index + 1);
 		},
 
+		async scan(sessionId, visit) {
+			const session = find(sessionId);
+			const problems: TranscriptReadProblem[] = [];
+			for (let index = 0; index < session.lines.length; index++) {
+				let records: ParsedSessionRecord[];
+				try {
+					records = parseSessionRecords(session.lines[index], index + 1);
+				} catch (error) {
+					problems.push({ line: index + 1, kind: "malformed", message: (error as Error).message });
+					continue;
+				}
+				for (const record of records) visit(record, index + 1);
+			}
+			return problems;
+		},
+
 		async readTail(sessionId, options) {
 			const session = find(sessionId);
 			const entries = Math.max(0, Math.floor(options.entries));
 			const start = Math.max(0, session.lines.length - entries);
 			const total = session.lines.length;
 			const tail: TranscriptTail = parseLines(session.lines.slice(start), start, (index) => index - total);
-			for (let index = total - 1; index >= 0; index--) {
+			for (let index = total - 1; options.findLastSummary !== false && index >= 0; index--) {
 				const line = session.lines[index];
 				if (!line.includes('"summary"')) continue;
 				try {

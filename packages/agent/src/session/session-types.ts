@@ -243,8 +243,19 @@ export interface TranscriptStore {
 	openWriter(sessionId: string, options?: { create?: SessionHeaderRecord }): Promise<TranscriptWriter>;
 	/** Every record; problems (a torn last line, a malformed or oversized line) are reported, not thrown. */
 	read(sessionId: string): Promise<TranscriptReadResult>;
-	/** The last `entries` records and the last summary, without reading the whole transcript. */
-	readTail(sessionId: string, options: { entries: number }): Promise<TranscriptTail>;
+	/**
+	 * The last `entries` records and the last summary, without reading the whole transcript.
+	 * `findLastSummary: false` skips the search for the summary further back than the entries.
+	 */
+	readTail(sessionId: string, options: { entries: number; findLastSummary?: boolean }): Promise<TranscriptTail>;
+	/**
+	 * Visits every record front to back without keeping them (bounded memory for huge transcripts);
+	 * returns the problems met. Both of Keel's stores implement it.
+	 */
+	scan?(
+		sessionId: string,
+		visit: (record: SessionRecord | UnknownSessionRecord, lineNumber: number, byteOffset?: number) => void,
+	): Promise<TranscriptReadProblem[]>;
 	/** Every session, newest first, without reading whole transcripts. */
 	list(): Promise<SessionInfo[]>;
 	exists(sessionId: string): Promise<boolean>;
