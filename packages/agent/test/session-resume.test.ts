@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fauxAssistantMessage, fauxToolCall, registerFauxProvider } from "@keel/ai/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { Agent, type AgentTool } from "../src/index.js";
@@ -8,6 +11,7 @@ import {
 	Session,
 	sessionConvertToLlm,
 } from "../src/session/index.js";
+import { createJsonlTranscriptStore } from "../src/session/jsonl/index.js";
 import { echoTool } from "./helpers.js";
 import { assistantMessage, describeMessages, userMessage } from "./session-helpers.js";
 
@@ -65,6 +69,40 @@ describe("resume", () => {
 		]);
 		expect(resumedCallContext.some((message) => (message.role as string) === "progress")).toBe(false);
 		await reopened.close();
+	});
+
+	it("resumes from a JSONL file, branches and compaction included, as a new process would", async () => {
+		const directory = await mkdtemp(join(tmpdir(), "keel-session-resume-"));
+		try {
+			const session = await Session.create(createJsonlTranscriptStore({ directory }));
+			faux.setResponses(["one", "two", "summary of one", "three", "other three"]);
+			const agent = new Agent({ initialState: { model: faux.getModel() }, session });
+			await agent.prompt("first");
+			await agent.prompt("second");
+			await agent.compact({ keepRecentMessages: 2 });
+			await agent.prompt("third");
+			// Forking from the summary keeps the compaction on the new branch.
+			await agent.fork(session.idOf(agent.state.messages[0]) ?? null);
+			await agent.prompt("other third");
+			const expected = agent.state.messages;
+			await session.close();
+
+			// A new store object over the same directory: nothing shared but the file.
+			const reopened = await Session.open(createJsonlTranscriptStore({ directory }), session.id);
+			const resumed = await resumeAgent(reopened, { initialState: { model: faux.getModel() } });
+			expect(resumed.state.messages).toEqual(expected);
+			expect(describeMessages(resumed.state.messages)).toEqual([
+				"summary: summary of one",
+				"user: second",
+				"assistant: two",
+				"user: other third",
+				"assistant: other three",
+			]);
+			expect(reopened.branches()).toHaveLength(2);
+			await reopened.close();
+		} finally {
+			await rm(directory, { recursive: true, force: true });
+		}
 	});
 
 	it("answers a turn interrupted mid-tool-call with interrupted error results by default", async () => {

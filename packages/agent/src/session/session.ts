@@ -252,13 +252,15 @@ export class Session {
 	 * whatever already follows it, which stays as its own branch. To edit an earlier prompt, fork from
 	 * the message before it and append the new prompt. Forking from an assistant message with tool
 	 * calls keeps its results (the fork point moves past them); calls with no result get interrupted
-	 * error results, so the new branch is valid from its first message.
+	 * error results, so the new branch is valid from its first message. Forking from a summary forks
+	 * from its compact boundary, so the new branch keeps the compaction; forking from a message the
+	 * compaction summarised or kept (they precede the boundary in the chain) forks the full history.
 	 */
 	async fork(messageId: string | null): Promise<void> {
 		let leaf = messageId;
 		if (leaf !== null) {
 			this.requireMessage(leaf);
-			leaf = this.pastAnsweringResults(leaf);
+			leaf = this.pastCompactBoundary(this.pastAnsweringResults(leaf));
 		}
 		await this.writeLeaf(leaf);
 		const waiting = this.unansweredToolCalls(leaf);
@@ -441,6 +443,15 @@ export class Session {
 			cursor = record.parentId;
 		}
 		return [];
+	}
+
+	/** From a summary, the compact boundary written with it (the summary alone compacts nothing). */
+	private pastCompactBoundary(messageId: string): string {
+		const boundary = (this.tree.children.get(messageId) ?? []).find((childId) => {
+			const child = this.tree.messages.get(childId)?.message as unknown as { role?: unknown; summaryId?: unknown };
+			return !this.tree.tombstoned.has(childId) && child?.role === "compact_boundary" && child.summaryId === messageId;
+		});
+		return boundary ?? messageId;
 	}
 
 	/** From an assistant message with tool calls, the last of the results that directly follow it. */
