@@ -132,6 +132,8 @@ describe("the Agent compacts", () => {
 		]);
 		// The summary and boundary follow the kept prompt in the chain; the answer follows them.
 		expect(session.messages().at(-2)).toMatchObject({ role: "compact_boundary", trigger: "auto" });
+		expect(session.state.tokenBudget).toMatchObject({ compactionCount: 1, contextWindow: 400 });
+		expect(session.state.tokenBudget?.lastInputTokens).toBeGreaterThanOrEqual(200);
 	});
 
 	it("compacts and retries the turn once when the provider reports an overflow", async () => {

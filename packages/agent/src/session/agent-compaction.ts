@@ -92,6 +92,12 @@ export class AgentCompaction {
 		if (signal) options.signal = signal;
 		const result = await compact(this.session, options);
 		if (!result) return undefined;
+		// The token budget in the session state says how often and at what size the Agent compacted.
+		const budget = this.session.state.tokenBudget ?? {};
+		const tokenBudget = { ...budget, compactionCount: (budget.compactionCount ?? 0) + 1 };
+		if (model.contextWindow > 0) tokenBudget.contextWindow = model.contextWindow;
+		if (tokensBefore !== undefined) tokenBudget.lastInputTokens = tokensBefore;
+		await this.session.updateState({ tokenBudget });
 		// The stored records' messages: typed as transcript messages in every program, with or
 		// without the session kinds merged in.
 		const lastSummarised = this.session.getRecord(result.lastSummarisedMessageId)?.message;
