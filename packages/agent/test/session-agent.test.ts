@@ -3,6 +3,7 @@ import { fauxAssistantMessage, fauxToolCall, registerFauxProvider } from "@keel/
 import { afterEach, describe, expect, it } from "vitest";
 import { Agent, type AgentTool } from "../src/index.js";
 import { createMemoryTranscriptStore, Session, type TranscriptStore } from "../src/session/index.js";
+import { controlledTool } from "./helpers.js";
 import { createTestSession, describeMessages } from "./session-helpers.js";
 
 const faux = registerFauxProvider({ api: "faux-session-agent" });
@@ -103,6 +104,40 @@ describe("an Agent with a session", () => {
 		expect(session.branches().map((branch) => branch.current)).toEqual([false, true]);
 		await agent.switchBranch(firstLeaf);
 		expect(describeMessages(agent.state.messages).at(-1)).toBe("assistant: Lyon is not the capital.");
+	});
+
+	it("keeps every call paired on disk when a run is aborted mid-tool or steered past its calls", async () => {
+		const session = await createTestSession();
+		const slow = controlledTool("slow");
+		faux.setResponses([
+			fauxAssistantMessage([fauxToolCall("slow", {}, "call_1"), fauxToolCall("slow", {}, "call_2")]),
+			fauxAssistantMessage([fauxToolCall("slow", {}, "call_3"), fauxToolCall("slow", {}, "call_4")]),
+			"ok, stopping",
+		]);
+		const agent = new Agent({
+			initialState: { model: faux.getModel(), tools: [slow.tool] },
+			session,
+			toolExecution: "sequential",
+		});
+		const aborted = agent.prompt("run both");
+		await slow.whenStarted(1);
+		agent.abort();
+		await aborted;
+		const steered = agent.prompt("run two more");
+		await slow.whenStarted(2);
+		agent.steer({ role: "user", content: "stop", timestamp: Date.now() });
+		slow.finish("call_3");
+		await steered;
+
+		const results = session.messages().filter((message) => message.role === "toolResult");
+		expect(results.map((message) => [message.toolCallId, message.isError])).toEqual([
+			["call_1", true],
+			["call_2", true],
+			["call_3", false],
+			["call_4", true],
+		]);
+		expect(session.unansweredToolCalls()).toEqual([]);
+		expect(session.messages()).toEqual(agent.state.messages);
 	});
 
 	it("refuses branch changes while running", async () => {
