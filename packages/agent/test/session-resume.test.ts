@@ -105,6 +105,42 @@ describe("resume", () => {
 		}
 	});
 
+	it('opens with load: "context" reading only the model context and the leaves in full', async () => {
+		const directory = await mkdtemp(join(tmpdir(), "keel-session-outline-"));
+		try {
+			const store = createJsonlTranscriptStore({ directory });
+			const session = await Session.create(store);
+			faux.setResponses(["one", "two", "summary of one", "three", "four"]);
+			const agent = new Agent({ initialState: { model: faux.getModel() }, session });
+			await agent.prompt("first");
+			await agent.prompt("second");
+			await agent.compact({ keepRecentMessages: 2 });
+			await agent.prompt("third");
+			const forkPoint = session.idOf(agent.state.messages[0]) ?? null;
+			await agent.prompt("fourth");
+			const otherLeaf = session.leafId as string;
+			const firstId = session.branch()[0].id;
+			await agent.fork(forkPoint);
+			const expectedContext = session.modelContext();
+			const expectedOther = session.messages(otherLeaf);
+			await session.close();
+
+			const opened = await Session.open(store, session.id, { load: "context" });
+			expect(opened.modelContext()).toEqual(expectedContext);
+			// The summarised history is an outline until a branch is loaded.
+			expect(opened.getRecord(firstId)?.message).toEqual({ role: "user", timestamp: expect.any(Number) });
+			expect(() => opened.messages(otherLeaf)).toThrow("await session.loadBranch");
+			await opened.loadBranch(otherLeaf);
+			expect(opened.messages(otherLeaf)).toEqual(expectedOther);
+			await opened.switchBranch(otherLeaf);
+			const resumed = await resumeAgent(opened, { initialState: { model: faux.getModel() } });
+			expect(describeMessages(resumed.state.messages).slice(-2)).toEqual(["user: fourth", "assistant: four"]);
+			await opened.close();
+		} finally {
+			await rm(directory, { recursive: true, force: true });
+		}
+	});
+
 	it("answers a turn interrupted mid-tool-call with interrupted error results by default", async () => {
 		const store = createMemoryTranscriptStore();
 		const session = await Session.create(store);

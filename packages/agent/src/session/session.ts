@@ -5,6 +5,7 @@
 import type { ToolCall, ToolResultMessage } from "@keel/ai";
 import { formatThrownValue } from "@keel/ai";
 import type { AgentMessage } from "../types.js";
+import { canLoadByOffset, loadOutlined, type OutlinedMessages, scanIntoTree } from "./context-loading.js";
 import { isSideMessage, type SessionBranchInfo, SessionTree } from "./session-tree.js";
 import {
 	type CompactBoundaryMessage,
@@ -30,6 +31,16 @@ export interface CreateSessionOptions {
 	/** For a sub-agent's transcript: the session and message that started it (see `startSidechain`). */
 	parentSessionId?: string;
 	parentMessageId?: string;
+}
+
+export interface OpenSessionOptions {
+	/**
+	 * "all" (default): read every record. "context": scan the transcript keeping only an outline of
+	 * the history, and read in full just the current model context and the branch leaves — bounded
+	 * memory for huge sessions. Needs a store with `scan` and `readAt` (the JSONL store); others read
+	 * everything. Reading another branch's messages then needs `await session.loadBranch(leafId)`.
+	 */
+	load?: "all" | "context";
 }
 
 export interface SessionAppendOptions {
@@ -59,10 +70,14 @@ export class Session {
 		private readonly writer: TranscriptWriter,
 		tree: SessionTree,
 		problems: TranscriptReadProblem[],
+		/** Set when opened with load: "context": the messages whose full record is still on disk. */
+		private readonly outline?: OutlinedMessages,
 	) {
 		this.tree = tree;
 		this.problems = problems;
-		for (const record of tree.messages.values()) this.ids.set(record.message as object, record.id);
+		for (const record of tree.messages.values()) {
+			if (!outline?.outlined.has(record.id)) this.ids.set(record.message as object, record.id);
+		}
 	}
 
 	/** Creates a new session in `store` (its header is the first record) and holds its write lock. */
@@ -92,11 +107,20 @@ export class Session {
 	 * lock error), then reads the whole transcript into the index. Problems the store set aside are in
 	 * `problems`; every readable record is used.
 	 */
-	static async open(store: TranscriptStore, sessionId: string): Promise<Session> {
+	static async open(store: TranscriptStore, sessionId: string, options: OpenSessionOptions = {}): Promise<Session> {
 		const writer = await store.openWriter(sessionId);
 		try {
-			const { records, problems } = await store.read(sessionId);
 			const tree = new SessionTree();
+			if (options.load === "context" && canLoadByOffset(store)) {
+				const { problems, outline } = await scanIntoTree(store, sessionId, tree);
+				const session = new Session(store, writer, tree, problems, outline);
+				await session.loadRecords([
+					...tree.modelContext(),
+					...tree.branches().map((branch) => tree.messages.get(branch.leafId) as SessionMessageRecord),
+				]);
+				return session;
+			}
+			const { records, problems } = await store.read(sessionId);
 			for (const record of records) tree.add(record);
 			return new Session(store, writer, tree, problems);
 		} catch (error) {
@@ -128,7 +152,10 @@ export class Session {
 		return this.ids.get(message as object);
 	}
 
-	/** The stored record of a message id. */
+	/**
+	 * The stored record of a message id. In a session opened with `load: "context"`, a message not
+	 * loaded yet is an outline: its id, parent, role and tool-call ids, without its content.
+	 */
 	getRecord(messageId: string): SessionMessageRecord | undefined {
 		return this.tree.messages.get(messageId);
 	}
@@ -195,12 +222,20 @@ export class Session {
 
 	/** The current branch (or the one ending at `leafId`), root first, tombstoned messages left out. */
 	branch(leafId: string | null = this.tree.leafId): SessionMessageRecord[] {
-		return this.tree.branch(leafId);
+		return this.requireLoaded(this.tree.branch(leafId), leafId);
 	}
 
 	/** The messages of the branch, root first. */
 	messages(leafId: string | null = this.tree.leafId): AgentMessage[] {
-		return this.tree.branch(leafId).map((record) => record.message);
+		return this.branch(leafId).map((record) => record.message);
+	}
+
+	/**
+	 * Reads the full records of a branch a session opened with `load: "context"` has only outlined
+	 * (nothing to do otherwise), so `branch()` and `messages()` can return it.
+	 */
+	async loadBranch(leafId: string | null = this.tree.leafId): Promise<void> {
+		if (this.outline) await this.loadRecords(this.tree.branch(leafId));
 	}
 
 	/**
@@ -208,12 +243,12 @@ export class Session {
 	 * the messages it kept, what follows); the whole branch when it was never compacted.
 	 */
 	modelContext(leafId: string | null = this.tree.leafId): AgentMessage[] {
-		return this.tree.modelContext(leafId).map((record) => record.message);
+		return this.modelContextRecords(leafId).map((record) => record.message);
 	}
 
 	/** The records behind `modelContext`. */
 	modelContextRecords(leafId: string | null = this.tree.leafId): SessionMessageRecord[] {
-		return this.tree.modelContext(leafId);
+		return this.requireLoaded(this.tree.modelContext(leafId), leafId);
 	}
 
 	/** Progress and tombstone records, in append order: stored for the record, never on a branch. */
@@ -244,6 +279,7 @@ export class Session {
 	/** Makes the branch ending at `leafId` the current one (a leaf record, so it survives a restart). */
 	async switchBranch(leafId: string): Promise<void> {
 		this.requireMessage(leafId);
+		if (this.outline) await this.loadRecords(this.tree.modelContext(leafId));
 		await this.writeLeaf(leafId);
 	}
 
@@ -261,6 +297,7 @@ export class Session {
 		if (leaf !== null) {
 			this.requireMessage(leaf);
 			leaf = this.pastCompactBoundary(this.pastAnsweringResults(leaf));
+			if (this.outline) await this.loadRecords(this.tree.modelContext(leaf));
 		}
 		await this.writeLeaf(leaf);
 		const waiting = this.unansweredToolCalls(leaf);
@@ -414,6 +451,26 @@ export class Session {
 				`Session ${this.id} can no longer be written: an earlier append failed (${formatThrownValue(this.failure)})`,
 			);
 		}
+	}
+
+	private async loadRecords(records: readonly SessionMessageRecord[]): Promise<void> {
+		if (!this.outline || !canLoadByOffset(this.store)) return;
+		for (const record of await loadOutlined(this.store, this.id, this.tree, this.outline, records)) {
+			this.ids.set(record.message as object, record.id);
+		}
+	}
+
+	/** Refuses to hand out outlines for messages (a session opened with load: "context"). */
+	private requireLoaded(records: SessionMessageRecord[], leafId: string | null): SessionMessageRecord[] {
+		if (!this.outline || this.outline.outlined.size === 0) return records;
+		for (const record of records) {
+			if (this.outline.outlined.has(record.id)) {
+				throw new Error(
+					`Session ${this.id} was opened with load: "context" and this branch is not loaded: await session.loadBranch(${JSON.stringify(leafId)}) first`,
+				);
+			}
+		}
+		return records;
 	}
 
 	private requireMessage(messageId: string): SessionMessageRecord {
