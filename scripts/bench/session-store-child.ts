@@ -35,29 +35,36 @@ if (mode === "read") {
 	).length;
 } else if (mode === "resume") {
 	// Open and resume with bounded memory: scan once keeping each message's parent and byte offset
-	// (not its content), walk the current branch back from its leaf to the last compact boundary,
-	// then load only those records.
-	const index = new Map<string, { parentId: string | null; offset: number; boundary: boolean }>();
+	// (not its content), walk the current branch back from its leaf to the last compact boundary and
+	// the messages it kept, then load only those records.
+	const index = new Map<string, { parentId: string | null; offset: number; boundary: boolean; keptFrom?: string }>();
 	let leaf: string | null = null;
 	problems = (
 		await store.scan(sessionId, (record, _line, byteOffset) => {
 			records++;
 			if (record.type !== "message") return;
-			const message = record.message as { role: string };
+			const message = record.message as { role: string; firstKeptMessageId?: string };
 			index.set(record.id as string, {
 				parentId: record.parentId as string | null,
 				offset: byteOffset,
 				boundary: message.role === "compact_boundary",
+				keptFrom: message.firstKeptMessageId,
 			});
 			if (message.role !== "progress") leaf = record.id as string;
 		})
 	).length;
+	// Back from the leaf to the boundary, then on through the summary to the first kept message.
 	const offsets: number[] = [];
-	for (let id = leaf; id !== null; ) {
+	let stopAt: string | undefined;
+	for (let id: string | null = leaf as string | null; id !== null; ) {
 		const entry = index.get(id);
 		if (!entry) break;
 		offsets.push(entry.offset);
-		if (entry.boundary) break;
+		if (id === stopAt) break;
+		if (entry.boundary) {
+			if (entry.keptFrom === undefined) break;
+			stopAt = entry.keptFrom;
+		}
 		id = entry.parentId;
 	}
 	const branch = await store.readAt(sessionId, offsets.reverse());

@@ -13,8 +13,12 @@ import { createJsonlTranscriptStore, type JsonlDurability } from "../../packages
 import { medianMs, printTable } from "./measure.js";
 
 const BIG_MESSAGES = 100_000;
-/** Where the big session was compacted: a resume loads the 2,000 messages after it. */
+/**
+ * Where the big session was compacted: a resume loads the 2,000 messages after the boundary and the
+ * 1,000 the compaction kept before its summary.
+ */
 const COMPACT_AT = 98_000;
+const KEPT_FROM = 97_000;
 const MIB = 1024 * 1024;
 
 function message(sessionId: string, index: number, textBytes: number): SessionMessageRecord {
@@ -22,17 +26,21 @@ function message(sessionId: string, index: number, textBytes: number): SessionMe
 	const id = `m${index}`;
 	const parentId = index === 0 ? null : `m${index - 1}`;
 	const text = `message ${index} `.padEnd(textBytes, "lorem ipsum dolor sit amet ");
+	if (index === COMPACT_AT - 1) {
+		const summary = { role: "summary" as const, summary: text, summarisedMessageCount: KEPT_FROM, timestamp };
+		return { v: 1, type: "message", sessionId, id, parentId, timestamp, message: summary };
+	}
 	if (index === COMPACT_AT) {
-		// The session was compacted here: what a resume loads starts at this boundary.
-		return {
-			v: 1,
-			type: "message",
-			sessionId,
-			id,
-			parentId,
+		// The session was compacted here: the model sees the summary, the messages it kept verbatim
+		// (from firstKeptMessageId up to the summary) and what follows the boundary.
+		const boundary = {
+			role: "compact_boundary" as const,
+			trigger: "auto" as const,
+			summaryId: `m${index - 1}`,
+			firstKeptMessageId: `m${KEPT_FROM}`,
 			timestamp,
-			message: { role: "compact_boundary", trigger: "auto", summaryId: `m${index - 1}`, timestamp },
 		};
+		return { v: 1, type: "message", sessionId, id, parentId, timestamp, message: boundary };
 	}
 	if (index % 2 === 0) {
 		return {
@@ -102,6 +110,7 @@ function inFreshProcess(mode: string, directory: string, sessionId: string) {
 	return JSON.parse(result.stdout) as {
 		ms: number;
 		records: number;
+		loaded: number;
 		problems: number;
 		maxRssMiB: number;
 		peakHeapMiB: number;

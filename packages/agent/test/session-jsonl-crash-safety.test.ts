@@ -56,6 +56,35 @@ describe("a torn last line", () => {
 });
 
 describe("killing the writing process with SIGKILL", () => {
+	it("in the middle of a write leaves a torn line that the next writer sets aside, earlier records intact", async () => {
+		const store = createJsonlTranscriptStore({ directory });
+		let tornSeen = false;
+		// A kill lands inside a write(2) when the file is seen growing; large records make that window
+		// wide. The write may still complete before the kill, so up to five attempts are made.
+		for (let attempt = 0; attempt < 5 && !tornSeen; attempt++) {
+			const sessionId = `s${attempt}`;
+			const child = startChild(["append-forever", directory, sessionId], { RECORD_BYTES: String(16 * 1024 * 1024) });
+			await child.waitFor((line) => line === "appended 0");
+			const path = join(directory, `${sessionId}.jsonl`);
+			const sizeAfterFirst = statSync(path).size;
+			const deadline = Date.now() + 20_000;
+			while (statSync(path).size === sizeAfterFirst && Date.now() < deadline) await new Promise(setImmediate);
+			child.process.kill("SIGKILL");
+			await child.exited;
+
+			const writer = await store.openWriter(sessionId);
+			tornSeen = writer.problems.some((problem) => problem.kind === "torn-last-line");
+			await writer.append(userRecord(sessionId, "after", "m0", "after the kill"));
+			await writer.close();
+			const { records, problems } = await store.read(sessionId);
+			expect(problems).toEqual([]);
+			const ids = messageIds(records);
+			expect(ids[0]).toBe("m0");
+			expect(ids.at(-1)).toBe("after");
+		}
+		expect(tornSeen).toBe(true);
+	}, 120_000);
+
 	it("loses at most the record being appended; reopening repairs the file and appends continue", async () => {
 		const store = createJsonlTranscriptStore({ directory });
 		let next = 0;

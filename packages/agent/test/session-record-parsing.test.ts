@@ -142,6 +142,21 @@ describe("serialising and parsing session records", () => {
 		).toBe("message.summarisedMessageCount");
 	});
 
+	it("checks a compact boundary's summary and first kept message", () => {
+		const base = { v: 1, type: "message", sessionId: "s1", timestamp: 1, id: "b", parentId: "sum" };
+		const boundary = {
+			role: "compact_boundary",
+			trigger: "auto",
+			summaryId: "sum",
+			firstKeptMessageId: "m7",
+			timestamp: 1,
+		};
+		expect(parseSessionRecord(JSON.stringify({ ...base, message: boundary }))).toEqual({ ...base, message: boundary });
+		expect(recordError(JSON.stringify({ ...base, message: { ...boundary, firstKeptMessageId: 7 } }), 9).message).toBe(
+			"line 9: message.firstKeptMessageId must be a string when present, got a number",
+		);
+	});
+
 	it("refuses a known block type in the wrong place", () => {
 		const record = userRecord("s1", "u1", null, "x");
 		const line = JSON.stringify({

@@ -38,8 +38,7 @@ export function createMemoryTranscriptStore(): TranscriptStore {
 		return session;
 	}
 
-	function appendLine(session: StoredSession, record: SessionRecord): void {
-		const line = serializeSessionRecord(record);
+	function appendLine(session: StoredSession, record: SessionRecord, line = serializeSessionRecord(record)): void {
 		session.lines.push(line);
 		session.sizeBytes += encoder.encode(line).length + 1;
 		session.updatedAt = Math.max(session.updatedAt, record.timestamp);
@@ -90,8 +89,8 @@ export function createMemoryTranscriptStore(): TranscriptStore {
 					if (closed) throw new Error(`The writer of session "${sessionId}" is closed; open a new one to append.`);
 					const batch = Array.isArray(records) ? records : [records];
 					// Serialise the whole batch first: a record that cannot be written leaves none of it behind.
-					for (const record of batch) serializeSessionRecord(record);
-					for (const record of batch) appendLine(locked, record);
+					const lines = batch.map(serializeSessionRecord);
+					for (let index = 0; index < batch.length; index++) appendLine(locked, batch[index], lines[index]);
 				},
 				async flush() {},
 				async close() {

@@ -172,6 +172,7 @@ export function validateAgentMessage(value: unknown, path: string): AgentMessage
 		case "compact_boundary":
 			requireString(message, "trigger", path);
 			requireString(message, "summaryId", path);
+			optionalString(message, "firstKeptMessageId", path);
 			optionalNumber(message, "tokensBefore", path);
 			requireNumber(message, "timestamp", path);
 			break;

@@ -3,7 +3,7 @@
 // (its process crashed or was killed) and is taken over; a lock from another host cannot be checked
 // and is respected — remove it by hand if that host is gone.
 
-import { closeSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, linkSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
 import { SessionLockedError } from "../session-errors.js";
 
@@ -37,10 +37,11 @@ export function acquireSessionFileLock(lockPath: string, sessionId: string): Ses
 			descriptor = openSync(lockPath, "wx");
 		} catch (error) {
 			if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-			const holder = readLock(lockPath);
-			if (holder === "missing") continue;
+			const text = readLockText(lockPath);
+			if (text === undefined) continue;
+			const holder = parseLock(text);
 			if (!isStale(lockPath, holder)) throw new SessionLockedError(sessionId, holder ?? undefined);
-			setAsideStaleLock(lockPath);
+			if (!setAsideStaleLock(lockPath, text)) throw new SessionLockedError(sessionId, holder ?? undefined);
 			continue;
 		}
 		try {
@@ -50,23 +51,28 @@ export function acquireSessionFileLock(lockPath: string, sessionId: string): Ses
 		}
 		return { release: () => releaseLock(lockPath, content.token) };
 	}
-	throw new SessionLockedError(sessionId, readLockOrUndefined(lockPath));
+	throw new SessionLockedError(sessionId, parseLock(readLockText(lockPath) ?? "") ?? undefined);
 }
 
-function readLock(lockPath: string): LockContent | null | "missing" {
+/** The lock file's text, or undefined when there is none. */
+function readLockText(lockPath: string): string | undefined {
 	try {
-		const parsed = JSON.parse(readFileSync(lockPath, "utf8")) as Partial<LockContent>;
-		if (typeof parsed.pid !== "number" || typeof parsed.hostname !== "string") return null;
-		return parsed as LockContent;
+		return readFileSync(lockPath, "utf8");
 	} catch (error) {
-		if ((error as NodeJS.ErrnoException).code === "ENOENT") return "missing";
-		return null;
+		if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+		return "";
 	}
 }
 
-function readLockOrUndefined(lockPath: string): LockContent | undefined {
-	const holder = readLock(lockPath);
-	return holder === "missing" || holder === null ? undefined : holder;
+/** null: a lock file without readable content (its creator may still be writing it). */
+function parseLock(text: string): LockContent | null {
+	try {
+		const parsed = JSON.parse(text) as Partial<LockContent>;
+		if (typeof parsed.pid !== "number" || typeof parsed.hostname !== "string") return null;
+		return parsed as LockContent;
+	} catch {
+		return null;
+	}
 }
 
 function isStale(lockPath: string, holder: LockContent | null): boolean {
@@ -93,32 +99,45 @@ function isProcessAlive(pid: number): boolean {
 }
 
 /**
- * Moves the stale lock out of the way with a rename (atomic) rather than unlinking it, so that of
- * two processes recovering the same stale lock at once only one removes it; the other finds it gone
- * and retries the O_EXCL create, which again only one of them wins.
+ * Moves the stale lock out of the way with a rename (atomic) rather than unlinking it, then checks
+ * that what it moved is the lock it judged stale: if another process recovered the same stale lock
+ * first and already holds a fresh one, that one is put back and this process reports the session
+ * locked. Returns whether the way is clear to retry the O_EXCL create.
  */
-function setAsideStaleLock(lockPath: string): void {
+function setAsideStaleLock(lockPath: string, staleText: string): boolean {
 	const asidePath = `${lockPath}.stale-${process.pid}-${Math.random().toString(36).slice(2)}`;
 	try {
 		renameSync(lockPath, asidePath);
 	} catch (error) {
-		if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
+		if ((error as NodeJS.ErrnoException).code === "ENOENT") return true;
 		throw error;
 	}
+	const moved = readLockText(asidePath);
+	if (moved !== staleText) {
+		try {
+			// link() fails rather than overwrite if yet another lock appeared meanwhile.
+			linkSync(asidePath, lockPath);
+		} catch {
+			// Nothing better to do: the holder's own release will find its lock gone.
+		}
+		unlinkQuietly(asidePath);
+		return false;
+	}
+	unlinkQuietly(asidePath);
+	return true;
+}
+
+function unlinkQuietly(path: string): void {
 	try {
-		unlinkSync(asidePath);
+		unlinkSync(path);
 	} catch {
-		// Leaving a renamed stale lock behind is harmless.
+		// Already gone.
 	}
 }
 
 /** Removes the lock only while it is still ours (it may have been judged stale and taken over). */
 function releaseLock(lockPath: string, token: string): void {
-	const holder = readLock(lockPath);
-	if (holder === "missing" || holder === null || holder.token !== token) return;
-	try {
-		unlinkSync(lockPath);
-	} catch {
-		// Already gone.
-	}
+	const text = readLockText(lockPath);
+	if (text === undefined || parseLock(text)?.token !== token) return;
+	unlinkQuietly(lockPath);
 }
