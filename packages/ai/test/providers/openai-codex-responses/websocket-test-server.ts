@@ -63,9 +63,14 @@ export class WebSocketTestServer {
 		while (this.received.length < count) await new Promise<void>((resolve) => this.messageWaiters.push(resolve));
 	}
 
+	/** Resolves once no more than `count` sockets are open on the server side. */
+	async waitForOpenSockets(count: number): Promise<void> {
+		while (this.sockets.size > count) await new Promise<void>((resolve) => this.messageWaiters.push(resolve));
+	}
+
 	/** Resolves once no socket is open on the server side. */
 	async waitForNoOpenSockets(): Promise<void> {
-		while (this.sockets.size > 0) await new Promise<void>((resolve) => this.messageWaiters.push(resolve));
+		await this.waitForOpenSockets(0);
 	}
 
 	reset(): void {

@@ -146,6 +146,27 @@ describe("openai-codex-responses over a WebSocket", () => {
 		expect(sockets.handshakes).toHaveLength(1);
 		expect(JSON.stringify(result)).not.toContain("signature-part-SECRET");
 	});
+	it("runs onPayload, onRawEvent for every message and onResponse (status 101) over the socket", async () => {
+		sockets.enqueue(textAnswer("hooked"));
+		const raw: string[] = [];
+		const statuses: number[] = [];
+		const result = await callOverSocket({
+			onPayload: (payload) => ({ ...(payload as object), instructions: "Replaced." }),
+			onRawEvent: (event) => {
+				raw.push(event.data);
+			},
+			onResponse: (response) => {
+				statuses.push(response.status);
+			},
+		}).result();
+		expect(result.stopReason).toBe("stop");
+		expect(sockets.received[0]).toMatchObject({ type: "response.create", instructions: "Replaced." });
+		expect(statuses).toEqual([101]);
+		expect(raw.map((data) => (JSON.parse(data) as { type: string }).type)).toEqual(
+			textAnswer("hooked").events.map((event) => event.type),
+		);
+	});
+
 	it("fails when the socket does not open within webSocketConnectTimeoutMs", async () => {
 		// A TCP server that accepts the connection and never answers the handshake.
 		const silent: Server = createServer(() => {});
@@ -215,6 +236,9 @@ describe("one WebSocket per sessionId", () => {
 		const second = await callOverSocket({ sessionId: "session-busy" }).result();
 		expect(second.content[0]).toMatchObject({ text: "second" });
 		expect(sockets.connections).toBe(2);
+		// The second call's socket is closed when it ends; the session keeps the first one.
+		await sockets.waitForOpenSockets(1);
+		expect(keptOpenAICodexWebSocketCount()).toBe(1);
 		closeOpenAICodexWebSockets();
 		expect((await first.result()).stopReason).toBe("error");
 	});
