@@ -2,11 +2,13 @@
 // one socket per session reused for sequential calls, and the fall-back to SSE with "auto".
 import { createServer, type Server } from "node:net";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { completeSimple } from "../../../src/index.js";
 import {
 	closeOpenAICodexWebSockets,
 	forgetOpenAICodexSseFallbacks,
 	keptOpenAICodexWebSocketCount,
 	type OpenAICodexResponsesOptions,
+	type OpenAICodexResponsesSimpleOptions,
 	streamOpenAICodexResponses,
 } from "../../../src/providers/openai-codex-responses/index.js";
 import type { AssistantMessageEvent, Context } from "../../../src/types.js";
@@ -146,6 +148,20 @@ describe("openai-codex-responses over a WebSocket", () => {
 		expect(sockets.handshakes).toHaveLength(1);
 		expect(JSON.stringify(result)).not.toContain("signature-part-SECRET");
 	});
+	it("is reached through the registry's streamSimple with transport and the Codex options", async () => {
+		sockets.enqueue(textAnswer("simple"));
+		const options: OpenAICodexResponsesSimpleOptions = {
+			apiKey: TOKEN,
+			transport: "websocket",
+			reasoning: "low",
+			textVerbosity: "high",
+			maxRetries: 0,
+		};
+		const result = await completeSimple(codexModel(sockets.url), context, options);
+		expect(result.content[0]).toMatchObject({ text: "simple" });
+		expect(sockets.received[0]).toMatchObject({ reasoning: { effort: "low" }, text: { verbosity: "high" } });
+	});
+
 	it("runs onPayload, onRawEvent for every message and onResponse (status 101) over the socket", async () => {
 		sockets.enqueue(textAnswer("hooked"));
 		const raw: string[] = [];
