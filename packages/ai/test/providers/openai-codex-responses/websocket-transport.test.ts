@@ -301,6 +301,14 @@ describe('transport "auto"', () => {
 		expect(result.diagnostics?.[0].error?.message).toContain("Unexpected server response: 503");
 	});
 
+	it("falls back to server-sent events when the handshake gets no answer within webSocketConnectTimeoutMs", async () => {
+		wire.server.enqueue({ stallBeforeHeaders: true }, { body: sseAnswer() });
+		const result = await callOverSocket({ transport: "auto", webSocketConnectTimeoutMs: 50 }, wire.server.url).result();
+		expect(result.content[0]).toMatchObject({ text: "over SSE" });
+		expect(result.diagnostics?.[0].error?.message).toContain("did not open within 50 ms");
+		expect(wire.server.requests.map((request) => request.method)).toEqual(["GET", "POST"]);
+	});
+
 	it("sends the same session's next calls over SSE without trying the socket again", async () => {
 		wire.server.enqueue(
 			{ status: 503, body: { error: { message: "no" } } },
