@@ -8,6 +8,8 @@ const providerKeyVariables: Readonly<Record<string, readonly string[]>> = {
 	anthropic: ["ANTHROPIC_OAUTH_TOKEN", "ANTHROPIC_API_KEY"],
 	"github-copilot": ["COPILOT_GITHUB_TOKEN", "GH_TOKEN", "GITHUB_TOKEN"],
 	openai: ["OPENAI_API_KEY"],
+	// A ChatGPT access token the user already holds (a JWT); Keel does not obtain one itself.
+	"openai-codex": ["OPENAI_CODEX_ACCESS_TOKEN"],
 	"azure-openai-responses": ["AZURE_OPENAI_API_KEY"],
 	google: ["GEMINI_API_KEY"],
 	"google-vertex": ["GOOGLE_CLOUD_API_KEY"],
