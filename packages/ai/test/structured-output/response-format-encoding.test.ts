@@ -109,7 +109,7 @@ describe("the strategy per model", () => {
 		const request = buildStructuredRequest(claudeModel(), context, {}, format);
 		const body = encodeAnthropicRequest(claudeModel(), request.context, request.options);
 		expect(body.tool_choice).toEqual({ type: "tool", name: "city" });
-		expect(body.tools?.map((tool) => tool.name)).toEqual(["city"]);
+		expect(body.tools?.map((tool) => (tool as { name: string }).name)).toEqual(["city"]);
 		expect(body.output_config).toBeUndefined();
 	});
 
@@ -118,7 +118,9 @@ describe("the strategy per model", () => {
 		const request = buildStructuredRequest(model, context, { thinkingEnabled: true }, format);
 		const body = encodeAnthropicRequest(model, request.context, request.options);
 		expect(body.tool_choice).toBeUndefined();
-		expect(body.system?.[0].text).toBe('Answer by calling the tool "city" once, with your answer as its arguments.');
+		expect(body.system).toEqual([
+			{ type: "text", text: 'Answer by calling the tool "city" once, with your answer as its arguments.' },
+		]);
 	});
 
 	it("Bedrock: the answer tool, forced with toolChoice.tool, after the caller's tools", () => {

@@ -28,6 +28,15 @@ import { chunk, serverModel, sse, usageChunk } from "../providers/openai-complet
 
 const wire = useWireTestServer();
 
+function unexpectedObject(): never {
+	throw new Error("Expected the structured call to fail");
+}
+
+function caughtError(error: unknown): StructuredOutputError {
+	if (error instanceof StructuredOutputError) return error;
+	throw error;
+}
+
 const City = Type.Object({ city: Type.String(), population: Type.Number() });
 const context: Context = { systemPrompt: "Be exact.", messages: [userMessage("Largest city of France?")] };
 const apiKey = "sk-test-structured-0123456789";
@@ -160,8 +169,9 @@ describe("the repair round trip", () => {
 	it("fails with a clear error carrying the raw text when the repaired answer is still invalid", async () => {
 		wire.server.enqueue({ body: chatAnswer(['{"city": "Paris"}']) });
 		wire.server.enqueue({ body: chatAnswer(["Paris, about two million people."]) });
-		const failure = await completeObject(serverModel(wire.server.url), context, { schema: City, apiKey }).catch(
-			(error: unknown) => error,
+		const failure = await completeObject(serverModel(wire.server.url), context, { schema: City, apiKey }).then(
+			unexpectedObject,
+			caughtError,
 		);
 		expect(failure).toBeInstanceOf(StructuredOutputError);
 		const error = failure as StructuredOutputError;
@@ -180,7 +190,7 @@ describe("the repair round trip", () => {
 			schema: City,
 			apiKey,
 			repair: false,
-		}).catch((error: unknown) => error as StructuredOutputError);
+		}).then(unexpectedObject, caughtError);
 		expect(failure.message).toContain(
 			'does not match the schema "response": Validation failed for schema "response":\n  - population: must have required property \'population\'',
 		);
@@ -193,8 +203,9 @@ describe("the repair round trip", () => {
 			status: 400,
 			body: { error: { message: "Invalid schema for response_format", type: "invalid_request_error" } },
 		});
-		const failure = await completeObject(serverModel(wire.server.url), context, { schema: City, apiKey }).catch(
-			(error: unknown) => error as StructuredOutputError,
+		const failure = await completeObject(serverModel(wire.server.url), context, { schema: City, apiKey }).then(
+			unexpectedObject,
+			caughtError,
 		);
 		expect(failure.failure).toBe("request_failed");
 		expect(failure.message).toBe(
@@ -205,7 +216,7 @@ describe("the repair round trip", () => {
 
 	it("bad options end the stream with an error instead of throwing", async () => {
 		const objects = streamObject(serverModel(wire.server.url), context, { schema: Type.String() as never, apiKey });
-		const failure = await objects.result().catch((error: unknown) => error as StructuredOutputError);
+		const failure = await objects.result().then(unexpectedObject, caughtError);
 		expect(failure.message).toBe(
 			'Structured output failed: Structured output "response" needs an object schema at the root, got type "string": wrap the value in Type.Object({...})',
 		);
