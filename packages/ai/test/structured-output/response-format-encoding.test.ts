@@ -118,7 +118,7 @@ describe("the strategy per model", () => {
 		const request = buildStructuredRequest(model, context, { thinkingEnabled: true }, format);
 		const body = encodeAnthropicRequest(model, request.context, request.options);
 		expect(body.tool_choice).toBeUndefined();
-		expect(body.system).toEqual([
+		expect(body.system).toMatchObject([
 			{ type: "text", text: 'Answer by calling the tool "city" once, with your answer as its arguments.' },
 		]);
 	});
