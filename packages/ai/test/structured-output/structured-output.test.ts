@@ -24,7 +24,16 @@ import {
 	textResponseEvents,
 	toolUseStart,
 } from "../providers/anthropic/fixtures.js";
+import { geminiModel, textAnswer } from "../providers/google-generative-ai/fixtures.js";
+import { mistralModel, mistralTextStream } from "../providers/mistral-conversations/fixtures.js";
 import { chunk, serverModel, sse, usageChunk } from "../providers/openai-completions/fixtures.js";
+import {
+	completed,
+	created,
+	messageEvents,
+	responsesModel,
+	responsesSse,
+} from "../providers/openai-responses/fixtures.js";
 
 const wire = useWireTestServer();
 
@@ -291,5 +300,43 @@ describe("the result type", () => {
 		const result = await completeObject(serverModel(wire.server.url), context, { schema: City, apiKey });
 		const typed: Static<typeof City> = result.object;
 		expect(typed.city.toUpperCase()).toBe("PARIS");
+	});
+});
+
+describe("structured output through the other native formats", () => {
+	const answer = '{"city": "Paris", "population": 2102650}';
+
+	it("Responses: text.format on the wire, the object from the output text", async () => {
+		wire.server.enqueue({
+			body: responsesSse([created(), ...messageEvents(0, [answer.slice(0, 15), answer.slice(15)]), completed()]),
+		});
+		const model = responsesModel({ baseUrl: wire.server.url });
+		const result = await completeObject(model, context, { schema: City, name: "city", apiKey });
+		expect(result.object).toEqual({ city: "Paris", population: 2102650 });
+		expect((wire.server.lastRequest?.json as { text?: unknown }).text).toEqual({
+			format: { type: "json_schema", name: "city", schema: JSON.parse(JSON.stringify(City)), strict: false },
+		});
+	});
+
+	it("Gemini: responseJsonSchema on the wire, the object from the text", async () => {
+		wire.server.enqueue({ body: textAnswer([answer.slice(0, 20), answer.slice(20)]) });
+		const model = geminiModel({ baseUrl: `${wire.server.url}/v1beta` });
+		const result = await completeObject(model, context, { schema: City, apiKey });
+		expect(result.object).toEqual({ city: "Paris", population: 2102650 });
+		expect((wire.server.lastRequest?.json as { generationConfig?: unknown }).generationConfig).toMatchObject({
+			responseMimeType: "application/json",
+			responseJsonSchema: JSON.parse(JSON.stringify(City)),
+		});
+	});
+
+	it("Mistral: response_format on the wire, the object from the text", async () => {
+		wire.server.enqueue({ body: mistralTextStream(answer) });
+		const model = mistralModel({ baseUrl: wire.server.url });
+		const result = await completeObject(model, context, { schema: City, apiKey });
+		expect(result.object).toEqual({ city: "Paris", population: 2102650 });
+		expect((wire.server.lastRequest?.json as { response_format?: unknown }).response_format).toEqual({
+			type: "json_schema",
+			json_schema: { name: "response", schema: JSON.parse(JSON.stringify(City)), strict: false },
+		});
 	});
 });
