@@ -19,6 +19,7 @@ export {
 	FALLBACK_ATTEMPT_DIAGNOSTIC,
 	type FallbackAttemptDetails,
 	type FallbackOptions,
+	type FallbackStreamFunction,
 	type FallbackTarget,
 } from "./fallback/create-fallback-stream.js";
 export { classifyFallbackFailure, type FallbackFailureKind } from "./fallback/failure-kind.js";

@@ -11,7 +11,7 @@ import type {
 	AssistantMessageEvent,
 	Context,
 	Model,
-	StreamFunction,
+	SimpleStreamOptions,
 } from "../types.js";
 import { createErrorMessage, formatThrownValue } from "../utils/error-message.js";
 import {
@@ -59,6 +59,16 @@ export interface FallbackAttemptDetails {
 export const FALLBACK_ATTEMPT_DIAGNOSTIC = "fallback_attempt";
 
 /**
+ * What `createFallbackStream` returns: a `StreamFunction` that takes unified options (an `Agent`'s
+ * stream function) or unified plus provider options (a `stream` caller). Never throws.
+ */
+export type FallbackStreamFunction = (
+	model: Model<Api>,
+	context: Context,
+	options?: SimpleStreamOptions | FallbackCallOptions,
+) => AssistantMessageEventStream;
+
+/**
  * A stream function that tries models in order and streams the first answer. It moves on when a
  * model fails before any content arrives: an error that survived the model's own retries, and,
  * when enabled, a context overflow or a refusal. An abort never moves on. Each model gets the
@@ -74,7 +84,7 @@ export const FALLBACK_ATTEMPT_DIAGNOSTIC = "fallback_attempt";
 export function createFallbackStream(
 	targets: readonly (Model<Api> | FallbackTarget)[],
 	options: FallbackOptions = {},
-): StreamFunction<Api, FallbackCallOptions> {
+): FallbackStreamFunction {
 	const chain = targets.map(toTarget);
 	if (chain.length === 0) throw new Error("createFallbackStream needs at least one model");
 	return (model, context, callerOptions) => {
@@ -82,11 +92,14 @@ export function createFallbackStream(
 		const output = createAssistantMessageEventStream();
 		const first = order[0].target.model;
 		output.push({ type: "start", partial: createEmptyAssistantMessage(first.api, first.provider, first.id) });
-		runChain(output, order, context, callerOptions, options).catch((error: unknown) => {
-			const failure = createErrorMessage(first, "error", `Fallback chain failed: ${formatThrownValue(error)}`);
-			output.push({ type: "error", reason: "error", error: failure });
-			output.end();
-		});
+		// Every options object is a record of its keys; the union only keeps excess-key checks for callers.
+		runChain(output, order, context, callerOptions as FallbackCallOptions | undefined, options).catch(
+			(error: unknown) => {
+				const failure = createErrorMessage(first, "error", `Fallback chain failed: ${formatThrownValue(error)}`);
+				output.push({ type: "error", reason: "error", error: failure });
+				output.end();
+			},
+		);
 		return output;
 	};
 }

@@ -37,6 +37,11 @@ import {
 
 const wire = useWireTestServer();
 
+/** A top-level field of the last request's JSON body. */
+function lastRequestField(name: string): unknown {
+	return (wire.server.lastRequest?.json as Record<string, unknown> | undefined)?.[name];
+}
+
 function unexpectedObject(): never {
 	throw new Error("Expected the structured call to fail");
 }
@@ -75,7 +80,7 @@ describe("structured output through Chat Completions' response_format", () => {
 				{ role: "user", content: "Largest city of France?" },
 			],
 		});
-		expect((wire.server.lastRequest?.json as { tools?: unknown }).tools).toBeUndefined();
+		expect(lastRequestField("tools")).toBeUndefined();
 	});
 
 	it("coerces values to the schema's types (AJV): a number sent as a string becomes a number", async () => {
@@ -313,7 +318,7 @@ describe("structured output through the other native formats", () => {
 		const model = responsesModel({ baseUrl: wire.server.url });
 		const result = await completeObject(model, context, { schema: City, name: "city", apiKey });
 		expect(result.object).toEqual({ city: "Paris", population: 2102650 });
-		expect((wire.server.lastRequest?.json as { text?: unknown }).text).toEqual({
+		expect(lastRequestField("text")).toEqual({
 			format: { type: "json_schema", name: "city", schema: JSON.parse(JSON.stringify(City)), strict: false },
 		});
 	});
@@ -323,7 +328,7 @@ describe("structured output through the other native formats", () => {
 		const model = geminiModel({ baseUrl: `${wire.server.url}/v1beta` });
 		const result = await completeObject(model, context, { schema: City, apiKey });
 		expect(result.object).toEqual({ city: "Paris", population: 2102650 });
-		expect((wire.server.lastRequest?.json as { generationConfig?: unknown }).generationConfig).toMatchObject({
+		expect(lastRequestField("generationConfig")).toMatchObject({
 			responseMimeType: "application/json",
 			responseJsonSchema: JSON.parse(JSON.stringify(City)),
 		});
@@ -334,7 +339,7 @@ describe("structured output through the other native formats", () => {
 		const model = mistralModel({ baseUrl: wire.server.url });
 		const result = await completeObject(model, context, { schema: City, apiKey });
 		expect(result.object).toEqual({ city: "Paris", population: 2102650 });
-		expect((wire.server.lastRequest?.json as { response_format?: unknown }).response_format).toEqual({
+		expect(lastRequestField("response_format")).toEqual({
 			type: "json_schema",
 			json_schema: { name: "response", schema: JSON.parse(JSON.stringify(City)), strict: false },
 		});
