@@ -412,7 +412,7 @@ export interface AnthropicMessagesCompat {
 	supportsEagerToolInputStreaming?: boolean;
 	/**
 	 * Takes `output_config.format` (JSON outputs) and `strict` tools. Default: Claude 4.5 and later
-	 * model ids (Opus 4.1 too), which Anthropic documents as supporting structured outputs.
+	 * model ids, which Anthropic documents as supporting structured outputs.
 	 */
 	supportsStructuredOutputs?: boolean;
 	supportsLongCacheRetention?: boolean;

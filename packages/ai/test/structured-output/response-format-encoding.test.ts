@@ -2,6 +2,7 @@
 import { Type } from "@sinclair/typebox";
 import { describe, expect, it } from "vitest";
 import { encodeAnthropicRequest } from "../../src/providers/anthropic/encode.js";
+import { anthropicOutputSchema } from "../../src/providers/anthropic/structured-outputs.js";
 import { encodeBedrockRequest } from "../../src/providers/bedrock-converse-stream/encode.js";
 import { encodeGeminiRequest } from "../../src/providers/google-generative-ai/encode.js";
 import { encodeMistralRequest } from "../../src/providers/mistral-conversations/encode.js";
@@ -25,6 +26,8 @@ const strictTool: Tool = { name: "lookup", description: "Look up", parameters: s
 const looseTool: Tool = { name: "search", description: "Search", parameters: schema };
 const withTools: Context = { ...context, tools: [strictTool, looseTool] };
 const sonnet45 = claudeModel({ id: "claude-sonnet-4-5-20250929" });
+/** The schema as Anthropic's JSON outputs take it: objects closed. */
+const closedSchema = { ...JSON.parse(JSON.stringify(schema)), additionalProperties: false };
 
 describe("native JSON-schema output, per API", () => {
 	it("Chat Completions: response_format json_schema with strict", () => {
@@ -67,7 +70,7 @@ describe("native JSON-schema output, per API", () => {
 
 	it("Anthropic: output_config.format for a model with structured outputs", () => {
 		const body = encodeAnthropicRequest(sonnet45, context, { responseFormat: format });
-		expect(body.output_config).toEqual({ format: { type: "json_schema", schema } });
+		expect(body.output_config).toEqual({ format: { type: "json_schema", schema: closedSchema } });
 	});
 
 	it("Anthropic: the format sits beside the effort of adaptive thinking", () => {
@@ -76,7 +79,7 @@ describe("native JSON-schema output, per API", () => {
 			thinkingEnabled: true,
 			effort: "low",
 		});
-		expect(body.output_config).toEqual({ effort: "low", format: { type: "json_schema", schema } });
+		expect(body.output_config).toEqual({ effort: "low", format: { type: "json_schema", schema: closedSchema } });
 	});
 
 	it("Anthropic: a model without structured outputs is refused with what to do", () => {
@@ -90,6 +93,38 @@ describe("native JSON-schema output, per API", () => {
 		expect(encodeOpenAIResponsesRequest(responsesModel(), context, {}).text).toBeUndefined();
 		expect(encodeGeminiRequest(geminiModel(), context, {}).generationConfig).toBeUndefined();
 		expect(encodeAnthropicRequest(sonnet45, context, {}).output_config).toBeUndefined();
+	});
+});
+
+describe("the schema Anthropic's JSON outputs are sent", () => {
+	it("closes every object and leaves out the bounds it does not take, keeping property names", () => {
+		const bounded = Type.Object({
+			minimum: Type.Number({ minimum: 0, maximum: 10 }),
+			tags: Type.Array(Type.String({ minLength: 2, pattern: "^[a-z]+$" }), { minItems: 2, maxItems: 5 }),
+			nested: Type.Object({ kind: Type.Union([Type.Literal("a"), Type.Literal("b")]) }),
+		});
+		expect(anthropicOutputSchema(JSON.parse(JSON.stringify(bounded)))).toEqual({
+			type: "object",
+			additionalProperties: false,
+			required: ["minimum", "tags", "nested"],
+			properties: {
+				minimum: { type: "number" },
+				tags: { type: "array", items: { type: "string", pattern: "^[a-z]+$" } },
+				nested: {
+					type: "object",
+					additionalProperties: false,
+					required: ["kind"],
+					properties: {
+						kind: {
+							anyOf: [
+								{ const: "a", type: "string" },
+								{ const: "b", type: "string" },
+							],
+						},
+					},
+				},
+			},
+		});
 	});
 });
 

@@ -294,7 +294,9 @@ describe("structured output through Anthropic", () => {
 		const result = await completeObject(model, context, { schema: City, apiKey: TEST_KEY });
 		expect(result.object).toEqual({ city: "Paris", population: 2102650 });
 		const body = wire.server.lastRequest?.json as Record<string, unknown>;
-		expect(body.output_config).toEqual({ format: { type: "json_schema", schema: JSON.parse(JSON.stringify(City)) } });
+		expect(body.output_config).toEqual({
+			format: { type: "json_schema", schema: { ...JSON.parse(JSON.stringify(City)), additionalProperties: false } },
+		});
 		expect(body.tools).toBeUndefined();
 	});
 });

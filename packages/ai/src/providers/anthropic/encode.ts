@@ -8,7 +8,7 @@ import { transformMessages } from "../shared/transform-messages.js";
 import { type CacheControl, encodeAnthropicMessages } from "./encode-messages.js";
 import { encodeAnthropicToolChoice, encodeAnthropicTools } from "./encode-tools.js";
 import type { AnthropicOptions } from "./options.js";
-import { supportsAnthropicStructuredOutputs } from "./structured-outputs.js";
+import { anthropicOutputSchema, supportsAnthropicStructuredOutputs } from "./structured-outputs.js";
 import { isThinkingEnabled, usesAdaptiveThinking } from "./thinking.js";
 
 // SDK 1.12 no longer declares `temperature` (Anthropic deprecates it for new models), but the API
@@ -83,7 +83,7 @@ function encodeOutputFormat(
 			`Model "${model.id}" does not take structured outputs (output_config.format); set model.compat.supportsStructuredOutputs if it does, or use completeObject, which falls back to a forced tool call`,
 		);
 	}
-	const schema = format.schema as Record<string, unknown>;
+	const schema = anthropicOutputSchema(format.schema) as Record<string, unknown>;
 	body.output_config = { ...body.output_config, format: { type: "json_schema", schema } };
 }
 
