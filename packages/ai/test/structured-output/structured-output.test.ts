@@ -135,6 +135,22 @@ describe("partial objects while streaming", () => {
 		);
 	});
 
+	it("an abort ends the call as a failed request, without a repair round trip", async () => {
+		faux.setResponses(['{"city": "Paris"}', '{"city": "Paris"}']);
+		const controller = new AbortController();
+		const objects = streamObject(faux.getModel(), context, { schema: City, signal: controller.signal });
+		const types: string[] = [];
+		for await (const event of objects) {
+			types.push(event.type);
+			if (event.type === "object_delta") controller.abort();
+		}
+		expect(types).toEqual(["object_start", "object_delta", "error"]);
+		const failure = await objects.result().then(unexpectedObject, caughtError);
+		expect(failure.failure).toBe("request_failed");
+		expect(failure.assistantMessage.stopReason).toBe("aborted");
+		expect(faux.state.callCount).toBe(1);
+	});
+
 	it("shows the answer tool's arguments as they stream", async () => {
 		faux.setResponses([fauxAssistantMessage(fauxToolCall("response", { city: "Paris", population: 2102650 }))]);
 		const objects = streamObject(faux.getModel(), context, { schema: City });
