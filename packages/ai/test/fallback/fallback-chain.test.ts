@@ -244,7 +244,10 @@ describe("createFallbackStream gives each model its own request", () => {
 		expect(listed.requests).toHaveLength(0);
 	});
 
-	it("throws at once for an empty chain", () => {
+	it("throws at once for an empty chain or an entry that is not a model", () => {
 		expect(() => createFallbackStream([])).toThrow("createFallbackStream needs at least one model");
+		expect(() => createFallbackStream([undefined as never])).toThrow(
+			"createFallbackStream: entry 0 is not a model or {model, options}",
+		);
 	});
 });
