@@ -30,6 +30,12 @@ function encodeGenerationConfig(model: Model<Api>, options: GoogleOptions): Gemi
 		if (thinking.level !== undefined && usesThinkingLevels(model)) config.thinkingConfig.thinkingLevel = thinking.level;
 		else if (thinking.budgetTokens !== undefined) config.thinkingConfig.thinkingBudget = thinking.budgetTokens;
 	}
+	if (options.responseFormat) {
+		// responseJsonSchema takes full JSON Schema (responseSchema only an OpenAPI subset) and needs
+		// the JSON MIME type. @see https://ai.google.dev/api/generate-content#generationconfig
+		config.responseMimeType = "application/json";
+		config.responseJsonSchema = options.responseFormat.schema as Record<string, unknown>;
+	}
 	return Object.keys(config).length > 0 ? config : undefined;
 }
 

@@ -1,4 +1,4 @@
-import type { StreamOptions } from "../../types.js";
+import type { ResponseFormat, StreamOptions } from "../../types.js";
 
 /** Gemini 3's thinking levels (`generationConfig.thinkingConfig.thinkingLevel`). */
 export type GoogleThinkingLevel = "MINIMAL" | "LOW" | "MEDIUM" | "HIGH";
@@ -17,4 +17,6 @@ export interface GoogleOptions extends StreamOptions {
 	 * thinking configuration at all: the model's default applies, thinking is not forced off.
 	 */
 	thinking?: { enabled: boolean; budgetTokens?: number; level?: GoogleThinkingLevel };
+	/** Sent as `generationConfig.responseMimeType: "application/json"` and `responseJsonSchema` (name and strict unused). */
+	responseFormat?: ResponseFormat;
 }

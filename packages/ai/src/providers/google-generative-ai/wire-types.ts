@@ -57,6 +57,10 @@ export interface GeminiGenerationConfig {
 	maxOutputTokens?: number;
 	temperature?: number;
 	thinkingConfig?: GeminiThinkingConfig;
+	/** "application/json" with `responseJsonSchema`: the answer is JSON matching the schema. */
+	responseMimeType?: string;
+	/** A JSON Schema (the alternative to the OpenAPI-subset `responseSchema`). */
+	responseJsonSchema?: Record<string, unknown>;
 }
 
 export interface GeminiRequestBody {
