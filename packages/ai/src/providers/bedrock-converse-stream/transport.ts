@@ -94,6 +94,9 @@ export async function runBedrockAttempt(
 		);
 	}
 	const input = await attempt.preparePayload(encodeRequestOrFail(attempt.model, context, options));
+	// A Bedrock API key given as bearerToken or AWS_BEARER_TOKEN_BEDROCK is as secret as `apiKey`
+	// (which the harness already redacts): servers and proxies may echo the Authorization header.
+	attempt.builder.addSecret(resolveBedrockBearerToken(options, attempt.apiKey));
 	const sdk = await loadBedrockSdk();
 	const client = reusableClient(sdk, bedrockClientConfig(attempt, options));
 	let response: ConverseStreamCommandOutput;

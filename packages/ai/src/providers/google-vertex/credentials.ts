@@ -6,7 +6,7 @@
 import { AMBIENT_CREDENTIALS } from "../../env-api-keys.js";
 import { NonRetryableError } from "../shared/provider-attempt.js";
 import { googleAccessToken } from "./google-access-token.js";
-import { validateGoogleCredentials } from "./google-credentials.js";
+import { type GoogleCredentials, validateGoogleCredentials } from "./google-credentials.js";
 import type { GoogleVertexOptions } from "./options.js";
 
 const NO_CREDENTIALS =
@@ -21,19 +21,39 @@ function isNode(): boolean {
 	return typeof process !== "undefined" && typeof process.versions?.node === "string";
 }
 
-/** The Authorization header's bearer token: options.accessToken, options.credentials, else Application Default Credentials. */
-export async function vertexAccessToken(options: GoogleVertexOptions): Promise<string> {
+/** Registers a value that must never appear in the call's events, messages or errors. */
+export type RegisterSecret = (secret: string) => void;
+
+/**
+ * The values of credentials that are secret: a service account's private key (its base64 body, so
+ * that a quote of any of its lines is caught, not the PEM armour every key shares), an authorized
+ * user's refresh token and client secret.
+ */
+export function credentialSecrets(credentials: GoogleCredentials): string[] {
+	if (credentials.type === "service_account") {
+		return [credentials.private_key.replace(/-----[A-Z ]+-----/g, "").replace(/\s+/g, "")];
+	}
+	return [credentials.refresh_token, credentials.client_secret];
+}
+
+/**
+ * The Authorization header's bearer token: options.accessToken, options.credentials, else
+ * Application Default Credentials. The token, and the credentials that obtained it, are registered
+ * with `registerSecret` before they are sent anywhere.
+ */
+export async function vertexAccessToken(options: GoogleVertexOptions, registerSecret: RegisterSecret): Promise<string> {
 	const given = options.accessToken;
 	if (given !== undefined) {
 		const token = typeof given === "function" ? await given() : given;
 		if (typeof token !== "string" || token === "") {
 			throw new NonRetryableError("options.accessToken gave no token: expected a non-empty string");
 		}
+		registerSecret(token);
 		return token;
 	}
 	if (options.credentials !== undefined) {
 		const source = "options.credentials";
-		return googleAccessToken(validateGoogleCredentials(options.credentials, source), source);
+		return tokenFor(validateGoogleCredentials(options.credentials, source), source, registerSecret);
 	}
 	if (!isNode()) {
 		throw new NonRetryableError(
@@ -43,5 +63,16 @@ export async function vertexAccessToken(options: GoogleVertexOptions): Promise<s
 	const { findApplicationDefaultCredentials } = await import("./application-default-credentials.js");
 	const located = findApplicationDefaultCredentials();
 	if (!located) throw new NonRetryableError(NO_CREDENTIALS);
-	return googleAccessToken(located.credentials, located.source);
+	return tokenFor(located.credentials, located.source, registerSecret);
+}
+
+async function tokenFor(
+	credentials: GoogleCredentials,
+	source: string,
+	registerSecret: RegisterSecret,
+): Promise<string> {
+	for (const secret of credentialSecrets(credentials)) registerSecret(secret);
+	const token = await googleAccessToken(credentials, source);
+	registerSecret(token);
+	return token;
 }

@@ -5,6 +5,7 @@
 // @see https://developers.google.com/identity/protocols/oauth2/service-account#authorizingrequests
 // @see https://developers.google.com/identity/protocols/oauth2/web-server#offline
 import { NonRetryableError } from "../shared/provider-attempt.js";
+import { redactSecrets } from "../shared/secret-redaction.js";
 import { DEFAULT_TOKEN_URI, type GoogleCredentials } from "./google-credentials.js";
 import { signServiceAccountAssertion } from "./service-account-assertion.js";
 
@@ -106,7 +107,14 @@ async function requestToken(
 	if (!response.ok) {
 		const code = typeof body.error === "string" ? ` ${body.error}` : "";
 		const description = typeof body.error_description === "string" ? `: ${body.error_description}` : "";
-		const message = `${what} refused the token request (HTTP ${response.status}${code}${description})`;
+		// The endpoint's text may quote what it was sent: the signed assertion (a credential for an
+		// hour), the refresh token or the client secret. The call redacts the credentials it was
+		// given; the assertion exists only here.
+		const sent = [form.get("assertion"), form.get("refresh_token"), form.get("client_secret")];
+		const message = redactSecrets(
+			`${what} refused the token request (HTTP ${response.status}${code}${description})`,
+			sent.filter((value) => value !== null),
+		);
 		// 4xx means the credentials themselves are wrong or revoked: retrying cannot help.
 		throw response.status >= 400 && response.status < 500 && response.status !== 429
 			? new NonRetryableError(message)

@@ -22,7 +22,7 @@ export async function runVertexAttempt(
 	const body = encodeRequestOrFail(model, context, options);
 	const credential: Record<string, string> = apiKey
 		? { "x-goog-api-key": apiKey }
-		: { authorization: `Bearer ${await vertexAccessToken(options)}` };
+		: { authorization: `Bearer ${await vertexAccessToken(options, (secret) => attempt.builder.addSecret(secret))}` };
 	await runGeminiRequest(attempt, {
 		label: "Vertex AI",
 		url: target.url,
