@@ -8,10 +8,12 @@ import { AMBIENT_CREDENTIALS } from "../../env-api-keys.js";
 import type { Context } from "../../types.js";
 import { formatThrownValue } from "../../utils/error-message.js";
 import { environmentVariable } from "../shared/environment.js";
+import { mergeHeaders } from "../shared/headers.js";
 import { connectionClosedError } from "../shared/http-transport.js";
 import { NonRetryableError, type ProviderAttempt } from "../shared/provider-stream.js";
 import { rawEventReporter } from "../shared/raw-event-callback.js";
 import { headersToRecord } from "../shared/retry.js";
+import { ClientCache } from "./client-cache.js";
 import { BedrockStreamDecoder } from "./decode.js";
 import { encodeBedrockRequest } from "./encode.js";
 import type { BedrockOptions } from "./options.js";
@@ -98,43 +100,55 @@ export async function runBedrockAttempt(
 	// (which the harness already redacts): servers and proxies may echo the Authorization header.
 	attempt.builder.addSecret(resolveBedrockBearerToken(options, attempt.apiKey));
 	const sdk = await loadBedrockSdk();
-	const client = reusableClient(sdk, bedrockClientConfig(attempt, options));
-	let response: ConverseStreamCommandOutput;
+	const config = bedrockClientConfig(attempt, options);
+	const lent = keptClients.acquire(clientCacheKey(config), () => new sdk.BedrockRuntimeClient(config));
 	try {
-		response = await client.send(new sdk.ConverseStreamCommand(input), { abortSignal: attempt.signal });
-	} catch (error) {
-		await reportErrorResponse(attempt, error);
-		throw error;
+		const command = new sdk.ConverseStreamCommand(input);
+		addCallerHeaders(command, mergeHeaders(attempt.model.headers, options.headers));
+		let response: ConverseStreamCommandOutput;
+		try {
+			response = await lent.client.send(command, { abortSignal: attempt.signal });
+		} catch (error) {
+			await reportErrorResponse(attempt, error);
+			throw error;
+		}
+		attempt.touch();
+		await attempt.reportResponse({ status: response.$metadata.httpStatusCode ?? 200, headers: {} });
+		if (!response.stream) throw new Error("The Bedrock response to a streaming request has no stream");
+		await readStream(attempt, response.stream);
+	} finally {
+		lent.release();
 	}
-	attempt.touch();
-	await attempt.reportResponse({ status: response.$metadata.httpStatusCode ?? 200, headers: {} });
-	if (!response.stream) throw new Error("The Bedrock response to a streaming request has no stream");
-	await readStream(attempt, response.stream);
 }
 
 type BedrockClient = InstanceType<typeof import("@aws-sdk/client-bedrock-runtime").BedrockRuntimeClient>;
+type ConverseStreamCommand = InstanceType<typeof import("@aws-sdk/client-bedrock-runtime").ConverseStreamCommand>;
 
-// Clients are kept per configuration: a client resolves and caches its credentials (a profile's
-// files, SSO, an instance role's metadata call) once, not on every call. Each request still gets
-// its own HTTP/2 session (the SDK's default for event streams), so a kept client holds no socket.
-const MAX_KEPT_CLIENTS = 8;
-const keptClients = new Map<string, BedrockClient>();
+// Each request gets its own HTTP/2 session (the SDK's default for event streams), so a kept client
+// holds no socket between calls; see client-cache.ts for why clients are kept at all.
+const keptClients = new ClientCache<BedrockClient>();
 
-function reusableClient(
-	sdk: typeof import("@aws-sdk/client-bedrock-runtime"),
-	config: BedrockRuntimeClientConfig,
-): BedrockClient {
-	const key = JSON.stringify([config.region, config.endpoint, config.profile, config.token]);
-	const kept = keptClients.get(key);
-	if (kept) return kept;
-	const client = new sdk.BedrockRuntimeClient(config);
-	keptClients.set(key, client);
-	if (keptClients.size > MAX_KEPT_CLIENTS) {
-		const [oldestKey, oldest] = keptClients.entries().next().value as [string, BedrockClient];
-		keptClients.delete(oldestKey);
-		oldest.destroy();
-	}
-	return client;
+function clientCacheKey(config: BedrockRuntimeClientConfig): string {
+	return JSON.stringify([config.region, config.endpoint, config.profile, config.token]);
+}
+
+/**
+ * The model's and the caller's headers (`model.headers`, `options.headers`) on the HTTP request.
+ * The SDK builds the request itself, so they go in through a middleware of the command's build
+ * step, which runs before signing: SigV4 signs them, and the headers the SDK sets later
+ * (`authorization`, `x-amz-date` …) win over a caller's header of the same name.
+ * @see https://docs.aws.amazon.com/sdk-for-javascript/v3/developer-guide/middleware-stack.html
+ */
+function addCallerHeaders(command: ConverseStreamCommand, headers: Record<string, string>): void {
+	if (Object.keys(headers).length === 0) return;
+	command.middlewareStack.add(
+		(next) => async (args) => {
+			const request = args.request as { headers?: Record<string, string> } | undefined;
+			if (request?.headers) Object.assign(request.headers, headers);
+			return next(args);
+		},
+		{ step: "build", name: "keelCallerHeaders" },
+	);
 }
 
 async function readStream(attempt: BedrockAttempt, stream: AsyncIterable<ConverseStreamOutput>): Promise<void> {
