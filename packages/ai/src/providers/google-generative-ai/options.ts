@@ -17,4 +17,13 @@ export interface GoogleOptions extends StreamOptions {
 	 * thinking configuration at all: the model's default applies, thinking is not forced off.
 	 */
 	thinking?: { enabled: boolean; budgetTokens?: number; level?: GoogleThinkingLevel };
+	/**
+	 * Explicit caching: the name of a cache you created (`cachedContents/abc123`, or just its id),
+	 * sent as the request's `cachedContent`. The cache holds the system instruction and tools, so
+	 * neither is sent with it (Gemini rejects a request that sets them beside a cache); the context's
+	 * tools still validate the model's tool calls. On Vertex AI a short name is completed to
+	 * `projects/{project}/locations/{location}/cachedContents/{id}`.
+	 * @see https://ai.google.dev/gemini-api/docs/caching
+	 */
+	cachedContent?: string;
 }

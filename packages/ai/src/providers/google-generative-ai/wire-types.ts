@@ -65,6 +65,8 @@ export interface GeminiRequestBody {
 	tools?: { functionDeclarations: GeminiFunctionDeclaration[] }[];
 	toolConfig?: { functionCallingConfig: { mode: "AUTO" | "NONE" | "ANY" } };
 	generationConfig?: GeminiGenerationConfig;
+	/** A cache resource name (explicit caching): `cachedContents/{id}`, on Vertex the full resource path. */
+	cachedContent?: string;
 }
 
 export interface GeminiUsageMetadata {

@@ -22,7 +22,7 @@ export type { GoogleVertexOptions } from "./options.js";
 export { resolveVertexTarget } from "./resolve-vertex-target.js";
 
 export type GoogleVertexSimpleOptions = SimpleStreamOptions &
-	Pick<GoogleVertexOptions, "project" | "location" | "accessToken" | "credentials" | "toolChoice">;
+	Pick<GoogleVertexOptions, "project" | "location" | "accessToken" | "credentials" | "toolChoice" | "cachedContent">;
 
 export const googleVertexProvider: ProviderDefinition<"google-vertex", GoogleVertexOptions> = {
 	api: "google-vertex",
