@@ -32,6 +32,11 @@ export async function runVertexAttempt(
 	const target = resolveVertexTarget(model, options, apiKey !== undefined);
 	const body = encodeRequestOrFail(model, context, options);
 	if (body.cachedContent !== undefined) body.cachedContent = vertexCacheName(body.cachedContent, target);
+	if (options.streamFunctionCallArguments === true && body.tools) {
+		body.toolConfig = {
+			functionCallingConfig: { ...body.toolConfig?.functionCallingConfig, streamFunctionCallArguments: true },
+		};
+	}
 	const credential: Record<string, string> = apiKey
 		? { "x-goog-api-key": apiKey }
 		: { authorization: `Bearer ${await vertexAccessToken(options, (secret) => attempt.builder.addSecret(secret))}` };
