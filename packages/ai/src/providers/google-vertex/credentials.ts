@@ -1,7 +1,8 @@
 // Vertex AI's credentials: a caller's OAuth token, an API key (express mode), Google credentials
-// the caller passes (options.credentials), or Application Default Credentials from files. Keel
-// turns credentials into tokens itself (google-access-token.ts); the file lookup is Node-only and
-// imported on the first call that needs it, never when Keel loads.
+// the caller passes (options.credentials), or Application Default Credentials (files, then the
+// metadata server of a Google Cloud machine). Keel turns credentials into tokens itself
+// (google-access-token.ts, metadata-server-token.ts); the Application Default Credentials lookup is
+// Node-only and imported on the first call that needs it, never when Keel loads.
 // @see https://cloud.google.com/docs/authentication/application-default-credentials
 import { AMBIENT_CREDENTIALS } from "../../env-api-keys.js";
 import { NonRetryableError } from "../shared/provider-attempt.js";
@@ -10,7 +11,7 @@ import { type GoogleCredentials, validateGoogleCredentials } from "./google-cred
 import type { GoogleVertexOptions } from "./options.js";
 
 const NO_CREDENTIALS =
-	"Vertex AI found no credentials: pass options.accessToken, options.credentials (a service-account key) or an API key (options.apiKey or GOOGLE_CLOUD_API_KEY), set GOOGLE_APPLICATION_CREDENTIALS to a service-account key file, or run `gcloud auth application-default login`";
+	"Vertex AI found no credentials: pass options.accessToken, options.credentials (a service-account key) or an API key (options.apiKey or GOOGLE_CLOUD_API_KEY), set GOOGLE_APPLICATION_CREDENTIALS to a service-account key file, run `gcloud auth application-default login`, or run on Google Cloud with a service account attached";
 
 /** An API key the caller or the environment gave, not the "use ambient credentials" sentinel. */
 export function vertexApiKey(apiKey: string | undefined): string | undefined {
@@ -62,8 +63,12 @@ export async function vertexAccessToken(options: GoogleVertexOptions, registerSe
 	}
 	const { findApplicationDefaultCredentials } = await import("./application-default-credentials.js");
 	const located = findApplicationDefaultCredentials();
-	if (!located) throw new NonRetryableError(NO_CREDENTIALS);
-	return tokenFor(located.credentials, located.source, registerSecret);
+	if (located) return tokenFor(located.credentials, located.source, registerSecret);
+	// The last step of the chain: the metadata server of a Google Cloud machine.
+	const { metadataServerToken } = await import("./metadata-server-token.js");
+	const token = await metadataServerToken(NO_CREDENTIALS);
+	registerSecret(token);
+	return token;
 }
 
 async function tokenFor(
