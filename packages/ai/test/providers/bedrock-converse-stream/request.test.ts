@@ -139,6 +139,7 @@ describe("Bedrock frames split across network chunks", () => {
 		for (let start = 0; start < whole.length; start += 3) pieces.push({ bytes: whole.subarray(start, start + 3) });
 		const server = await wire.start(() => ({ frames: pieces }));
 		const message = await streamBedrock(bedrockModel({ baseUrl: server.url }), context).result();
+		expect(message.errorMessage).toBeUndefined();
 		expect(message.content).toEqual([{ type: "text", text: "héllo wörld 🌍" }]);
 		expect(message.stopReason).toBe("stop");
 	});
