@@ -71,7 +71,9 @@ async function collect(stream: AsyncIterable<AssistantMessageEvent>): Promise<As
 
 describe("streamProxy and the proxy's heartbeats", () => {
 	it("keeps waiting while the server retries its upstream call, as long as heartbeats arrive", async () => {
-		const proxyUrl = await startProxy({ streamFunction: upstreamThatRetries(800), heartbeatMs: 10 });
+		// Margins that survive a loaded machine: heartbeats every 20 ms, an idle limit of 1 s, and a
+		// retry delay of 2.5 s that the idle limit alone would not survive (the next case).
+		const proxyUrl = await startProxy({ streamFunction: upstreamThatRetries(2500), heartbeatMs: 20 });
 		const stream = streamProxy(
 			serverModel,
 			{ messages: [] },
@@ -86,7 +88,7 @@ describe("streamProxy and the proxy's heartbeats", () => {
 	});
 
 	it("without heartbeats the same wait ends with the idle error", async () => {
-		const proxyUrl = await startProxy({ streamFunction: upstreamThatRetries(800), heartbeatMs: 0 });
+		const proxyUrl = await startProxy({ streamFunction: upstreamThatRetries(2500), heartbeatMs: 0 });
 		const stream = streamProxy(
 			serverModel,
 			{ messages: [] },
