@@ -77,7 +77,7 @@ describe("streamProxy and the proxy's heartbeats", () => {
 		const stream = streamProxy(
 			serverModel,
 			{ messages: [] },
-			{ proxyUrl, authToken: "good-token", proxyIdleTimeoutMs: 200 },
+			{ proxyUrl, authToken: "good-token", proxyIdleTimeoutMs: 1000 },
 		);
 		await collect(stream);
 		const result = await stream.result();
@@ -92,11 +92,11 @@ describe("streamProxy and the proxy's heartbeats", () => {
 		const stream = streamProxy(
 			serverModel,
 			{ messages: [] },
-			{ proxyUrl, authToken: "good-token", proxyIdleTimeoutMs: 200 },
+			{ proxyUrl, authToken: "good-token", proxyIdleTimeoutMs: 1000 },
 		);
 		const result = await stream.result();
 		expect(result.errorMessage).toBe(
-			"No data received from the provider for 200 ms; the stream was stopped (idleTimeoutMs)",
+			"No data received from the provider for 1000 ms; the stream was stopped (idleTimeoutMs)",
 		);
 	});
 
@@ -112,14 +112,14 @@ describe("streamProxy and the proxy's heartbeats", () => {
 		const result = await streamProxy(
 			serverModel,
 			{ messages: [] },
-			{ proxyUrl: server.url, authToken: "t", proxyIdleTimeoutMs: 100, proxyWaitTimeoutMs: 400 },
+			{ proxyUrl: server.url, authToken: "t", proxyIdleTimeoutMs: 1000, proxyWaitTimeoutMs: 1500 },
 		).result();
 		clearInterval(pinger);
 		expect(result.stopReason).toBe("error");
 		expect(result.errorMessage).toBe(
-			"The proxy accepted the request but sent no content for 400 ms; the stream was stopped (proxyWaitTimeoutMs)",
+			"The proxy accepted the request but sent no content for 1500 ms; the stream was stopped (proxyWaitTimeoutMs)",
 		);
-		expect(Date.now() - startedAt).toBeGreaterThanOrEqual(400);
+		expect(Date.now() - startedAt).toBeGreaterThanOrEqual(1500);
 	});
 
 	it("bounds it by default too: three idle limits and two retry delays of a default server, plus 30 s", async () => {
@@ -166,7 +166,7 @@ describe("streamProxy and the proxy's heartbeats", () => {
 		const result = await streamProxy(
 			serverModel,
 			{ messages: [] },
-			{ proxyUrl: server.url, authToken: "t", proxyIdleTimeoutMs: 100, timeoutMs: 150 },
+			{ proxyUrl: server.url, authToken: "t", proxyIdleTimeoutMs: 1000, timeoutMs: 150 },
 		).result();
 		clearInterval(pinger);
 		expect(result.errorMessage).toBe("Request timed out after 300 ms (timeoutMs)");
