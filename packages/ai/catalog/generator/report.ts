@@ -2,20 +2,23 @@
 import type { Api, Model } from "../../src/types.js";
 
 /**
- * provider/id → the rendered text of that row, read back from a generated file: in its JSON text,
- * a provider opens a line `\t"<provider>": {` and each model is one line `\t\t"<id>": {…}`.
+ * provider/id → the rendered text of that row, read back from the generated per-provider files
+ * (models/generated/<provider>.ts), where each model is one line holding a JSON array that starts
+ * with its id. A change to a provider's shared fields shows as a change of every row.
  */
-export function rowsOfGeneratedFile(text: string): Map<string, string> {
+export function rowsOfGeneratedFiles(files: ReadonlyMap<string, string>): Map<string, string> {
 	const rows = new Map<string, string>();
-	let provider: string | undefined;
-	for (const line of text.split("\n")) {
-		const providerMatch = /^\t("(?:[^"\\]|\\.)*"): \{$/.exec(line);
-		if (providerMatch) {
-			provider = JSON.parse(providerMatch[1]) as string;
-			continue;
+	for (const [path, text] of files) {
+		const match = /^models\/generated\/([a-z0-9-]+)\.ts$/.exec(path);
+		if (!match) continue;
+		const provider = match[1];
+		const shared = /"defaults":(\{.*\}),"rows"/.exec(text)?.[1] ?? "";
+		for (const line of text.split("\n")) {
+			const rowMatch = /^(\["(?:[^"\\]|\\.)*",.*\]),?$/.exec(line);
+			if (!rowMatch) continue;
+			const id = JSON.parse(/^\[("(?:[^"\\]|\\.)*")/.exec(rowMatch[1])?.[1] ?? '""') as string;
+			rows.set(`${provider}/${id}`, `${shared} ${rowMatch[1]}`);
 		}
-		const rowMatch = /^\t\t("(?:[^"\\]|\\.)*"): (\{.*\}),?$/.exec(line);
-		if (rowMatch && provider !== undefined) rows.set(`${provider}/${JSON.parse(rowMatch[1]) as string}`, rowMatch[2]);
 	}
 	return rows;
 }
@@ -26,9 +29,12 @@ export interface CatalogueChanges {
 	changed: string[];
 }
 
-export function compareGeneratedFiles(previous: string, next: string): CatalogueChanges {
-	const before = rowsOfGeneratedFile(previous);
-	const after = rowsOfGeneratedFile(next);
+export function compareGeneratedFiles(
+	previous: ReadonlyMap<string, string>,
+	next: ReadonlyMap<string, string>,
+): CatalogueChanges {
+	const before = rowsOfGeneratedFiles(previous);
+	const after = rowsOfGeneratedFiles(next);
 	const changes: CatalogueChanges = { added: [], removed: [], changed: [] };
 	for (const [key, text] of after) {
 		const old = before.get(key);
