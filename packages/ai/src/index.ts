@@ -18,6 +18,7 @@ export {
 	type CatalogueModel,
 	type CatalogueModelId,
 	type CatalogueProvider,
+	clearAddedModels,
 	findModel,
 	getModel,
 	getModelOrThrow,
@@ -33,6 +34,14 @@ export {
 	LOCAL_SERVER_URLS,
 	type ModelDefinition,
 } from "./models/define-model.js";
+export {
+	clearRefreshCache,
+	type RefreshOptions,
+	type RefreshResult,
+	type RefreshSource,
+	type RefreshSourceResult,
+	refreshModels,
+} from "./models/refresh.js";
 export {
 	clampThinkingLevel,
 	getSupportedThinkingLevels,
