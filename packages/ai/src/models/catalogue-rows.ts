@@ -1,9 +1,11 @@
 // Reads one provider's generated data (models/generated/<provider>.ts) back into models. The
-// format is written by catalog/generator/render.ts: the fields most rows share once, then one
-// compact row per model:
+// format is written by catalog/generator/render.ts: the fields most rows share and the distinct
+// thinking-level maps once, then one compact row per model:
 //   [id, name or 0 when it equals the id, flags (1 reasoning, 2 image input), contextWindow,
-//    maxTokens, [input, output, cacheRead, cacheWrite], {anything else}?]
-import type { Api, Model, ModelCost } from "../types.js";
+//    maxTokens, [input, output, cacheRead?, cacheWrite?], {anything else}?]
+// "Anything else": shared fields that differ (null removes one), `levels` (index of the row's
+// thinking-level map) and `tiers` ([inputTokensAbove, input, output, cacheRead?, cacheWrite?] each).
+import type { Api, Model, ModelCost, ThinkingLevelMap } from "../types.js";
 
 type CompactRow = [
 	id: string,
@@ -11,20 +13,30 @@ type CompactRow = [
 	flags: number,
 	contextWindow: number,
 	maxTokens: number,
-	prices: [number, number, number, number],
+	prices: number[],
 	extra?: Record<string, unknown>,
 ];
 
 interface ProviderData {
 	provider: string;
 	defaults: Record<string, unknown>;
+	levelMaps: ThinkingLevelMap[];
 	rows: CompactRow[];
 }
 
+function pricesOf(prices: number[]): Pick<ModelCost, "input" | "output" | "cacheRead" | "cacheWrite"> {
+	return { input: prices[0] ?? 0, output: prices[1] ?? 0, cacheRead: prices[2] ?? 0, cacheWrite: prices[3] ?? 0 };
+}
+
 /** One compact row as a model of `provider`. */
-export function modelFromCompactRow(provider: string, defaults: Record<string, unknown>, row: CompactRow): Model<Api> {
+export function modelFromCompactRow(
+	provider: string,
+	defaults: Record<string, unknown>,
+	levelMaps: readonly ThinkingLevelMap[],
+	row: CompactRow,
+): Model<Api> {
 	const [id, name, flags, contextWindow, maxTokens, prices, extra] = row;
-	const cost: ModelCost = { input: prices[0], output: prices[1], cacheRead: prices[2], cacheWrite: prices[3] };
+	const cost: ModelCost = pricesOf(prices);
 	const model = {
 		id,
 		name: name === 0 ? id : name,
@@ -41,12 +53,18 @@ export function modelFromCompactRow(provider: string, defaults: Record<string, u
 	if (defaults.headers) fields.headers = defaults.headers;
 	if (defaults.compat) fields.compat = defaults.compat;
 	if (extra) {
-		const { tiers, ...rest } = extra;
+		const { tiers, levels, ...rest } = extra;
 		for (const [field, value] of Object.entries(rest)) {
 			if (value === null) delete fields[field];
 			else fields[field] = value;
 		}
-		if (tiers) cost.tiers = tiers as ModelCost["tiers"];
+		if (typeof levels === "number") fields.thinkingLevelMap = levelMaps[levels];
+		if (Array.isArray(tiers)) {
+			cost.tiers = (tiers as number[][]).map(([inputTokensAbove, ...tierPrices]) => ({
+				inputTokensAbove,
+				...pricesOf(tierPrices),
+			}));
+		}
 	}
 	return model;
 }
@@ -55,6 +73,6 @@ export function modelFromCompactRow(provider: string, defaults: Record<string, u
 export function decodeProviderModels(text: string): Record<string, Model<Api>> {
 	const data = JSON.parse(text) as ProviderData;
 	const models: Record<string, Model<Api>> = {};
-	for (const row of data.rows) models[row[0]] = modelFromCompactRow(data.provider, data.defaults, row);
+	for (const row of data.rows) models[row[0]] = modelFromCompactRow(data.provider, data.defaults, data.levelMaps, row);
 	return models;
 }
