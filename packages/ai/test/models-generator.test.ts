@@ -443,7 +443,9 @@ beforeAll(async () => {
 	server = createServer((request, response) => {
 		const route = routes.get(request.url ?? "");
 		if (route === "hang") return; // never answers: the generator's timeout must end the wait
-		response.writeHead(route?.status ?? 404, { "content-type": "application/json" });
+		// No keep-alive: a socket the server closes between two generator runs (its idle timeout is
+		// 5 s, and a run reads every offline source) must not be reused by the next run's fetch.
+		response.writeHead(route?.status ?? 404, { "content-type": "application/json", connection: "close" });
 		response.end(route?.body ?? "{}");
 	});
 	await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

@@ -30,7 +30,7 @@ beforeAll(async () => {
 		authorizations.push(request.headers.authorization);
 		const route = routes.get(path);
 		if (route === "hang") return; // never answers: the timeout must end the wait
-		response.writeHead(route?.status ?? 404, { "content-type": "application/json" });
+		response.writeHead(route?.status ?? 404, { "content-type": "application/json", connection: "close" });
 		response.end(route?.body ?? "{}");
 	});
 	await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
