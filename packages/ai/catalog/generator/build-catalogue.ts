@@ -254,6 +254,8 @@ export function buildCatalogue(input: CatalogueInput): BuiltCatalogue {
 		const { model, provenance } = mergeCandidates(ordered);
 		if (ruleForProvider(model.provider)?.subscription)
 			model.cost = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
+		// Limits from two sources can disagree; an output cap above the context could never be met.
+		if (model.maxTokens > model.contextWindow) model.maxTokens = model.contextWindow;
 		rows.set(rowKey, model);
 		provenanceByKey.set(rowKey, provenance);
 	}

@@ -69,7 +69,7 @@ export default `{"provider":"huggingface","defaults":{"api":"openai-completions"
 ["tencent/Hy3","Hy3",1,262144,128000,[0.14,0.58],{"levels":10}],
 ["tencent/Hy4-preview","Hy4 preview",1,1000000,64000,[0.834,2.501],{"levels":11}],
 ["thinkingmachines/Inkling","Inkling",3,1048576,1048576,[1,4.05],{"levels":9}],
-["thinkingmachines/Inkling-Small","Inkling Small",3,524288,1048576,[0.5,1.2]],
+["thinkingmachines/Inkling-Small","Inkling Small",3,524288,524288,[0.5,1.2]],
 ["zai-org/GLM-4.5","GLM-4.5",1,131072,98304,[0.6,2.2]],
 ["zai-org/GLM-4.5-Air","GLM-4.5-Air",1,131072,98304,[0.13,0.85]],
 ["zai-org/GLM-4.5V","GLM-4.5V",3,65536,16384,[0.6,1.8]],
