@@ -10,7 +10,8 @@
 // (models/catalogue-rows.ts reads it back):
 //   [id, name or 0 when it equals the id, flags (1 reasoning, 2 image input), contextWindow,
 //    maxTokens, [input, output, cacheRead?, cacheWrite?], {anything else}?]
-// where "anything else" holds shared fields that differ, `levels` (an index into the provider's
+// An id or name that shares more than three leading characters with the previous row's is written
+// as [shared length, rest] (front coding; rows are sorted by id). "Anything else" is "anything else" holds shared fields that differ, `levels` (an index into the provider's
 // maps) and `tiers` ([inputTokensAbove, input, output, cacheRead?, cacheWrite?] each); trailing zero
 // prices are left out.
 // JSON text rather than object literals, for cold start: at import V8 only scans a string.
@@ -72,6 +73,18 @@ function providerDefaults(models: readonly Model<Api>[]): Record<string, unknown
 	return JSON.parse(best) as Record<string, unknown>;
 }
 
+/**
+ * Front coding: sorted ids (and their names) share long beginnings ("anthropic/claude-opus-4.5",
+ * "anthropic/claude-opus-4.6"), so a text that shares more than a few characters with the previous
+ * row's is written as [shared length, rest].
+ */
+function frontCoded(text: string, previous: string | undefined): string | [number, string] {
+	if (previous === undefined) return text;
+	let shared = 0;
+	while (shared < text.length && shared < previous.length && text[shared] === previous[shared]) shared++;
+	return shared > 3 ? [shared, text.slice(shared)] : text;
+}
+
 /** Prices without trailing zeros: [2, 8, 0, 0] → [2, 8] (cache prices are 0 for most rows). */
 function trimmedPrices(prices: number[]): number[] {
 	let length = prices.length;
@@ -83,7 +96,12 @@ function trimmedPrices(prices: number[]): number[] {
  * One model as a compact row against its provider's defaults. `levelMaps` collects the provider's
  * distinct thinking-level maps (rows name theirs by index, as most rows share a few).
  */
-export function compactRow(model: Model<Api>, defaults: Record<string, unknown>, levelMaps: string[]): unknown[] {
+export function compactRow(
+	model: Model<Api>,
+	defaults: Record<string, unknown>,
+	levelMaps: string[],
+	previous?: Model<Api>,
+): unknown[] {
 	const extra: Record<string, unknown> = {};
 	for (const field of SHARED_FIELDS) {
 		const value = model[field];
@@ -102,8 +120,8 @@ export function compactRow(model: Model<Api>, defaults: Record<string, unknown>,
 	const flags = (model.reasoning ? 1 : 0) | (model.input.includes("image") ? 2 : 0);
 	const { input, output, cacheRead, cacheWrite } = model.cost;
 	const row: unknown[] = [
-		model.id,
-		model.name === model.id ? 0 : model.name,
+		frontCoded(model.id, previous?.id),
+		model.name === model.id ? 0 : frontCoded(model.name, previous?.name),
 		flags,
 		model.contextWindow,
 		model.maxTokens,
@@ -128,7 +146,7 @@ function renderProviderFile(provider: string, models: readonly Model<Api>[]): st
 	const levelMaps: string[] = [];
 	const rows = models.map((model, index) => {
 		const comma = index < models.length - 1 ? "," : "";
-		return `${JSON.stringify(compactRow(model, defaults, levelMaps))}${comma}`;
+		return `${JSON.stringify(compactRow(model, defaults, levelMaps, models[index - 1]))}${comma}`;
 	});
 	const json = `{"provider":${JSON.stringify(provider)},"defaults":${JSON.stringify(defaults)},"levelMaps":[${levelMaps.join(",")}],"rows":[\n${rows.join("\n")}\n]}`;
 	return [

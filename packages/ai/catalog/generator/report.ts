@@ -1,24 +1,30 @@
 // What the generator prints: models per provider, and what changed since the committed file.
+import { decodeProviderModels } from "../../src/models/catalogue-rows.js";
 import type { Api, Model } from "../../src/types.js";
 
+/** The JSON text a generated provider file holds in its template literal, unescaped. */
+export function providerDataOfFile(text: string): string | undefined {
+	const literal = /export default `([\s\S]*)`;/.exec(text)?.[1];
+	return literal?.replace(/\\(\\|`|\$\{)/g, (_, escaped: string) => escaped);
+}
+
 /**
- * provider/id → the rendered text of that row, read back from the generated per-provider files
- * (models/generated/<provider>.ts), where each model is one line holding a JSON array that starts
- * with its id. A change to a provider's shared fields shows as a change of every row.
+ * provider/id → that row as JSON, read back from the generated per-provider files
+ * (models/generated/<provider>.ts) with the run-time reader, so any change to a row shows.
  */
 export function rowsOfGeneratedFiles(files: ReadonlyMap<string, string>): Map<string, string> {
 	const rows = new Map<string, string>();
 	for (const [path, text] of files) {
 		const match = /^models\/generated\/([a-z0-9-]+)\.ts$/.exec(path);
-		if (!match) continue;
-		const provider = match[1];
-		const shared = /"defaults":(\{.*\}),"rows"/.exec(text)?.[1] ?? "";
-		for (const line of text.split("\n")) {
-			const rowMatch = /^(\["(?:[^"\\]|\\.)*",.*\]),?$/.exec(line);
-			if (!rowMatch) continue;
-			const id = JSON.parse(/^\[("(?:[^"\\]|\\.)*")/.exec(rowMatch[1])?.[1] ?? '""') as string;
-			rows.set(`${provider}/${id}`, `${shared} ${rowMatch[1]}`);
+		const data = match ? providerDataOfFile(text) : undefined;
+		if (!match || data === undefined) continue;
+		let models: Record<string, Model<Api>>;
+		try {
+			models = decodeProviderModels(data);
+		} catch {
+			continue; // a file in an older format: its rows count as removed
 		}
+		for (const [id, model] of Object.entries(models)) rows.set(`${match[1]}/${id}`, JSON.stringify(model));
 	}
 	return rows;
 }

@@ -3,13 +3,17 @@
 // thinking-level maps once, then one compact row per model:
 //   [id, name or 0 when it equals the id, flags (1 reasoning, 2 image input), contextWindow,
 //    maxTokens, [input, output, cacheRead?, cacheWrite?], {anything else}?]
+// An id or name may be [length shared with the previous row's, rest] (front coding).
 // "Anything else": shared fields that differ (null removes one), `levels` (index of the row's
 // thinking-level map) and `tiers` ([inputTokensAbove, input, output, cacheRead?, cacheWrite?] each).
 import type { Api, Model, ModelCost, ThinkingLevelMap } from "../types.js";
 
+/** A text, or [length shared with the previous row's text, rest] (front coding). */
+type FrontCoded = string | [number, string];
+
 type CompactRow = [
-	id: string,
-	name: string | 0,
+	id: FrontCoded,
+	name: FrontCoded | 0,
 	flags: number,
 	contextWindow: number,
 	maxTokens: number,
@@ -28,18 +32,24 @@ function pricesOf(prices: number[]): Pick<ModelCost, "input" | "output" | "cache
 	return { input: prices[0] ?? 0, output: prices[1] ?? 0, cacheRead: prices[2] ?? 0, cacheWrite: prices[3] ?? 0 };
 }
 
-/** One compact row as a model of `provider`. */
+function decodeFrontCoded(text: FrontCoded, previous: string | undefined): string {
+	return typeof text === "string" ? text : (previous ?? "").slice(0, text[0]) + text[1];
+}
+
+/** One compact row as a model of `provider`; `previous` is the model of the row before it. */
 export function modelFromCompactRow(
 	provider: string,
 	defaults: Record<string, unknown>,
 	levelMaps: readonly ThinkingLevelMap[],
 	row: CompactRow,
+	previous?: Model<Api>,
 ): Model<Api> {
-	const [id, name, flags, contextWindow, maxTokens, prices, extra] = row;
+	const [codedId, codedName, flags, contextWindow, maxTokens, prices, extra] = row;
 	const cost: ModelCost = pricesOf(prices);
+	const id = decodeFrontCoded(codedId, previous?.id);
 	const model = {
 		id,
-		name: name === 0 ? id : name,
+		name: codedName === 0 ? id : decodeFrontCoded(codedName, previous?.name),
 		api: defaults.api,
 		provider,
 		baseUrl: defaults.baseUrl,
@@ -73,6 +83,10 @@ export function modelFromCompactRow(
 export function decodeProviderModels(text: string): Record<string, Model<Api>> {
 	const data = JSON.parse(text) as ProviderData;
 	const models: Record<string, Model<Api>> = {};
-	for (const row of data.rows) models[row[0]] = modelFromCompactRow(data.provider, data.defaults, data.levelMaps, row);
+	let previous: Model<Api> | undefined;
+	for (const row of data.rows) {
+		previous = modelFromCompactRow(data.provider, data.defaults, data.levelMaps, row, previous);
+		models[previous.id] = previous;
+	}
 	return models;
 }
