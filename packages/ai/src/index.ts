@@ -28,6 +28,7 @@ export {
 	type CatalogueModel,
 	type CatalogueModelId,
 	type CatalogueProvider,
+	clearAddedModels,
 	findModel,
 	getModel,
 	getModelOrThrow,
@@ -43,6 +44,14 @@ export {
 	LOCAL_SERVER_URLS,
 	type ModelDefinition,
 } from "./models/define-model.js";
+export {
+	clearRefreshCache,
+	type RefreshOptions,
+	type RefreshResult,
+	type RefreshSource,
+	type RefreshSourceResult,
+	refreshModels,
+} from "./models/refresh.js";
 export {
 	clampThinkingLevel,
 	getSupportedThinkingLevels,

@@ -51,7 +51,20 @@ export type KnownProvider =
 	| "moonshotai-cn"
 	| "cloudflare-workers-ai"
 	| "cloudflare-ai-gateway"
-	| "xiaomi";
+	| "xiaomi"
+	| "xiaomi-token-plan-ams"
+	| "xiaomi-token-plan-cn"
+	| "xiaomi-token-plan-sgp"
+	| "together"
+	| "baseten"
+	| "nvidia"
+	| "meta"
+	| "qwen-token-plan"
+	| "qwen-token-plan-cn"
+	| "qwen-token-plan-individual"
+	| "qwen-token-plan-individual-cn"
+	| "zai-coding-cn"
+	| "ant-ling";
 
 export type Provider = KnownProvider | (string & {});
 
@@ -463,6 +476,20 @@ export type ThinkingLevelMap = Partial<Record<"off" | ThinkingLevel, string | nu
 
 export interface ModelCost {
 	/** USD per million tokens. */
+	input: number;
+	output: number;
+	cacheRead: number;
+	cacheWrite: number;
+	/**
+	 * Long-context prices, where the provider publishes them: a request whose prompt (input plus
+	 * cache reads and writes) is above `inputTokensAbove` tokens is billed at that tier's prices.
+	 */
+	tiers?: ModelCostTier[];
+}
+
+/** The prices of one long-context tier, USD per million tokens. */
+export interface ModelCostTier {
+	inputTokensAbove: number;
 	input: number;
 	output: number;
 	cacheRead: number;
