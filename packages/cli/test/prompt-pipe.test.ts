@@ -35,7 +35,7 @@ describe("keel prompt from a pipe", () => {
 		expect(result.exitCode).toBe(0);
 		// Piped: the answer alone, no thinking, no escape codes, ending with a newline.
 		expect(result.stdout).toBe("Hello, pipe!\n");
-		const request = server.lastRequest?.json as ChatRequest;
+		const request = server.lastRequest!.json as ChatRequest;
 		expect(request.model).toBe("test-model");
 		expect(request.messages).toEqual([{ role: "user", content: "line one\nline two\n\nSummarise this" }]);
 		// Usage and cost on stderr.
@@ -49,7 +49,7 @@ describe("keel prompt from a pipe", () => {
 			env: environment(),
 		});
 		expect(result.exitCode).toBe(0);
-		const request = server.lastRequest?.json as ChatRequest;
+		const request = server.lastRequest!.json as ChatRequest;
 		expect(request.messages).toEqual([
 			{ role: "system", content: "Be terse." },
 			{ role: "user", content: "What is SSE?" },
@@ -63,15 +63,15 @@ describe("keel prompt from a pipe", () => {
 			env: environment({ KEEL_MODEL: "env-model", KEEL_BASE_URL: server.url }),
 		});
 		expect(result.stdout).toBe("from the environment\n");
-		expect((server.lastRequest?.json as ChatRequest).model).toBe("env-model");
+		expect((server.lastRequest!.json as ChatRequest).model).toBe("env-model");
 	});
 
 	it("calls a --base-url server with no key unless one is given, and with KEEL_API_KEY or --key when it is", async () => {
 		server.enqueue(chatCompletionsResponse({ text: ["a"] }), chatCompletionsResponse({ text: ["b"] }));
 		await runKeel(["prompt", ...serverFlags(), "hi"], { env: environment() });
-		expect(server.lastRequest?.headers.authorization).toBeUndefined();
+		expect(server.lastRequest!.headers.authorization).toBeUndefined();
 		await runKeel(["prompt", ...serverFlags(), "hi"], { env: environment({ KEEL_API_KEY: "sk-local-test" }) });
-		expect(server.lastRequest?.headers.authorization).toBe("Bearer sk-local-test");
+		expect(server.lastRequest!.headers.authorization).toBe("Bearer sk-local-test");
 	});
 
 	it("prints every event as one JSON line with --json, without the partial message", async () => {
