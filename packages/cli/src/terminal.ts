@@ -8,9 +8,7 @@ export interface OutputStream {
 	columns?: number;
 }
 
-export interface InputStream extends AsyncIterable<Uint8Array | string> {
-	isTTY?: boolean;
-}
+export type InputStream = NodeJS.ReadableStream & { isTTY?: boolean };
 
 export interface Terminal {
 	stdin: InputStream;
@@ -63,6 +61,8 @@ export function createStyles(enabled: boolean): Styles {
 export async function readAll(input: InputStream): Promise<string> {
 	const decoder = new TextDecoder();
 	let text = "";
-	for await (const chunk of input) text += typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true });
+	for await (const chunk of input as AsyncIterable<Uint8Array | string>) {
+		text += typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true });
+	}
 	return text + decoder.decode();
 }
