@@ -63,9 +63,12 @@ describe("keel chat with piped input", () => {
 			"assistant",
 		]);
 
-		// --resume alone continues the latest session, with its history, model and system prompt.
+		// --resume alone continues the latest session, with its history, model, server and system prompt.
 		server.enqueue(chatCompletionsResponse({ text: ["Still Ada."] }));
-		const resumed = await runKeel(["chat", "--resume"], { input: "And now?\n", env });
+		const resumed = await runKeel(["chat", "--resume"], {
+			input: "And now?\n",
+			env: isolatedEnvironment(env.HOME),
+		});
 		expect(resumed.stdout).toBe("Still Ada.\n");
 		expect(requestMessages(2).map((message) => message.content)).toEqual([
 			"Be brief.",

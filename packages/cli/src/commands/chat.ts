@@ -90,10 +90,12 @@ export const chatCommand: Command = {
 			}
 			resumed = await readChatTranscript(store, sessionId);
 		}
+		// A resumed chat keeps its model and server unless the command line names others.
+		const saved = values.model === undefined ? resumed?.settings : undefined;
 		const flags = {
-			model: values.model ?? resumed?.settings?.model,
-			baseUrl: values["base-url"],
-			api: values.api,
+			model: values.model ?? saved?.model,
+			baseUrl: values["base-url"] ?? saved?.baseUrl,
+			api: values.api ?? saved?.api,
 		};
 		const model = selectModel("chat", flags, terminal.env);
 		const reasoning = selectReasoning("chat", model, values.reasoning ?? resumed?.settings?.reasoning);
@@ -149,8 +151,13 @@ class ChatLoop {
 	}
 
 	private settings(): ChatSettings {
+		const { model } = this.options;
+		const custom = model.provider === "custom";
 		return {
-			model: this.options.modelFlags.baseUrl ? this.options.model.id : this.label,
+			model: custom ? model.id : this.label,
+			// A custom server is remembered so that --resume finds it again; a catalogue model needs no URL.
+			baseUrl: custom ? model.baseUrl : undefined,
+			api: custom ? model.api : undefined,
 			reasoning: this.options.reasoning,
 			systemPrompt: this.options.systemPrompt,
 		};

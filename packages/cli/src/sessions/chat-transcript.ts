@@ -13,7 +13,10 @@ import type { Message } from "@keel/ai";
 
 /** What the chat remembers beside its messages (kept in the state record's `custom`). */
 export interface ChatSettings {
+	/** provider/id, or for a custom server the model name it expects. */
 	model: string;
+	baseUrl?: string;
+	api?: string;
 	reasoning?: string;
 	systemPrompt?: string;
 }
