@@ -16,6 +16,8 @@ export default defineConfig({
 	entry: {
 		index: "src/index.ts",
 		"testing/index": "src/testing/index.ts",
+		"credentials/index": "src/credentials/index.ts",
+		"credentials/node": "src/credentials/node/index.ts",
 		"providers/anthropic": "src/providers/anthropic/index.ts",
 		"providers/openai-completions": "src/providers/openai-completions/index.ts",
 		"providers/openai-responses": "src/providers/openai-responses/index.ts",

@@ -51,6 +51,16 @@ export function findEnvKeys(provider: Provider): string[] {
 	return [...(providerKeyVariables[provider] ?? [])];
 }
 
+/** Every provider with a key variable, and those found through ambient credentials (AWS, Google ADC). */
+export function providersWithEnvironmentKeys(): string[] {
+	return [...Object.keys(providerKeyVariables), "amazon-bedrock"].sort();
+}
+
+/** The name of the first variable that holds a key for this provider, or undefined. */
+export function findEnvKeyVariable(provider: Provider): string | undefined {
+	return findEnvKeys(provider).find((name) => env(name) !== undefined);
+}
+
 // Loaded through process.getBuiltinModule rather than a static import, so that browser bundles of
 // @keel/ai do not pull in node:fs.
 function fileExists(path: string): boolean {
