@@ -2,13 +2,22 @@
 // on stderr and an exit code. Returns the exit code instead of exiting, so tests run it in-process.
 import { type Command, EXIT_FAILURE, EXIT_SUCCESS, EXIT_USAGE, UsageError } from "./command.js";
 import { chatCommand } from "./commands/chat.js";
+import { keysCommand, loginCommand, logoutCommand } from "./commands/credentials.js";
 import { modelsCommand } from "./commands/models.js";
 import { promptCommand } from "./commands/prompt.js";
 import { sessionsCommand } from "./commands/sessions.js";
 import { colorEnabled, createStyles, type Terminal } from "./terminal.js";
 import { CLI_VERSION } from "./version.js";
 
-export const COMMANDS: Command[] = [promptCommand, chatCommand, modelsCommand, sessionsCommand];
+export const COMMANDS: Command[] = [
+	promptCommand,
+	chatCommand,
+	modelsCommand,
+	sessionsCommand,
+	keysCommand,
+	loginCommand,
+	logoutCommand,
+];
 
 function overview(): string {
 	const width = Math.max(...COMMANDS.map((command) => command.name.length));
