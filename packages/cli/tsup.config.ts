@@ -3,8 +3,9 @@ import { defineConfig } from "tsup";
 
 const { version } = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8")) as { version: string };
 
-// One executable file: the bin. @keel/ai and @keel/agent-core stay external so the CLI uses the
-// installed packages (and a program that imports them shares the same provider registry).
+// One module, loaded by the committed bin/keel.js. @keel/ai and @keel/agent-core stay external so
+// the CLI uses the installed packages (and a program that imports them shares the same provider
+// registry).
 export default defineConfig({
 	entry: { cli: "src/cli.ts" },
 	format: ["esm"],
@@ -12,6 +13,5 @@ export default defineConfig({
 	clean: true,
 	target: "node20",
 	external: [/^@keel\//],
-	banner: { js: "#!/usr/bin/env node" },
 	define: { __KEEL_CLI_VERSION__: JSON.stringify(version) },
 });
