@@ -41,13 +41,18 @@ function ensureTmux() {
 	}
 	log('tmux is missing: installing the Debian package "tmux" with apt-get');
 	const updateFailure = run("apt-get", ["update"]);
-	if (updateFailure) log(`apt-get update failed (${updateFailure}); trying the install with the existing package lists`);
+	if (updateFailure)
+		log(`apt-get update failed (${updateFailure}); trying the install with the existing package lists`);
 	const installFailure = run("apt-get", ["install", "-y", "tmux"]);
 	if (installFailure) {
 		log(`could not install tmux: ${installFailure}; the terminal tests will skip`);
 		return;
 	}
-	log(tmuxVersion() ? `installed ${tmuxVersion()}` : "apt-get finished but tmux still does not run; the terminal tests will skip");
+	log(
+		tmuxVersion()
+			? `installed ${tmuxVersion()}`
+			: "apt-get finished but tmux still does not run; the terminal tests will skip",
+	);
 }
 
 try {

@@ -92,7 +92,7 @@ describe("keel prompt from a pipe", () => {
 				.join("");
 		expect(deltas("thinking_delta")).toBe("Hmm.");
 		expect(deltas("text_delta")).toBe("Hi there");
-		expect((events.at(-1)?.message as { usage: { input: number } }).usage.input).toBe(12);
+		expect((events.at(-1)!.message as { usage: { input: number } }).usage.input).toBe(12);
 	});
 
 	it("exits 1 with the server's error message on stderr when the call fails", async () => {

@@ -284,7 +284,7 @@ class ChatLoop {
 						apiKey,
 						reasoning: reasoning ? reasoning.level : undefined,
 					};
-					if (reasoning && reasoning.note) say(reasoning.note);
+					if (reasoning?.note) say(reasoning.note);
 					say(`Model: ${this.label}`);
 					await this.transcript?.saveSettings(this.settings());
 				} catch (error) {
