@@ -60,6 +60,10 @@ export async function writeAnswer(
 	if (!options.json && !lastWritten.endsWith("\n")) terminal.stdout.write("\n");
 	if (message.stopReason === "error") {
 		terminal.stderr.write(`${stderrStyles.red("Error:")} ${message.errorMessage ?? "the model call failed"}\n`);
+		// The library's message speaks of options.apiKey; on the command line the ways in are these.
+		if (message.errorMessage?.startsWith("No API key for provider")) {
+			terminal.stderr.write(`Save a key with \`keel login ${model.provider}\`, or pass --key or set KEEL_API_KEY.\n`);
+		}
 	} else if (message.stopReason === "aborted") {
 		terminal.stderr.write(`${stderrStyles.yellow("Aborted.")}\n`);
 	} else if (message.stopReason === "length") {

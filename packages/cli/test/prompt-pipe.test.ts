@@ -131,6 +131,7 @@ describe("keel prompt from a pipe", () => {
 		const result = await runKeel(["prompt", "-m", "anthropic/claude-sonnet-4-5", "hi"], { env: environment() });
 		expect(result.exitCode).toBe(1);
 		expect(result.stderr).toContain("ANTHROPIC_API_KEY");
+		expect(result.stderr).toContain("Save a key with `keel login anthropic`, or pass --key or set KEEL_API_KEY.");
 	});
 
 	it("stops the answer on Ctrl-C (SIGINT): the text so far stays on stdout, exit code 130", async () => {
