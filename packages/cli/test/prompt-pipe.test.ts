@@ -127,7 +127,7 @@ describe("keel prompt from a pipe", () => {
 		expect(server.requests).toHaveLength(0);
 	});
 
-	it("says which variable to set when a catalogue provider has no key, and never prints a key", async () => {
+	it("says which variable to set, and how to save a key, when a catalogue provider has none", async () => {
 		const result = await runKeel(["prompt", "-m", "anthropic/claude-sonnet-4-5", "hi"], { env: environment() });
 		expect(result.exitCode).toBe(1);
 		expect(result.stderr).toContain("ANTHROPIC_API_KEY");
