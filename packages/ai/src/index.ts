@@ -100,7 +100,7 @@ export {
 	EventStream,
 } from "./utils/event-stream.js";
 export { parseJsonWithRepair, repairJson } from "./utils/json-repair.js";
-export { getMessageText, getThinking, getToolCalls } from "./utils/message-content.js";
+export { getImages, getMessageText, getThinking, getToolCalls } from "./utils/message-content.js";
 export { getOverflowPatterns, isContextOverflow, isOverflowErrorMessage } from "./utils/overflow.js";
 export { sanitizeSurrogates } from "./utils/sanitize-unicode.js";
 export { parseStreamingJson, StreamingJsonParser, type StreamingJsonResult } from "./utils/streaming-json.js";

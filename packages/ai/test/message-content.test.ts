@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { AssistantMessage, ToolResultMessage, UserMessage } from "../src/types.js";
 import { createEmptyAssistantMessage } from "../src/utils/event-stream.js";
-import { getMessageText, getThinking, getToolCalls } from "../src/utils/message-content.js";
+import { getImages, getMessageText, getThinking, getToolCalls } from "../src/utils/message-content.js";
 
 function assistant(content: AssistantMessage["content"]): AssistantMessage {
 	return { ...createEmptyAssistantMessage("faux", "faux", "m"), content };
@@ -73,5 +73,27 @@ describe("getThinking", () => {
 	it("is empty for other roles and for messages without thinking", () => {
 		expect(getThinking({ role: "user", content: "x", timestamp: 0 })).toBe("");
 		expect(getThinking(assistant([{ type: "text", text: "t" }]))).toBe("");
+	});
+});
+
+describe("getImages", () => {
+	it("returns the image blocks of user and tool-result messages in order", () => {
+		const image = { type: "image" as const, data: "AAAA", mimeType: "image/png" };
+		const user: UserMessage = { role: "user", content: [{ type: "text", text: "see" }, image], timestamp: 0 };
+		expect(getImages(user)).toEqual([image]);
+		const result: ToolResultMessage = {
+			role: "toolResult",
+			toolCallId: "c1",
+			toolName: "shot",
+			content: [image, image],
+			isError: false,
+			timestamp: 0,
+		};
+		expect(getImages(result)).toHaveLength(2);
+	});
+
+	it("is empty for string content and assistant messages", () => {
+		expect(getImages({ role: "user", content: "x", timestamp: 0 })).toEqual([]);
+		expect(getImages(mixed)).toEqual([]);
 	});
 });

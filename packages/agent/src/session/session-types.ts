@@ -4,8 +4,8 @@
 // satisfy. Everything here is plain JSON so a record round-trips through `JSON.stringify` and
 // `parseSessionRecord`.
 
+import type { AgentMessage } from "@keel/agent-core";
 import type { ImageContent, TextContent } from "@keel/ai";
-import type { AgentMessage } from "../types.js";
 
 /** The format version written into every record; older versions are migrated on read. */
 export const SESSION_FORMAT_VERSION = 1;
@@ -67,6 +67,11 @@ export interface CompactBoundaryMessage {
 	trigger: "manual" | "auto" | "overflow";
 	/** The id of the summary message this boundary follows. */
 	summaryId: string;
+	/**
+	 * The first message of the branch kept verbatim after the summary (the recent tail). Absent: the
+	 * summary replaces everything before the boundary.
+	 */
+	firstKeptMessageId?: string;
 	/** Input tokens of the branch before compaction, when known. */
 	tokensBefore?: number;
 	timestamp: number;
@@ -78,17 +83,6 @@ export interface TombstoneMessage {
 	targetId: string;
 	reason?: string;
 	timestamp: number;
-}
-
-declare module "../types.js" {
-	interface CustomAgentMessages {
-		progress: ProgressMessage;
-		attachment: AttachmentMessage;
-		notification: NotificationMessage;
-		summary: SummaryMessage;
-		compact_boundary: CompactBoundaryMessage;
-		tombstone: TombstoneMessage;
-	}
 }
 
 // ---------------------------------------------------------------------------
@@ -169,6 +163,15 @@ export interface SessionQueueRecord extends RecordBase {
 	message?: AgentMessage;
 }
 
+/**
+ * Renames the session; the last one wins. Stores keep the latest title where `list()` finds it
+ * without reading the transcript (the JSONL store in a small sidecar file).
+ */
+export interface SessionTitleRecord extends RecordBase {
+	type: "title";
+	title: string;
+}
+
 /** A line of a record type this version does not know (a newer writer's); kept, not dropped. */
 export interface UnknownSessionRecord extends RecordBase {
 	type: string;
@@ -180,7 +183,8 @@ export type SessionRecord =
 	| SessionMessageRecord
 	| SessionStateRecord
 	| SessionLeafRecord
-	| SessionQueueRecord;
+	| SessionQueueRecord
+	| SessionTitleRecord;
 
 // ---------------------------------------------------------------------------
 // The store
@@ -200,8 +204,13 @@ export interface SessionInfo {
 
 /** Something a read set aside instead of failing: the rest of the transcript is still returned. */
 export interface TranscriptReadProblem {
-	/** 1-based line number in the transcript. */
+	/**
+	 * 1-based line number in the transcript. `readTail` reads backwards and does not know it: there
+	 * it counts from the end, -1 being the last line.
+	 */
 	line: number;
+	/** Where the line starts in the file (JSONL store). */
+	byteOffset?: number;
 	kind: "torn-last-line" | "malformed" | "oversized";
 	message: string;
 }
@@ -234,8 +243,19 @@ export interface TranscriptStore {
 	openWriter(sessionId: string, options?: { create?: SessionHeaderRecord }): Promise<TranscriptWriter>;
 	/** Every record; problems (a torn last line, a malformed or oversized line) are reported, not thrown. */
 	read(sessionId: string): Promise<TranscriptReadResult>;
-	/** The last `entries` records and the last summary, without reading the whole transcript. */
-	readTail(sessionId: string, options: { entries: number }): Promise<TranscriptTail>;
+	/**
+	 * The last `entries` records and the last summary, without reading the whole transcript.
+	 * `findLastSummary: false` skips the search for the summary further back than the entries.
+	 */
+	readTail(sessionId: string, options: { entries: number; findLastSummary?: boolean }): Promise<TranscriptTail>;
+	/**
+	 * Visits every record front to back without keeping them (bounded memory for huge transcripts);
+	 * returns the problems met. Both of Keel's stores implement it.
+	 */
+	scan?(
+		sessionId: string,
+		visit: (record: SessionRecord | UnknownSessionRecord, lineNumber: number, byteOffset?: number) => void,
+	): Promise<TranscriptReadProblem[]>;
 	/** Every session, newest first, without reading whole transcripts. */
 	list(): Promise<SessionInfo[]>;
 	exists(sessionId: string): Promise<boolean>;

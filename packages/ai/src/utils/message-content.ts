@@ -1,6 +1,6 @@
 // Small readers for messages, so callers do not repeat `content.filter(block => block.type === …)`.
 
-import type { Message, ThinkingContent, ToolCall } from "../types.js";
+import type { ImageContent, Message, ThinkingContent, ToolCall } from "../types.js";
 
 /**
  * The text of any message: a user string as is, otherwise its text blocks joined with
@@ -27,4 +27,10 @@ export function getThinking(message: Message, separator = "\n\n"): string {
 		.filter((block): block is ThinkingContent => block.type === "thinking" && !block.redacted && block.thinking !== "")
 		.map((block) => block.thinking)
 		.join(separator);
+}
+
+/** The images of a user or tool-result message, in order; an empty array for other messages. */
+export function getImages(message: Message): ImageContent[] {
+	if (message.role === "assistant" || typeof message.content === "string") return [];
+	return message.content.filter((block): block is ImageContent => block.type === "image");
 }

@@ -1,0 +1,368 @@
+// The JSONL transcript store: one file per session in a directory the application chooses,
+// `<session id>.jsonl`, one record per line, the header first. Node only (node:fs).
+//
+// Files next to a transcript:
+// - `<file>.lock`     the writer's lock (pid, hostname, time); see session-file-lock.ts.
+// - `<file>.title`    the latest title, rewritten atomically (temporary file + rename) when a title
+//                     record is appended, so list() reads line 1 and this small file, never the
+//                     transcript's body. The transcript stays the source of truth: if the sidecar is
+//                     lost, list() falls back to the header's title.
+// - `<file>.torn-<t>` the bytes of a torn last line a writer set aside when it opened the file.
+
+import { type FileHandle, open, readdir, readFile, stat, unlink } from "node:fs/promises";
+import { join } from "node:path";
+import { isSummaryRecord } from "../memory-transcript-store.js";
+import { type ParsedSessionRecord, parseSessionRecord, parseSessionRecords } from "../record-format.js";
+import { SessionNotFoundError, SessionRecordError } from "../session-errors.js";
+import type {
+	SessionInfo,
+	SessionMessageRecord,
+	TranscriptReadProblem,
+	TranscriptReadResult,
+	TranscriptStore,
+	TranscriptTail,
+} from "../session-types.js";
+import {
+	type JsonlDurability,
+	type JsonlTranscriptWriter,
+	lockPath,
+	openJsonlTranscriptWriter,
+	titleSidecarPath,
+} from "./jsonl-transcript-writer.js";
+import { readLinesBackward } from "./read-lines-backward.js";
+import { readLinesForward } from "./read-lines-forward.js";
+import { acquireSessionFileLock } from "./session-file-lock.js";
+import { sessionIdFromFileName, transcriptFileName } from "./session-file-names.js";
+
+export interface JsonlTranscriptStoreOptions {
+	/** Where the transcripts live; created on the first session. */
+	directory: string;
+	/** "os" (default): each append reaches the OS before it resolves, fsync on flush/close. "fsync-each": fsync every append. */
+	durability?: JsonlDurability;
+	/** Lines longer than this are skipped by readers (and refused by the writer). Default 32 MiB. */
+	maxLineBytes?: number;
+}
+
+/** One record as `scan` visits it. */
+export type TranscriptRecordVisitor = (record: ParsedSessionRecord, lineNumber: number, byteOffset: number) => void;
+
+export interface JsonlTranscriptStore extends TranscriptStore {
+	readonly directory: string;
+	openWriter(...args: Parameters<TranscriptStore["openWriter"]>): Promise<JsonlTranscriptWriter>;
+	/**
+	 * Visits every record front to back without keeping them: memory stays bounded by one chunk and
+	 * the longest line, whatever the file's size. Returns the problems met.
+	 */
+	scan(sessionId: string, visit: TranscriptRecordVisitor): Promise<TranscriptReadProblem[]>;
+	/**
+	 * The records of the lines that start at these byte offsets (as `scan` reports them), in the
+	 * order given: with an index built by `scan`, a program loads only the records it needs (the
+	 * current branch since the last compact boundary) from a transcript of any size.
+	 */
+	readAt(sessionId: string, byteOffsets: readonly number[]): Promise<ParsedSessionRecord[]>;
+	/**
+	 * The last `entries` records. Also looks further back for the last summary unless
+	 * `findLastSummary` is false: that search compares raw bytes and parses only lines that mention
+	 * "summary", but without a summary near the end it reads the whole file backwards.
+	 */
+	readTail(sessionId: string, options: { entries: number; findLastSummary?: boolean }): Promise<TranscriptTail>;
+}
+
+export const DEFAULT_MAX_LINE_BYTES = 32 * 1024 * 1024;
+/** Line 1 (the header) is read from this many bytes at most when listing. */
+const HEADER_READ_BYTES = 64 * 1024;
+const SUMMARY_MARKER = Buffer.from('"summary"');
+
+export function createJsonlTranscriptStore(options: JsonlTranscriptStoreOptions): JsonlTranscriptStore {
+	const directory = options.directory;
+	const durability = options.durability ?? "os";
+	const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+	if (durability !== "os" && durability !== "fsync-each") {
+		throw new Error(`Unknown durability ${JSON.stringify(durability)}: use "os" or "fsync-each".`);
+	}
+	if (!Number.isInteger(maxLineBytes) || maxLineBytes <= 0) {
+		throw new Error(`maxLineBytes must be a positive integer, got ${String(maxLineBytes)}.`);
+	}
+
+	const pathOf = (sessionId: string) => join(directory, transcriptFileName(sessionId));
+
+	async function openForReading(sessionId: string) {
+		try {
+			return await open(pathOf(sessionId), "r");
+		} catch (error) {
+			if ((error as NodeJS.ErrnoException).code === "ENOENT") throw new SessionNotFoundError(sessionId);
+			throw error;
+		}
+	}
+
+	async function scan(sessionId: string, visit: TranscriptRecordVisitor): Promise<TranscriptReadProblem[]> {
+		const handle = await openForReading(sessionId);
+		const problems: TranscriptReadProblem[] = [];
+		try {
+			const { size } = await handle.stat();
+			await readLinesForward(
+				handle,
+				{ maxLineBytes, endOffset: size },
+				(text, lineNumber, byteOffset) => {
+					let records: ParsedSessionRecord[];
+					try {
+						records = parseSessionRecords(text, lineNumber);
+					} catch (error) {
+						problems.push({ line: lineNumber, byteOffset, kind: "malformed", message: (error as Error).message });
+						return true;
+					}
+					for (const record of records) visit(record, lineNumber, byteOffset);
+					return true;
+				},
+				(problem) => problems.push(problem),
+			);
+		} finally {
+			await handle.close();
+		}
+		return problems;
+	}
+
+	async function readHeaderInfo(fileName: string, sessionId: string): Promise<SessionInfo | undefined> {
+		const path = join(directory, fileName);
+		let handle: Awaited<ReturnType<typeof open>>;
+		try {
+			handle = await open(path, "r");
+		} catch {
+			return undefined; // Deleted between readdir and open.
+		}
+		try {
+			const stats = await handle.stat();
+			if (!stats.isFile()) return undefined;
+			const head = Buffer.allocUnsafe(Math.min(HEADER_READ_BYTES, stats.size));
+			const { bytesRead } = await handle.read(head, 0, head.length, 0);
+			const newline = head.subarray(0, bytesRead).indexOf(10);
+			const info: SessionInfo = {
+				sessionId,
+				createdAt: stats.birthtimeMs || stats.mtimeMs,
+				updatedAt: stats.mtimeMs,
+				sizeBytes: stats.size,
+			};
+			if (newline !== -1) {
+				try {
+					const header = parseSessionRecord(head.toString("utf8", 0, newline), 1);
+					if (header.type === "session") {
+						info.createdAt = header.timestamp;
+						if (typeof header.title === "string") info.title = header.title;
+						if (typeof header.parentSessionId === "string") info.parentSessionId = header.parentSessionId;
+						if (typeof header.parentMessageId === "string") info.parentMessageId = header.parentMessageId;
+					}
+				} catch {
+					// A damaged header still lists the session, with what the file system knows.
+				}
+			}
+			const sidecarTitle = await readTitleSidecar(path);
+			if (sidecarTitle !== undefined) info.title = sidecarTitle;
+			return info;
+		} finally {
+			await handle.close();
+		}
+	}
+
+	return {
+		directory,
+
+		async openWriter(sessionId, writerOptions) {
+			return openJsonlTranscriptWriter({
+				sessionId,
+				path: pathOf(sessionId),
+				create: writerOptions?.create,
+				durability,
+				maxLineBytes,
+			});
+		},
+
+		scan,
+
+		async read(sessionId): Promise<TranscriptReadResult> {
+			const records: ParsedSessionRecord[] = [];
+			const problems = await scan(sessionId, (record) => {
+				records.push(record);
+			});
+			return { records, problems };
+		},
+
+		async readAt(sessionId, byteOffsets) {
+			const handle = await openForReading(sessionId);
+			const byOffset = new Map<number, ParsedSessionRecord[]>();
+			try {
+				const { size } = await handle.stat();
+				// In file order, through a window of the file, so neighbouring lines (a branch's tail)
+				// cost one read instead of one each.
+				const window = { start: 0, bytes: Buffer.alloc(0) };
+				for (const offset of [...new Set(byteOffsets)].sort((a, b) => a - b)) {
+					const text = await readLineAt(handle, offset, size, maxLineBytes, window);
+					try {
+						byOffset.set(offset, parseSessionRecords(text));
+					} catch (error) {
+						throw new SessionRecordError(`byte ${offset}: ${(error as Error).message}`, {
+							field: (error as SessionRecordError).field,
+						});
+					}
+				}
+			} finally {
+				await handle.close();
+			}
+			return byteOffsets.flatMap((offset) => byOffset.get(offset) ?? []);
+		},
+
+		async readTail(sessionId, tailOptions) {
+			const wanted = Math.max(0, Math.floor(tailOptions.entries));
+			const findSummary = tailOptions.findLastSummary !== false;
+			const handle = await openForReading(sessionId);
+			const reversed: ParsedSessionRecord[] = [];
+			const problems: TranscriptReadProblem[] = [];
+			let lastSummary: SessionMessageRecord | undefined;
+			try {
+				const { size } = await handle.stat();
+				await readLinesBackward(
+					handle,
+					{ maxLineBytes, endOffset: size },
+					(bytes, lineFromEnd, byteOffset) => {
+						const collecting = reversed.length < wanted;
+						if (!collecting && (!findSummary || bytes.indexOf(SUMMARY_MARKER) === -1)) return findSummary;
+						let records: ParsedSessionRecord[];
+						try {
+							records = parseSessionRecords(bytes.toString("utf8"), lineFromEnd);
+						} catch (error) {
+							if (collecting)
+								problems.push({ line: lineFromEnd, byteOffset, kind: "malformed", message: (error as Error).message });
+							return true;
+						}
+						for (let index = records.length - 1; index >= 0; index--) {
+							if (reversed.length < wanted) reversed.push(records[index]);
+							const record = records[index];
+							if (!lastSummary && isSummaryRecord(record)) lastSummary = record;
+						}
+						return reversed.length < wanted || (findSummary && lastSummary === undefined);
+					},
+					(problem) => {
+						if (reversed.length < wanted) problems.push(problem);
+					},
+				);
+			} finally {
+				await handle.close();
+			}
+			const tail: TranscriptTail = { records: reversed.reverse(), problems: problems.reverse() };
+			if (lastSummary) tail.lastSummary = lastSummary;
+			return tail;
+		},
+
+		async list() {
+			let names: string[];
+			try {
+				names = await readdir(directory);
+			} catch (error) {
+				if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+				throw error;
+			}
+			const infos: SessionInfo[] = [];
+			const candidates = names.flatMap((name) => {
+				const sessionId = sessionIdFromFileName(name);
+				return sessionId === undefined ? [] : [{ name, sessionId }];
+			});
+			// A few files at a time: enough to overlap the I/O without exhausting file descriptors.
+			for (let start = 0; start < candidates.length; start += 16) {
+				const batch = candidates.slice(start, start + 16);
+				for (const info of await Promise.all(batch.map(({ name, sessionId }) => readHeaderInfo(name, sessionId)))) {
+					if (info) infos.push(info);
+				}
+			}
+			return infos.sort((a, b) => b.updatedAt - a.updatedAt);
+		},
+
+		async exists(sessionId) {
+			try {
+				return (await stat(pathOf(sessionId))).isFile();
+			} catch (error) {
+				if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
+				throw error;
+			}
+		},
+
+		async delete(sessionId) {
+			const path = pathOf(sessionId);
+			const lock = acquireSessionFileLock(lockPath(path), sessionId);
+			try {
+				try {
+					await unlink(path);
+				} catch (error) {
+					if ((error as NodeJS.ErrnoException).code === "ENOENT") throw new SessionNotFoundError(sessionId);
+					throw error;
+				}
+				await unlink(titleSidecarPath(path)).catch(() => {});
+			} finally {
+				lock.release();
+			}
+		},
+	};
+}
+
+const READ_AT_WINDOW_BYTES = 1024 * 1024;
+
+/**
+ * The line starting at `offset`, up to its newline, served from `window` (a piece of the file kept
+ * between calls) when it lies inside it. Refuses offsets that are not a line's start.
+ */
+async function readLineAt(
+	handle: FileHandle,
+	offset: number,
+	size: number,
+	maxLineBytes: number,
+	window: { start: number; bytes: Buffer },
+): Promise<string> {
+	if (!Number.isInteger(offset) || offset < 0 || offset >= size) {
+		throw new RangeError(`byte offset ${offset} is not inside the transcript (0 to ${size - 1})`);
+	}
+	const windowEnd = window.start + window.bytes.length;
+	if (offset - 1 < window.start || offset >= windowEnd) {
+		// The window starts one byte early so the newline before the line is checked in the same read.
+		window.start = Math.max(0, offset - 1);
+		window.bytes = Buffer.allocUnsafe(Math.min(READ_AT_WINDOW_BYTES, size - window.start));
+		const { bytesRead } = await handle.read(window.bytes, 0, window.bytes.length, window.start);
+		window.bytes = window.bytes.subarray(0, bytesRead);
+	}
+	if (offset > 0 && window.bytes[offset - 1 - window.start] !== 10) {
+		throw new RangeError(`byte offset ${offset} is not the start of a line`);
+	}
+	const newline = window.bytes.indexOf(10, offset - window.start);
+	if (newline !== -1) {
+		if (newline - (offset - window.start) > maxLineBytes) throw oversizedAt(offset, maxLineBytes);
+		return window.bytes.toString("utf8", offset - window.start, newline);
+	}
+	// The line runs past the window: read it on its own, in growing chunks.
+	const parts: Buffer[] = [];
+	let position = offset;
+	let length = 0;
+	let chunkBytes = READ_AT_WINDOW_BYTES;
+	while (position < size) {
+		const chunk = Buffer.allocUnsafe(Math.min(chunkBytes, size - position));
+		const { bytesRead } = await handle.read(chunk, 0, chunk.length, position);
+		if (bytesRead === 0) break;
+		const end = chunk.subarray(0, bytesRead).indexOf(10);
+		parts.push(chunk.subarray(0, end === -1 ? bytesRead : end));
+		length += end === -1 ? bytesRead : end;
+		if (length > maxLineBytes) throw oversizedAt(offset, maxLineBytes);
+		if (end !== -1) return Buffer.concat(parts).toString("utf8");
+		position += bytesRead;
+		chunkBytes *= 2;
+	}
+	throw new SessionRecordError(`byte ${offset}: the line has no newline (torn last line)`);
+}
+
+function oversizedAt(offset: number, maxLineBytes: number): SessionRecordError {
+	return new SessionRecordError(`byte ${offset}: the line is over the limit of ${maxLineBytes} bytes (maxLineBytes)`);
+}
+
+async function readTitleSidecar(transcriptPath: string): Promise<string | undefined> {
+	try {
+		const parsed = JSON.parse(await readFile(titleSidecarPath(transcriptPath), "utf8")) as { title?: unknown };
+		return typeof parsed.title === "string" ? parsed.title : undefined;
+	} catch {
+		return undefined;
+	}
+}

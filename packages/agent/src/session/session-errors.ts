@@ -1,0 +1,60 @@
+// The errors a session store throws. Each names what failed and what to do about it.
+
+/** A transcript line or a message that is not a valid record; names the line and the field. */
+export class SessionRecordError extends Error {
+	override readonly name = "SessionRecordError";
+	/** 1-based line of the transcript, when the record came from one. */
+	readonly line?: number;
+	/** The path of the offending field, for example `message.content[2].text`. */
+	readonly field?: string;
+
+	constructor(message: string, details: { line?: number; field?: string } = {}) {
+		super(message);
+		this.line = details.line;
+		this.field = details.field;
+	}
+}
+
+/** Another writer (in this process or another) holds the session's lock. */
+export class SessionLockedError extends Error {
+	override readonly name = "SessionLockedError";
+	readonly sessionId: string;
+	/** What is known about the holder: pid, hostname and since when, for a file lock. */
+	readonly holder?: { pid?: number; hostname?: string; createdAt?: number };
+
+	constructor(sessionId: string, holder?: { pid?: number; hostname?: string; createdAt?: number }) {
+		const who =
+			holder?.pid !== undefined
+				? ` by process ${holder.pid}${holder.hostname ? ` on ${holder.hostname}` : ""}${
+						holder.createdAt !== undefined ? ` since ${new Date(holder.createdAt).toISOString()}` : ""
+					}`
+				: "";
+		super(
+			`Session "${sessionId}" is locked${who}: another writer is appending to it. Close that writer first; a lock left by a process that died is recovered automatically.`,
+		);
+		this.sessionId = sessionId;
+		this.holder = holder;
+	}
+}
+
+/** The session does not exist (open it with `create` to start it). */
+export class SessionNotFoundError extends Error {
+	override readonly name = "SessionNotFoundError";
+	readonly sessionId: string;
+
+	constructor(sessionId: string) {
+		super(`Session "${sessionId}" does not exist: pass { create: header } to openWriter to start it.`);
+		this.sessionId = sessionId;
+	}
+}
+
+/** A session id that cannot name a transcript (empty, too long, or escaping the store's directory). */
+export class InvalidSessionIdError extends Error {
+	override readonly name = "InvalidSessionIdError";
+	readonly sessionId: string;
+
+	constructor(sessionId: string, reason: string) {
+		super(`Invalid session id ${JSON.stringify(sessionId)}: ${reason}.`);
+		this.sessionId = sessionId;
+	}
+}
