@@ -12,6 +12,7 @@ export default defineProject({
 			{ find: /^@keel\/ai\/credentials\/node$/, replacement: source("ai/src/credentials/node/index.ts") },
 			{ find: /^@keel\/ai\/credentials$/, replacement: source("ai/src/credentials/index.ts") },
 			{ find: /^@keel\/ai$/, replacement: source("ai/src/index.ts") },
+			{ find: /^@keel\/agent-core\/session\/jsonl$/, replacement: source("agent/src/session/jsonl/index.ts") },
 			{ find: /^@keel\/agent-core\/session$/, replacement: source("agent/src/session/index.ts") },
 			{ find: /^@keel\/agent-core$/, replacement: source("agent/src/index.ts") },
 		],

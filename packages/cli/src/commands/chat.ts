@@ -14,12 +14,7 @@ import {
 	UsageError,
 } from "../command.js";
 import { MODEL_OPTIONS, MODEL_OPTIONS_HELP, selectModel, selectReasoning } from "../model-selection.js";
-import {
-	type ChatSettings,
-	ChatTranscriptWriter,
-	createSessionId,
-	readChatTranscript,
-} from "../sessions/chat-transcript.js";
+import { type ChatSettings, ChatTranscriptWriter, readChatTranscript } from "../sessions/chat-transcript.js";
 import { openSessionStore } from "../sessions/session-store.js";
 import { colorEnabled, createStyles, type Styles, type Terminal } from "../terminal.js";
 
@@ -53,6 +48,12 @@ Examples:
   keel chat -m qwen3:8b --base-url http://127.0.0.1:11434/v1
   keel chat --resume
   keel chat --resume 2026-11-22T23-45-01-k3j9x2`;
+
+/** A session's title: the start of its first message, on one line. */
+function titleFrom(text: string): string {
+	const line = text.replace(/\s+/g, " ").trim();
+	return line.length > 60 ? `${line.slice(0, 59)}…` : line;
+}
 
 /** `--resume` takes an optional value: alone (or before another flag) it means the latest session. */
 function normaliseResumeFlag(args: string[]): string[] {
@@ -110,13 +111,10 @@ export const chatCommand: Command = {
 		});
 		if (reasoning.note) terminal.stderr.write(`${reasoning.note}\n`);
 		if (resumed) {
-			chat.messages.push(...resumed.messages);
 			chat.transcript = await ChatTranscriptWriter.resume(store, resumed.sessionId);
+			chat.messages.push(...chat.transcript.messages);
 		}
-		return chat.run(async () => {
-			const sessionId = createSessionId();
-			return ChatTranscriptWriter.create(store, sessionId, "keel chat");
-		});
+		return chat.run((settings, firstMessage) => ChatTranscriptWriter.create(store, titleFrom(firstMessage), settings));
 	},
 };
 
@@ -163,7 +161,9 @@ class ChatLoop {
 		};
 	}
 
-	async run(createTranscript: () => Promise<ChatTranscriptWriter>): Promise<number> {
+	async run(
+		createTranscript: (settings: ChatSettings, firstMessage: string) => Promise<ChatTranscriptWriter>,
+	): Promise<number> {
 		const { terminal } = this;
 		const readline = createInterface({
 			input: terminal.stdin,
@@ -192,10 +192,7 @@ class ChatLoop {
 					if ((await this.runSlashCommand(text)) === "exit") break;
 					continue;
 				}
-				if (!this.transcript) {
-					this.transcript = await createTranscript();
-					await this.transcript.saveSettings(this.settings());
-				}
+				this.transcript ??= await createTranscript(this.settings(), text);
 				const failed = await this.answer(text);
 				if (failed && !this.interactive) exitCode = EXIT_FAILURE;
 			}

@@ -1,17 +1,12 @@
-// A chat conversation stored as a session transcript: a header record, then one message record per
-// user or assistant message, each pointing at the one before it, and a state record with the chat's
-// model and reasoning level. Works over any TranscriptStore.
+// A chat conversation stored as a session of @keel/agent-core/session: the session header, a state
+// record holding the chat's settings, then one message record per user or assistant message on one
+// branch. Writing goes through `Session` (which holds the session's write lock); reading for
+// `keel sessions` goes through the store alone, so it works while a chat has the session open.
 
-import {
-	SESSION_FORMAT_VERSION,
-	type SessionMessageRecord,
-	type SessionRecord,
-	type TranscriptStore,
-	type TranscriptWriter,
-} from "@keel/agent-core/session";
+import { Session, type SessionMessageRecord, type SessionState, type TranscriptStore } from "@keel/agent-core/session";
 import type { Message } from "@keel/ai";
 
-/** What the chat remembers beside its messages (kept in the state record's `custom`). */
+/** What the chat remembers beside its messages (kept in the state record's `custom.chat`). */
 export interface ChatSettings {
 	/** provider/id, or for a custom server the model name it expects. */
 	model: string;
@@ -23,11 +18,12 @@ export interface ChatSettings {
 
 export interface ChatTranscript {
 	readonly sessionId: string;
+	readonly title?: string;
 	readonly messages: Message[];
 	readonly settings?: ChatSettings;
 }
 
-/** A session id that sorts by time: 2026-11-22T23-45-01-abc123. */
+/** A session id that sorts by time and reads as one: 2026-11-22T23-45-01-k3j9x2. */
 export function createSessionId(now = new Date()): string {
 	const stamp = now
 		.toISOString()
@@ -36,12 +32,23 @@ export function createSessionId(now = new Date()): string {
 	return `${stamp}-${Math.random().toString(36).slice(2, 8)}`;
 }
 
-/** The conversation as the chat continues it: messages of the current branch, in order, and the last settings. */
+const isChatMessage = (message: { role?: unknown }): message is Message =>
+	message.role === "user" || message.role === "assistant" || message.role === "toolResult";
+
+function chatSettingsOf(state: SessionState | undefined): ChatSettings | undefined {
+	return state?.custom?.chat as ChatSettings | undefined;
+}
+
+/**
+ * The conversation as stored, without taking the session's lock: the messages of the current branch
+ * (following each message's parent from the leaf), in order, and the last settings.
+ */
 export async function readChatTranscript(store: TranscriptStore, sessionId: string): Promise<ChatTranscript> {
 	const { records } = await store.read(sessionId);
 	const byId = new Map<string, SessionMessageRecord>();
-	let leafId: string | null | undefined;
-	let settings: ChatSettings | undefined;
+	let leafId: string | null = null;
+	let state: SessionState | undefined;
+	let title: string | undefined;
 	for (const record of records) {
 		if (record.type === "message") {
 			const message = record as SessionMessageRecord;
@@ -50,81 +57,60 @@ export async function readChatTranscript(store: TranscriptStore, sessionId: stri
 		} else if (record.type === "leaf") {
 			leafId = (record as { leafId: string | null }).leafId;
 		} else if (record.type === "state") {
-			const custom = (record as { state: { custom?: Record<string, unknown> } }).state.custom;
-			if (custom?.chat) settings = custom.chat as ChatSettings;
+			state = (record as { state: SessionState }).state;
+		} else if (record.type === "session" || record.type === "title") {
+			title = (record as { title?: string }).title ?? title;
 		}
 	}
 	const chain: Message[] = [];
 	const seen = new Set<string>();
-	for (let id = leafId ?? null; id !== null && byId.has(id) && !seen.has(id); id = byId.get(id)!.parentId) {
+	for (let id = leafId; id !== null && byId.has(id) && !seen.has(id); id = byId.get(id)!.parentId) {
 		seen.add(id);
 		const { message } = byId.get(id)!;
-		if (message.role === "user" || message.role === "assistant" || message.role === "toolResult") {
-			chain.push(message as Message);
-		}
+		if (isChatMessage(message as { role?: unknown })) chain.push(message as Message);
 	}
-	return { sessionId, messages: chain.reverse(), settings };
+	return { sessionId, title, messages: chain.reverse(), settings: chatSettingsOf(state) };
 }
 
-/** Appends a chat's messages and settings to its transcript, keeping the parent chain. */
+/** Appends a chat's messages and settings to its session. */
 export class ChatTranscriptWriter {
-	private lastMessageId: string | null;
-	private counter = 0;
-
-	private constructor(
-		private readonly writer: TranscriptWriter,
-		lastMessageId: string | null,
-	) {
-		this.lastMessageId = lastMessageId;
-	}
+	private constructor(private readonly session: Session) {}
 
 	get sessionId(): string {
-		return this.writer.sessionId;
+		return this.session.id;
 	}
 
-	static async create(store: TranscriptStore, sessionId: string, title: string): Promise<ChatTranscriptWriter> {
-		const writer = await store.openWriter(sessionId, {
-			create: { type: "session", v: SESSION_FORMAT_VERSION, sessionId, timestamp: Date.now(), title },
+	/** The conversation so far (for a resumed session). */
+	get messages(): Message[] {
+		return this.session.messages().filter((message) => isChatMessage(message as { role?: unknown })) as Message[];
+	}
+
+	get settings(): ChatSettings | undefined {
+		return chatSettingsOf(this.session.state);
+	}
+
+	static async create(store: TranscriptStore, title: string, settings: ChatSettings): Promise<ChatTranscriptWriter> {
+		const session = await Session.create(store, {
+			sessionId: createSessionId(),
+			title,
+			state: { custom: { chat: settings } },
 		});
-		return new ChatTranscriptWriter(writer, null);
+		return new ChatTranscriptWriter(session);
 	}
 
 	static async resume(store: TranscriptStore, sessionId: string): Promise<ChatTranscriptWriter> {
-		const { records } = await store.read(sessionId);
-		let last: string | null = null;
-		for (const record of records) {
-			if (record.type === "message") last = (record as SessionMessageRecord).id;
-			if (record.type === "leaf") last = (record as { leafId: string | null }).leafId;
-		}
-		return new ChatTranscriptWriter(await store.openWriter(sessionId), last);
+		return new ChatTranscriptWriter(await Session.open(store, sessionId));
 	}
 
 	async appendMessage(message: Message): Promise<void> {
-		const id = `${Date.now().toString(36)}-${(this.counter++).toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
-		const record: SessionRecord = {
-			type: "message",
-			v: SESSION_FORMAT_VERSION,
-			sessionId: this.sessionId,
-			timestamp: Date.now(),
-			id,
-			parentId: this.lastMessageId,
-			message,
-		};
-		this.lastMessageId = id;
-		await this.writer.append(record);
+		await this.session.append(message);
 	}
 
 	async saveSettings(settings: ChatSettings): Promise<void> {
-		await this.writer.append({
-			type: "state",
-			v: SESSION_FORMAT_VERSION,
-			sessionId: this.sessionId,
-			timestamp: Date.now(),
-			state: { custom: { chat: settings } },
-		});
+		await this.session.updateState({ custom: { ...this.session.state.custom, chat: settings } });
 	}
 
 	close(): Promise<void> {
-		return this.writer.close();
+		return this.session.close();
 	}
 }

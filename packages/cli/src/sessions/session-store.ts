@@ -1,8 +1,9 @@
-// The store the CLI's sessions live in: JSONL files under $KEEL_HOME/sessions.
+// The store the CLI's sessions live in: the JSONL transcript store of @keel/agent-core, one file
+// per session under $KEEL_HOME/sessions (default ~/.keel/sessions).
 import type { TranscriptStore } from "@keel/agent-core/session";
-import { JsonlDirectoryStore } from "./jsonl-directory-store.js";
+import { createJsonlTranscriptStore } from "@keel/agent-core/session/jsonl";
 import { sessionsDirectory } from "./keel-home.js";
 
 export function openSessionStore(env: Record<string, string | undefined>): TranscriptStore {
-	return new JsonlDirectoryStore(sessionsDirectory(env));
+	return createJsonlTranscriptStore({ directory: sessionsDirectory(env) });
 }
