@@ -50,6 +50,14 @@ describe("keel chat with piped input", () => {
 			sessionId,
 		]);
 
+		const listed = await runKeel(["sessions"], { env });
+		expect(listed.stdout).toMatch(new RegExp(`^${sessionId}\\s.*\\sMy name is Ada\\.$`, "m"));
+		const shown = await runKeel(["sessions", "show", sessionId!], { env });
+		expect(shown.stdout).toBe(
+			"user:\nMy name is Ada.\n\nassistant (custom/test-model):\nHi, Ada.\n\n" +
+				"user:\nWhat is my name?\n\nassistant (custom/test-model):\nYour name is Ada.\n",
+		);
+
 		const markdown = await runKeel(["sessions", "export", sessionId!, "--format", "md"], { env });
 		expect(markdown.stdout).toBe(
 			`# Session ${sessionId}\n\n## user\n\nMy name is Ada.\n\n## assistant (custom/test-model)\n\nHi, Ada.\n\n` +
