@@ -95,6 +95,15 @@ describe("keel prompt from a pipe", () => {
 		expect((events.at(-1)!.message as { usage: { input: number } }).usage.input).toBe(12);
 	});
 
+	it("uses the nearest reasoning level the model supports, and says so on stderr", async () => {
+		server.enqueue(chatCompletionsResponse({ text: ["ok"] }));
+		const result = await runKeel(["prompt", ...serverFlags(), "--reasoning", "high", "hi"], { env: environment() });
+		expect(result.exitCode).toBe(0);
+		// A custom model is defined without reasoning: "off" is the only level it has.
+		expect(result.stderr).toContain('custom/test-model does not support reasoning "high"; using "off"');
+		expect((server.lastRequest!.json as Record<string, unknown>).reasoning_effort).toBeUndefined();
+	});
+
 	it("exits 1 with the server's error message on stderr when the call fails", async () => {
 		server.enqueue({ status: 404, body: { error: { message: "model 'test-model' not found" } } });
 		const result = await runKeel(["prompt", ...serverFlags(), "hi"], { env: environment() });

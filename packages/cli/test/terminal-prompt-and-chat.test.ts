@@ -2,6 +2,8 @@
 // not answered, thinking dimmed, NO_COLOR honoured, chat turns, and Ctrl-C stopping an answer but
 // not the chat. The server holds each answer until the test releases it, so every screen is
 // checked in a known state. Without tmux these tests skip and say why.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { chatCompletionsPieces } from "./helpers/chat-completions-stream.js";
 import { GatedChatServer, type HeldAnswer } from "./helpers/gated-chat-server.js";
@@ -115,5 +117,23 @@ describe.skipIf(skipReason !== undefined)("keel in a terminal", () => {
 		terminal.sendKeys("C-c");
 		expect(await terminal.waitForExit()).toBe(0);
 		expect(plain(terminal.capture())).toMatch(/Session saved: \S+/);
+	});
+});
+
+describe.skipIf(skipReason !== undefined)("keel login in a terminal", () => {
+	it("reads the key without showing it, then saves it", async () => {
+		const home = createTemporaryHome();
+		pane = TmuxPane.start({
+			command: [process.execPath, CLI_PATH, "login", "mistral"],
+			env: isolatedEnvironment(home),
+		});
+		const terminal = pane;
+		await terminal.waitFor((screen) => plain(screen).includes("API key for mistral (not shown):"), "the key prompt");
+		terminal.typeLine("secret-typed-key-0123456789");
+		expect(await terminal.waitForExit()).toBe(0);
+		const screen = plain(terminal.capture());
+		expect(screen).toContain("Saved the credential for mistral");
+		expect(screen).not.toContain("secret-typed-key");
+		expect(readFileSync(join(home, ".config/keel/credentials.json"), "utf8")).toContain("secret-typed-key-0123456789");
 	});
 });
