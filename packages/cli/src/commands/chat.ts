@@ -4,7 +4,7 @@
 import { createInterface, type Interface } from "node:readline";
 import { type Api, type AssistantMessage, type Message, type Model, streamSimple, type ThinkingLevel } from "@keel/ai";
 import { formatCost, formatUsage, writeAnswer } from "../answer-output.js";
-import { resolveApiKey } from "../api-key.js";
+import { type CallCredentials, resolveCallCredentials } from "../api-key.js";
 import {
 	type Command,
 	EXIT_FAILURE,
@@ -106,7 +106,7 @@ export const chatCommand: Command = {
 			reasoning: reasoning.level,
 			systemPrompt: values.system ?? resumed?.settings?.systemPrompt,
 			maxTokens: parsePositiveInteger("chat", "--max-tokens", values["max-tokens"]),
-			apiKey: await resolveApiKey(model, values.key, terminal.env),
+			credentials: await resolveCallCredentials(model, values.key, terminal.env),
 			keyFlag: values.key,
 		});
 		if (reasoning.note) terminal.stderr.write(`${reasoning.note}\n`);
@@ -124,7 +124,7 @@ interface ChatOptions {
 	reasoning: ThinkingLevel | undefined;
 	systemPrompt: string | undefined;
 	maxTokens: number | undefined;
-	apiKey: string | undefined;
+	credentials: CallCredentials;
 	keyFlag: string | undefined;
 }
 
@@ -235,7 +235,7 @@ class ChatLoop {
 				this.options.model,
 				{ systemPrompt: this.options.systemPrompt, messages: this.messages },
 				{
-					apiKey: this.options.apiKey,
+					...this.options.credentials,
 					maxTokens: this.options.maxTokens,
 					reasoning: this.options.reasoning,
 					signal: controller.signal,
@@ -272,13 +272,13 @@ class ChatLoop {
 				try {
 					const flags = { ...this.options.modelFlags, model: argument };
 					const model = selectModel("chat", flags, this.terminal.env);
-					const apiKey = await resolveApiKey(model, this.options.keyFlag, this.terminal.env);
+					const credentials = await resolveCallCredentials(model, this.options.keyFlag, this.terminal.env);
 					const reasoning = this.options.reasoning && selectReasoning("chat", model, this.options.reasoning);
 					this.options = {
 						...this.options,
 						model,
 						modelFlags: flags,
-						apiKey,
+						credentials,
 						reasoning: reasoning ? reasoning.level : undefined,
 					};
 					if (reasoning?.note) say(reasoning.note);

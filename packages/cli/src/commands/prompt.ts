@@ -2,7 +2,7 @@
 // combine as in simonw's llm: the piped text first, then the argument (here after a blank line).
 import { type Context, streamSimple } from "@keel/ai";
 import { writeAnswer } from "../answer-output.js";
-import { resolveApiKey } from "../api-key.js";
+import { resolveCallCredentials } from "../api-key.js";
 import {
 	type Command,
 	EXIT_FAILURE,
@@ -57,7 +57,7 @@ export const promptCommand: Command = {
 		const reasoning = selectReasoning("prompt", model, values.reasoning);
 		const maxTokens = parsePositiveInteger("prompt", "--max-tokens", values["max-tokens"]);
 		const text = await promptText(positionals, terminal);
-		const apiKey = await resolveApiKey(model, values.key, terminal.env);
+		const credentials = await resolveCallCredentials(model, values.key, terminal.env);
 		if (reasoning.note) terminal.stderr.write(`${reasoning.note}\n`);
 
 		const context: Context = {
@@ -68,7 +68,7 @@ export const promptCommand: Command = {
 		const stopListening = terminal.onInterrupt(() => controller.abort());
 		try {
 			const events = streamSimple(model, context, {
-				apiKey,
+				...credentials,
 				maxTokens,
 				reasoning: reasoning.level,
 				signal: controller.signal,
