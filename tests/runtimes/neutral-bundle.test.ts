@@ -1,6 +1,7 @@
 // Bundling for a neutral target: no runtime's export conditions, no externals, no Node built-ins
 // to fall back on. A program that only talks to OpenAI-compatible servers must bundle, and so must
-// every entry of @keel/ai but the Node-only test kit.
+// every entry of @keel/ai but the Node-only test kit and the Node-only half of credentials (the
+// file store and the loopback login server).
 import { describe, expect, it } from "vitest";
 import { bundleFor, describeBuildFailure, entryPath, inputsFromPackage, nodeBuiltinImports } from "./bundle.js";
 import { packageSpecifiers } from "./package-entries.js";
@@ -28,7 +29,7 @@ describe("a neutral bundle", () => {
 		expect(failure, "esbuild could not bundle the program for a neutral target").toBeUndefined();
 	});
 
-	it("can be made of every entry of @keel/ai except the Node-only @keel/ai/testing", async () => {
+	it("can be made of every entry of @keel/ai except the Node-only @keel/ai/testing and @keel/ai/credentials/node", async () => {
 		const specifiers = packageSpecifiers();
 		const needs = await Promise.all(
 			specifiers.map((specifier) => nodeNeeds({ contents: `export * from ${JSON.stringify(specifier)};` })),
@@ -36,6 +37,9 @@ describe("a neutral bundle", () => {
 		const nodeOnly = Object.fromEntries(
 			specifiers.flatMap((specifier, index) => (needs[index].length > 0 ? [[specifier, needs[index]]] : [])),
 		);
-		expect(Object.keys(nodeOnly), JSON.stringify(nodeOnly, null, 2)).toEqual(["@keel/ai/testing"]);
+		expect(Object.keys(nodeOnly), JSON.stringify(nodeOnly, null, 2)).toEqual([
+			"@keel/ai/testing",
+			"@keel/ai/credentials/node",
+		]);
 	});
 });

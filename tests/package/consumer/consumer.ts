@@ -2,6 +2,8 @@
 // (with skipLibCheck off, so every published .d.ts and its imports must resolve and check) and bundler.
 import { Agent, type AgentEvent, type AgentTool } from "@keel/agent-core";
 import { type AssistantMessage, type Context, getModel, type Model, stream, Type } from "@keel/ai";
+import { createMemoryCredentialStore, resolveStreamCredentials } from "@keel/ai/credentials";
+import { createFileCredentialStore, defaultCredentialsPath } from "@keel/ai/credentials/node";
 import { fauxAssistantMessage, fauxToolCall, registerFauxProvider } from "@keel/ai/testing";
 
 // Declaration merging reaches the installed package.
@@ -47,4 +49,14 @@ export async function run(): Promise<string> {
 	];
 	await agent.prompt("What's the weather in Lisbon?");
 	return message.stopReason;
+}
+
+// Both credential subpaths resolve with their types: a memory store first, then the file store.
+export async function openRouterCredentials(): Promise<{ apiKey?: string }> {
+	const memory = createMemoryCredentialStore({ openrouter: { type: "api-key", key: "sk-or-example" } });
+	const found = await resolveStreamCredentials("openrouter", { store: memory });
+	if (found.apiKey) return found;
+	return resolveStreamCredentials("openrouter", {
+		store: createFileCredentialStore({ path: defaultCredentialsPath() }),
+	});
 }

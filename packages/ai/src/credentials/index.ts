@@ -52,4 +52,5 @@ export {
 	type ResolvedApiKey,
 	resolveApiKey,
 } from "./resolve-api-key.js";
+export { resolveStreamCredentials, type StreamCredentials } from "./stream-credentials.js";
 export type { ApiKeyCredential, Credential, CredentialStore, OAuthCredential } from "./types.js";

@@ -43,7 +43,9 @@ export interface ResolvedApiKey {
 /**
  * The key to call `provider` with, following the resolution order above, or undefined when there
  * is none. Throws CredentialError when a stored OAuth token has expired and cannot be renewed
- * (the stored credential is left as it was); the message never holds a token.
+ * (no refresh token, or the token endpoint refused); the stored credential is left as it was and
+ * the message never holds a token. A refresh that fails while the token has not yet expired
+ * returns the current token and is tried again on the next call.
  */
 export async function resolveApiKey(provider: string, options: ResolveApiKeyOptions = {}): Promise<string | undefined> {
 	return (await findApiKey(provider, options))?.apiKey;
@@ -129,6 +131,9 @@ async function renewUnderLock(
 				? await options.refresh(current, provider)
 				: await refreshOAuthCredential(current, { fetch: options.fetch, signal: options.signal, now });
 		} catch (error) {
+			// The token still works for a few seconds: use it, and try the refresh again next time
+			// (a token endpoint that is briefly down must not fail calls that can still succeed).
+			if (current.expiresAt !== undefined && current.expiresAt > now()) return current;
 			const reason = error instanceof OAuthError ? error.message : "the refresh function failed";
 			throw new CredentialError(
 				credentialProblemMessage(provider, `could not be refreshed (${reason})`),

@@ -108,7 +108,7 @@ describe("OAuth credentials in the store", () => {
 				error_description: "refresh token refresh-token-abcdefghijkl was revoked",
 			}),
 		);
-		const credential = expiringCredential();
+		const credential = expiringCredential({ expiresAt: NOW - 1000 });
 		const store = createMemoryCredentialStore({ openrouter: credential });
 		const failure = await resolveApiKey("openrouter", { store, now }).catch((error: unknown) => error);
 		expect(failure).toBeInstanceOf(CredentialError);
@@ -119,6 +119,16 @@ describe("OAuth credentials in the store", () => {
 		expect(message).not.toContain("refresh-token-abcdefghijkl");
 		expect(message).not.toContain("old-access-token");
 		expect((failure as CredentialError).code).toBe("invalid_grant");
+		expect(await store.get("openrouter")).toEqual(credential);
+	});
+
+	it("keeps using a token that has not yet expired when its refresh fails, and retries the refresh next time", async () => {
+		server.route("/token", (_request, response) => sendJson(response, 503, { error: "temporarily_unavailable" }));
+		const credential = expiringCredential();
+		const store = createMemoryCredentialStore({ openrouter: credential });
+		expect(await resolveApiKey("openrouter", { store, now })).toBe("old-access-token-0123456789");
+		expect(await resolveApiKey("openrouter", { store, now })).toBe("old-access-token-0123456789");
+		expect(server.requests).toHaveLength(2);
 		expect(await store.get("openrouter")).toEqual(credential);
 	});
 

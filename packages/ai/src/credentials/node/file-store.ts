@@ -3,7 +3,8 @@
 // under a lock file, written atomically, so two processes never lose each other's changes and a
 // crash never leaves a half-written file. The lock also serialises token refreshes (withLock).
 import { AsyncLocalStorage } from "node:async_hooks";
-import { chmod, readFile } from "node:fs/promises";
+import { chmod, mkdir, readFile } from "node:fs/promises";
+import { dirname } from "node:path";
 import { assertCredential, findCredentialProblem } from "../credential-shape.js";
 import type { Credential, CredentialStore } from "../types.js";
 import { writeFileAtomically } from "./atomic-write.js";
@@ -33,7 +34,11 @@ export function createFileCredentialStore(options: FileCredentialStoreOptions = 
 
 	function withLock<T>(task: () => Promise<T>): Promise<T> {
 		if (insideLock.getStore()) return task();
-		const locked = () => withFileLock(lockPath, () => insideLock.run(true, task), options.lock);
+		const locked = async () => {
+			// The lock file sits beside the store, whose directory may not exist yet.
+			await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+			return withFileLock(lockPath, () => insideLock.run(true, task), options.lock);
+		};
 		const run = processTail.then(locked, locked);
 		processTail = run.catch(() => undefined);
 		return run;

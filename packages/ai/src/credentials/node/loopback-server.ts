@@ -48,7 +48,7 @@ export async function startLoopbackServer(options: LoopbackServerOptions = {}): 
 			return respond(response, 404, "Not found", "This address only receives a login's redirect.");
 		}
 		const query = url.searchParams;
-		if (options.expectedState !== undefined && query.get("state") !== options.expectedState && !query.has("error")) {
+		if (options.expectedState !== undefined && query.get("state") !== options.expectedState) {
 			return respond(response, 400, "Login not recognised", "This redirect does not belong to the login in progress.");
 		}
 		if (query.has("error")) {
@@ -75,8 +75,7 @@ export async function startLoopbackServer(options: LoopbackServerOptions = {}): 
 			server.close(() => resolve());
 		});
 	const timer = setTimeout(
-		() =>
-			settle?.reject(new OAuthError(`No login redirect arrived within ${Math.round(timeoutMs / 1000)} s`, "timeout")),
+		() => settle?.reject(new OAuthError(`No login redirect arrived within ${describeDuration(timeoutMs)}`, "timeout")),
 		timeoutMs,
 	);
 	const onAbort = () => settle?.reject(new OAuthError("The login was cancelled", "aborted"));
@@ -97,6 +96,10 @@ export async function startLoopbackServer(options: LoopbackServerOptions = {}): 
 			await finished.catch(() => undefined);
 		},
 	};
+}
+
+function describeDuration(milliseconds: number): string {
+	return milliseconds < 1000 ? `${milliseconds} ms` : `${Math.round(milliseconds / 1000)} s`;
 }
 
 function respond(response: ServerResponse, status: number, title: string, text: string): void {
