@@ -1,8 +1,6 @@
 // The credentials `keel login` saves and every command uses: the file store of
 // @keel/ai/credentials/node, at $KEEL_CREDENTIALS_FILE or ~/.config/keel/credentials.json
 // (mode 0600, atomic writes, locked refreshes).
-import { mkdir } from "node:fs/promises";
-import { dirname } from "node:path";
 import type { CredentialStore } from "@keel/ai/credentials";
 import { createFileCredentialStore, defaultCredentialsPath } from "@keel/ai/credentials/node";
 
@@ -12,9 +10,4 @@ export function credentialsPath(env: Record<string, string | undefined>): string
 
 export function openCredentialStore(env: Record<string, string | undefined>): CredentialStore & { path: string } {
 	return createFileCredentialStore({ path: credentialsPath(env) });
-}
-
-/** Creates the credentials file's folder (mode 0700) before the first save: the store's lock file goes there. */
-export async function ensureCredentialsDirectory(env: Record<string, string | undefined>): Promise<void> {
-	await mkdir(dirname(credentialsPath(env)), { recursive: true, mode: 0o700 });
 }

@@ -12,7 +12,7 @@ import {
 	parseCommandArguments,
 	UsageError,
 } from "../command.js";
-import { credentialsPath, ensureCredentialsDirectory, openCredentialStore } from "../credential-store.js";
+import { credentialsPath, openCredentialStore } from "../credential-store.js";
 import { readSecret } from "../secret-input.js";
 import { formatTable } from "../table.js";
 
@@ -110,7 +110,6 @@ Examples:
 			"client-secret": { type: "string" },
 		});
 		const provider = requireProvider("login", positionals);
-		await ensureCredentialsDirectory(terminal.env);
 		const store = openCredentialStore(terminal.env);
 		const controller = new AbortController();
 		const stopListening = terminal.onInterrupt(() => controller.abort());
