@@ -1,1 +1,1 @@
-export default ["packages/ai", "packages/agent", "tests"];
+export default ["packages/ai", "packages/agent", "packages/cli", "tests"];

@@ -31,6 +31,7 @@ export interface PublishedManifest {
 	exports: Record<string, string | Record<string, string>>;
 	dependencies?: Record<string, string>;
 	peerDependencies?: Record<string, string>;
+	bin?: Record<string, string>;
 }
 
 const TIMEOUT_MS = 180_000;

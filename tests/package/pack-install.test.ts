@@ -1,6 +1,7 @@
-// What `npm install @keel/ai @keel/agent-core` gives a user, tested as such: both packages packed
-// by pnpm (which publishes them), installed from the tarballs with plain npm into an empty project,
-// then run with plain node, type-checked by a consumer, and required from CommonJS.
+// What `npm install @keel/ai @keel/agent-core @keel/cli` gives a user, tested as such: the packages
+// packed by pnpm (which publishes them), installed from the tarballs with plain npm into an empty
+// project, then run with plain node, type-checked by a consumer, required from CommonJS, and the
+// `keel` command run with npx.
 //
 // No network: the third-party dependencies are tarballs made from the exact versions pnpm
 // installed, given to npm through `overrides`, and npm runs with --offline and an empty cache.
@@ -9,6 +10,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { WireTestServer } from "@keel/ai/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
 	assertBuilt,
@@ -20,35 +22,40 @@ import {
 	packWithPnpm,
 	repackWithVersion,
 } from "./consumer-project.js";
-import { runCommand, runCommandOrThrow } from "./run-command.js";
+import { environmentWithoutNpmSettings, runCommand, runCommandOrThrow } from "./run-command.js";
 
 const repositoryRoot = fileURLToPath(new URL("../../", import.meta.url));
 const aiDirectory = join(repositoryRoot, "packages/ai");
 const agentDirectory = join(repositoryRoot, "packages/agent");
+const cliDirectory = join(repositoryRoot, "packages/cli");
 const fixtureDirectory = fileURLToPath(new URL("./consumer/", import.meta.url));
 const typescriptCompiler = join(repositoryRoot, "node_modules/typescript/bin/tsc");
 
 let workDirectory: string;
 let ai: PackedPackage;
 let agentCore: PackedPackage;
+let cli: PackedPackage;
 let project: NpmProject;
 
 beforeAll(async () => {
 	assertBuilt(aiDirectory);
 	assertBuilt(agentDirectory);
+	assertBuilt(cliDirectory);
 	workDirectory = mkdtempSync(join(tmpdir(), "keel-pack-install-"));
 	const tarballs = join(workDirectory, "tarballs");
-	[ai, agentCore] = await Promise.all([
+	[ai, agentCore, cli] = await Promise.all([
 		packWithPnpm(repositoryRoot, aiDirectory, tarballs),
 		packWithPnpm(repositoryRoot, agentDirectory, tarballs),
+		packWithPnpm(repositoryRoot, cliDirectory, tarballs),
 	]);
 	// The third-party dependencies only: a Keel package must come from its packed tarball.
 	const thirdParty = (packed: PackedPackage) =>
-		Object.keys(packed.manifest.dependencies ?? {}).filter((name) => name !== ai.name && name !== agentCore.name);
+		Object.keys(packed.manifest.dependencies ?? {}).filter((name) => !name.startsWith("@keel/"));
 	const overrides = createDependencyTarballs(
 		[
 			{ fromDirectory: aiDirectory, names: thirdParty(ai) },
 			{ fromDirectory: agentDirectory, names: thirdParty(agentCore) },
+			{ fromDirectory: cliDirectory, names: thirdParty(cli) },
 			// For the type-check: a Node project has Node's types.
 			{ fromDirectory: repositoryRoot, names: ["@types/node"] },
 		],
@@ -61,7 +68,11 @@ beforeAll(async () => {
 			name: "keel-consumer",
 			private: true,
 			type: "module",
-			dependencies: { "@keel/ai": `file:${ai.tarball}`, "@keel/agent-core": `file:${agentCore.tarball}` },
+			dependencies: {
+				"@keel/ai": `file:${ai.tarball}`,
+				"@keel/agent-core": `file:${agentCore.tarball}`,
+				"@keel/cli": `file:${cli.tarball}`,
+			},
 			devDependencies: { "@types/node": overrides["@types/node"] },
 			overrides,
 		},
@@ -90,9 +101,12 @@ async function runAgentScript(): Promise<Record<string, unknown>> {
 describe("the packed tarballs", () => {
 	it("hold only the built code, the README and the LICENSE", () => {
 		const rootLicense = readFileSync(join(repositoryRoot, "LICENSE"), "utf8");
-		for (const packed of [ai, agentCore]) {
+		for (const packed of [ai, agentCore, cli]) {
 			const unexpected = packed.files.filter(
-				(file) => !file.startsWith("dist/") && !["package.json", "README.md", "LICENSE"].includes(file),
+				(file) =>
+					!file.startsWith("dist/") &&
+					!["package.json", "README.md", "LICENSE"].includes(file) &&
+					!(packed === cli && file === "bin/keel.js"),
 			);
 			expect(unexpected, packed.name).toEqual([]);
 			expect(packed.files, packed.name).toEqual(expect.arrayContaining(["README.md", "LICENSE"]));
@@ -111,16 +125,27 @@ describe("the packed tarballs", () => {
 		expect(ai.files.some((file) => file.includes("metafile"))).toBe(false);
 	});
 
+	it("@keel/cli holds its keel bin and the code it loads", () => {
+		expect(cli.manifest.bin).toEqual({ keel: "./bin/keel.js" });
+		expect(cli.files).toEqual(expect.arrayContaining(["bin/keel.js", "dist/cli.js"]));
+		expect(readFileSync(join(cli.extracted, "bin/keel.js"), "utf8")).toMatch(/^#!\/usr\/bin\/env node\n/);
+	});
+
 	it("keep no workspace: range, and @keel/agent-core takes @keel/ai as a caret peer", () => {
-		for (const packed of [ai, agentCore]) {
+		for (const packed of [ai, agentCore, cli]) {
 			expect(JSON.stringify(packed.manifest), packed.name).not.toContain("workspace:");
 		}
 		expect(agentCore.manifest.peerDependencies).toEqual({ "@keel/ai": `^${ai.version}` });
 		expect(agentCore.manifest.dependencies?.["@keel/ai"]).toBeUndefined();
+		// The CLI is an application: it brings both, in the caret range of this release.
+		expect(cli.manifest.dependencies).toEqual({
+			"@keel/agent-core": `^${agentCore.version}`,
+			"@keel/ai": `^${ai.version}`,
+		});
 	});
 
 	it("carry the metadata a registry page shows", () => {
-		for (const packed of [ai, agentCore]) {
+		for (const packed of [ai, agentCore, cli]) {
 			const { manifest } = packed;
 			expect(manifest.license, packed.name).toBe("MIT");
 			expect(manifest.repository?.url, packed.name).toMatch(/^git\+https:\/\/github\.com\/.+\.git$/);
@@ -178,6 +203,38 @@ describe("installed with plain npm", () => {
 		} else {
 			expect(result.error.code).toBe("ERR_REQUIRE_ESM");
 			expect(result.error.message).toMatch(/ES Module/);
+		}
+	});
+
+	it("runs `npx keel --help` and `keel models --json` from the installed bin", async () => {
+		const options = { cwd: project.directory, env: environmentWithoutNpmSettings(), timeoutMs: 60_000 };
+		const help = await runCommandOrThrow("npx", ["--offline", "--no-install", "keel", "--help"], options);
+		expect(help).toMatch(/^Usage: keel <command>/);
+		const models = JSON.parse(
+			await runCommandOrThrow("npx", ["--offline", "--no-install", "keel", "models", "anthropic", "--json"], options),
+		) as { provider: string }[];
+		expect(models.length).toBeGreaterThan(0);
+		expect(models.every((model) => model.provider === "anthropic")).toBe(true);
+	});
+
+	it("streams a prompt from the installed keel to an OpenAI-compatible server", async () => {
+		const server = await WireTestServer.start();
+		try {
+			const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
+				`data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+			server.enqueue({ body: [chunk({ content: "Installed and working." }), chunk({}, "stop"), "data: [DONE]\n\n"] });
+			// stdin from /dev/null: `keel prompt` reads a piped stdin to its end, as `llm` does.
+			const command = `node_modules/.bin/keel prompt -m local-model --base-url ${server.url} hi < /dev/null`;
+			const result = await runCommand("sh", ["-c", command], {
+				cwd: project.directory,
+				env: { PATH: process.env.PATH ?? "", HOME: workDirectory },
+				timeoutMs: 60_000,
+			});
+			expect(result.stderr).not.toContain("Error");
+			expect(result.stdout).toBe("Installed and working.\n");
+			expect(result.exitCode).toBe(0);
+		} finally {
+			await server.close();
 		}
 	});
 

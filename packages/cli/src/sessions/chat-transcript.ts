@@ -1,0 +1,116 @@
+// A chat conversation stored as a session of @keel/agent-core/session: the session header, a state
+// record holding the chat's settings, then one message record per user or assistant message on one
+// branch. Writing goes through `Session` (which holds the session's write lock); reading for
+// `keel sessions` goes through the store alone, so it works while a chat has the session open.
+
+import { Session, type SessionMessageRecord, type SessionState, type TranscriptStore } from "@keel/agent-core/session";
+import type { Message } from "@keel/ai";
+
+/** What the chat remembers beside its messages (kept in the state record's `custom.chat`). */
+export interface ChatSettings {
+	/** provider/id, or for a custom server the model name it expects. */
+	model: string;
+	baseUrl?: string;
+	api?: string;
+	reasoning?: string;
+	systemPrompt?: string;
+}
+
+export interface ChatTranscript {
+	readonly sessionId: string;
+	readonly title?: string;
+	readonly messages: Message[];
+	readonly settings?: ChatSettings;
+}
+
+/** A session id that sorts by time and reads as one: 2026-11-22T23-45-01-k3j9x2. */
+export function createSessionId(now = new Date()): string {
+	const stamp = now
+		.toISOString()
+		.replace(/\.\d+Z$/, "")
+		.replace(/:/g, "-");
+	return `${stamp}-${Math.random().toString(36).slice(2, 8)}`;
+}
+
+const isChatMessage = (message: { role?: unknown }): message is Message =>
+	message.role === "user" || message.role === "assistant" || message.role === "toolResult";
+
+function chatSettingsOf(state: SessionState | undefined): ChatSettings | undefined {
+	return state?.custom?.chat as ChatSettings | undefined;
+}
+
+/**
+ * The conversation as stored, without taking the session's lock: the messages of the current branch
+ * (following each message's parent from the leaf), in order, and the last settings.
+ */
+export async function readChatTranscript(store: TranscriptStore, sessionId: string): Promise<ChatTranscript> {
+	const { records } = await store.read(sessionId);
+	const byId = new Map<string, SessionMessageRecord>();
+	let leafId: string | null = null;
+	let state: SessionState | undefined;
+	let title: string | undefined;
+	for (const record of records) {
+		if (record.type === "message") {
+			const message = record as SessionMessageRecord;
+			byId.set(message.id, message);
+			leafId = message.id;
+		} else if (record.type === "leaf") {
+			leafId = (record as { leafId: string | null }).leafId;
+		} else if (record.type === "state") {
+			state = (record as { state: SessionState }).state;
+		} else if (record.type === "session" || record.type === "title") {
+			title = (record as { title?: string }).title ?? title;
+		}
+	}
+	const chain: Message[] = [];
+	const seen = new Set<string>();
+	for (let id = leafId; id !== null && byId.has(id) && !seen.has(id); id = byId.get(id)!.parentId) {
+		seen.add(id);
+		const { message } = byId.get(id)!;
+		if (isChatMessage(message as { role?: unknown })) chain.push(message as Message);
+	}
+	return { sessionId, title, messages: chain.reverse(), settings: chatSettingsOf(state) };
+}
+
+/** Appends a chat's messages and settings to its session. */
+export class ChatTranscriptWriter {
+	private constructor(private readonly session: Session) {}
+
+	get sessionId(): string {
+		return this.session.id;
+	}
+
+	/** The conversation so far (for a resumed session). */
+	get messages(): Message[] {
+		return this.session.messages().filter((message) => isChatMessage(message as { role?: unknown })) as Message[];
+	}
+
+	get settings(): ChatSettings | undefined {
+		return chatSettingsOf(this.session.state);
+	}
+
+	static async create(store: TranscriptStore, title: string, settings: ChatSettings): Promise<ChatTranscriptWriter> {
+		const session = await Session.create(store, {
+			sessionId: createSessionId(),
+			title,
+			state: { custom: { chat: settings } },
+		});
+		return new ChatTranscriptWriter(session);
+	}
+
+	static async resume(store: TranscriptStore, sessionId: string): Promise<ChatTranscriptWriter> {
+		return new ChatTranscriptWriter(await Session.open(store, sessionId));
+	}
+
+	async appendMessage(message: Message): Promise<void> {
+		await this.session.append(message);
+	}
+
+	async saveSettings(settings: ChatSettings): Promise<void> {
+		await this.session.updateState({ custom: { ...this.session.state.custom, chat: settings } });
+	}
+
+	close(): Promise<void> {
+		return this.session.close();
+	}
+}
