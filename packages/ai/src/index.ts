@@ -91,6 +91,15 @@ export {
 } from "./providers/shared/tool-call-ids.js";
 export { isSameModel, MISSING_TOOL_RESULT_TEXT, transformMessages } from "./providers/shared/transform-messages.js";
 export { complete, completeSimple, stream, streamSimple } from "./stream.js";
+// Tracing's hook interface (types only: the hooks themselves come from `@keel/ai/tracing`).
+export type {
+	AgentRunTrace,
+	AgentTurnTrace,
+	FallbackAttemptTrace,
+	FallbackTrace,
+	ToolTrace,
+	TracingHooks,
+} from "./tracing/hooks.js";
 export type * from "./types.js";
 export { createErrorMessage, formatThrownValue } from "./utils/error-message.js";
 export {
