@@ -12,7 +12,7 @@ import {
 	SimpleSpanProcessor,
 } from "@opentelemetry/sdk-trace-base";
 import { afterEach, describe, expect, it } from "vitest";
-import { type AgentEventSink, type AgentTool, defaultConvertToLlm, runAgentLoop } from "../src/index.js";
+import { Agent, type AgentEventSink, type AgentTool, defaultConvertToLlm, runAgentLoop } from "../src/index.js";
 import { traceAgentEvents } from "../src/tracing.js";
 import { echoTool, user } from "./helpers.js";
 
@@ -85,6 +85,18 @@ describe("agent run tracing", () => {
 		expect(tool?.status.code).toBe(SpanStatusCode.UNSET);
 		// No content by default: the tool's arguments and result stay out of the spans.
 		expect(JSON.stringify(telemetry.spans().map((span) => span.attributes))).not.toContain("secret-arg");
+	});
+
+	it("traces an Agent's prompt the same way", async () => {
+		const telemetry = recordSpans();
+		faux.setResponses(["hello"]);
+		const agent = new Agent({ initialState: { model: faux.getModel(), tools: [] } });
+		await agent.prompt("hi");
+		const root = telemetry.span("invoke_agent");
+		expect(root && telemetry.tree(root)).toEqual([
+			"invoke_agent",
+			[["turn 1", [["chat faux-model", [["chat faux-model attempt 1", []]]]]]],
+		]);
 	});
 
 	it("records tool arguments and results when the user opts in", async () => {
