@@ -8,6 +8,8 @@
 // and dist in tests), and tracing enabled through either must reach both.
 import type { Api, AssistantMessage, Context, Model, StreamOptions } from "../types.js";
 
+// The same key is spelled out in install-hooks.ts and in @keel/agent-core's tracing.ts: sharing this
+// module with the tracing entry would split it into a chunk of its own, one more file for every import.
 const HOOKS_KEY = Symbol.for("keel.tracing.hooks");
 
 /** Attribute values a trace accepts (OpenTelemetry's primitive attribute values). */
@@ -74,11 +76,4 @@ export interface TracingHooks {
 /** The installed hooks, or undefined while tracing is off (the common case: one property read). */
 export function getTracingHooks(): TracingHooks | undefined {
 	return (globalThis as { [HOOKS_KEY]?: TracingHooks })[HOOKS_KEY];
-}
-
-/** Installs (or with undefined, removes) the hooks. */
-export function setTracingHooks(hooks: TracingHooks | undefined): void {
-	const slot = globalThis as { [HOOKS_KEY]?: TracingHooks };
-	if (hooks) slot[HOOKS_KEY] = hooks;
-	else delete slot[HOOKS_KEY];
 }

@@ -5,7 +5,8 @@ import { type Meter, metrics, type Tracer, trace } from "@opentelemetry/api";
 import { startAgentRunSpan } from "./agent-spans.js";
 import { createCallMetrics } from "./call-metrics.js";
 import { startFallbackSpan } from "./fallback-spans.js";
-import { setTracingHooks, type TracingHooks } from "./hooks.js";
+import type { TracingHooks } from "./hooks.js";
+import { setTracingHooks } from "./install-hooks.js";
 import { startModelCallSpan } from "./model-call-span.js";
 import type { TracingEnvironment } from "./tracing-environment.js";
 
