@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createProviderStream } from "../src/providers/shared/provider-stream.js";
 import { stream } from "../src/stream.js";
 import { fauxAssistantMessage, fauxToolCall, registerFauxProvider } from "../src/testing/faux-provider.js";
-import { disableTracing } from "../src/tracing/index.js";
+import { disableTracing, enableTracing } from "../src/tracing/index.js";
 import { testModel } from "./helpers/models.js";
 import { recordTelemetry } from "./helpers/tracing.js";
 
@@ -205,5 +205,12 @@ describe("tracing off", () => {
 		await callWithOneRetry().result();
 		expect(telemetry.spans()).toEqual([]);
 		expect(await telemetry.metric("gen_ai.client.operation.duration")).toEqual([]);
+	});
+});
+
+describe("enableTracing options", () => {
+	it("rejects options that are not an object, saying what it got", () => {
+		expect(() => enableTracing(null as never)).toThrow("enableTracing options must be an object, got null");
+		expect(() => enableTracing("on" as never)).toThrow("enableTracing options must be an object, got string");
 	});
 });
