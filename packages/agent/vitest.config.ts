@@ -7,6 +7,7 @@ export default defineProject({
 	resolve: {
 		alias: [
 			{ find: /^@keel\/ai\/testing$/, replacement: aiSource("testing/index.ts") },
+			{ find: /^@keel\/ai\/tracing$/, replacement: aiSource("tracing/index.ts") },
 			{ find: /^@keel\/ai$/, replacement: aiSource("index.ts") },
 		],
 	},

@@ -16,6 +16,7 @@ export default defineConfig({
 	entry: {
 		index: "src/index.ts",
 		"testing/index": "src/testing/index.ts",
+		"tracing/index": "src/tracing/index.ts",
 		"credentials/index": "src/credentials/index.ts",
 		"credentials/node": "src/credentials/node/index.ts",
 		"providers/anthropic": "src/providers/anthropic/index.ts",
@@ -34,7 +35,9 @@ export default defineConfig({
 	clean: true,
 	splitting: true,
 	target: "node20",
-	external: [/^@anthropic-ai\//, /^openai/, /^@google\//, /^@aws-sdk\//, /^@mistralai\//],
+	// @opentelemetry/api is an optional peer: only the tracing entry imports it, and the application's
+	// own copy must be the one used (its global tracer and meter providers live there).
+	external: [/^@anthropic-ai\//, /^openai/, /^@google\//, /^@aws-sdk\//, /^@mistralai\//, /^@opentelemetry\//],
 	noExternal: ["@sinclair/typebox", "ajv", "ajv-formats"],
 	// Bundled code keeps its licences: dist/THIRD_PARTY_NOTICES.md lists every package the bundle
 	// holds, read from the build's own metafile, with its licence text.

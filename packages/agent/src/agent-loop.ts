@@ -38,6 +38,7 @@ import {
 	type ToolCallRun,
 	type ToolOutcome,
 } from "./tool-execution.js";
+import { inTurnTrace, traceAgentEvents } from "./tracing.js";
 import type { AgentContext, AgentEvent, AgentEventSink, AgentLoopConfig, AgentMessage, StreamFn } from "./types.js";
 import { ABORTED, AbortWatch, callCallback, isPromiseLike, pollMessages } from "./user-code.js";
 
@@ -165,7 +166,7 @@ function createRun(
 		context,
 		config,
 		signal,
-		sink,
+		sink: traceAgentEvents(sink, config.model),
 		streamFn: streamFn ?? streamSimple,
 		newMessages: [],
 		pending: [],
@@ -340,7 +341,11 @@ async function streamAssistantResponse(run: Run): Promise<AssistantMessage> {
 	const options: SimpleStreamOptions = Object.assign({}, config);
 	options.apiKey = resolvedKey ?? config.apiKey;
 	options.signal = signal;
-	const called = callCallback("streamFn", () => run.streamFn(config.model, llmContext, options), signal);
+	const called = callCallback(
+		"streamFn",
+		() => inTurnTrace(run.sink, () => run.streamFn(config.model, llmContext, options)),
+		signal,
+	);
 	const stream = isPromiseLike(called) ? await called : called;
 	if (!stream || typeof (stream as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] !== "function") {
 		throw new Error("streamFn must return an AssistantMessageEventStream");

@@ -119,6 +119,15 @@ export type {
 export { buildResponseFormat, meetsStrictModeRules } from "./structured-output/response-format.js";
 export { completeObject, type ObjectOptions, streamObject } from "./structured-output/stream-object.js";
 export { StructuredOutputError, type StructuredOutputFailure } from "./structured-output/structured-output-error.js";
+// Tracing's hook interface (types only: the hooks themselves come from `@keel/ai/tracing`).
+export type {
+	AgentRunTrace,
+	AgentTurnTrace,
+	FallbackAttemptTrace,
+	FallbackTrace,
+	ToolTrace,
+	TracingHooks,
+} from "./tracing/hooks.js";
 export type * from "./types.js";
 export { createErrorMessage, formatThrownValue } from "./utils/error-message.js";
 export {

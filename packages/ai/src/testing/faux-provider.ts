@@ -168,7 +168,7 @@ export function registerFauxProvider<TApi extends string = "faux">(
 			model,
 			requestOptions,
 			(attempt) => play(attempt, response, context, requestOptions, callIndex, playback),
-			{ requiresApiKey: false },
+			{ requiresApiKey: false, context },
 		);
 	};
 

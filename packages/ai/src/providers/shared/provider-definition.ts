@@ -66,16 +66,21 @@ function streamFromSource<TApi extends Api, TOptions extends StreamOptions>(
 	callerOptions: StreamOptions | undefined,
 	mapOptions: (definition: ProviderDefinition<TApi, TOptions>) => TOptions,
 ): AssistantMessageEventStream {
-	return startProviderCall(model, callerOptions, async () => {
-		const definition = typeof source === "function" ? await loadDefinition(source, model.api) : source;
-		const options = mapOptions(definition);
-		return {
-			options,
-			requiresApiKey: definition.requiresApiKey?.(model, options) ?? true,
-			classifyError: definition.classifyError ?? classifyError,
-			run: (attempt) => definition.runAttempt(attempt, context, options),
-		};
-	});
+	return startProviderCall(
+		model,
+		callerOptions,
+		async () => {
+			const definition = typeof source === "function" ? await loadDefinition(source, model.api) : source;
+			const options = mapOptions(definition);
+			return {
+				options,
+				requiresApiKey: definition.requiresApiKey?.(model, options) ?? true,
+				classifyError: definition.classifyError ?? classifyError,
+				run: (attempt) => definition.runAttempt(attempt, context, options),
+			};
+		},
+		context,
+	);
 }
 
 async function loadDefinition<TDefinition>(load: () => Promise<TDefinition>, api: Api): Promise<TDefinition> {

@@ -2,7 +2,9 @@
 // `start`, then loads and prepares the provider, checks the options, and runs the attempts. Its
 // top-level catch is the one place in @keel/ai where an unexpected exception becomes an error event.
 import { AMBIENT_CREDENTIALS, getEnvApiKey, missingApiKeyMessage } from "../../env-api-keys.js";
-import type { Api, Model, StreamOptions } from "../../types.js";
+import { getTracingHooks, type ModelCallTrace } from "../../tracing/hooks.js";
+import { pushTracingEvents } from "../../tracing/trace-events.js";
+import type { Api, Context, Model, StreamOptions } from "../../types.js";
 import { type AssistantMessageEventStream, createAssistantMessageEventStream } from "../../utils/event-stream.js";
 import { AssistantMessageBuilder } from "./assistant-message-builder.js";
 import { type CallFailureContext, failStoppedCall, failUnexpectedly } from "./call-failure.js";
@@ -26,6 +28,8 @@ export interface ProviderStreamConfig {
 	 * Defaults to `model.provider`; a transport that talks to something else (a proxy) names that.
 	 */
 	endpointName?: string;
+	/** The call's context; tracing records its messages when the user opted into content recording. */
+	context?: Context;
 }
 
 /** A provider call once its module is loaded and its options are mapped. */
@@ -52,24 +56,30 @@ export function createProviderStream<TApi extends Api>(
 	run: (attempt: ProviderAttempt<TApi>) => Promise<void>,
 	config: ProviderStreamConfig = {},
 ): AssistantMessageEventStream {
-	return startProviderCall(model, options, () => ({
-		options: options ?? {},
-		requiresApiKey: config.requiresApiKey !== false,
-		classifyError: config.classifyError ?? classifyError,
-		endpointName: config.endpointName,
-		run,
-	}));
+	return startProviderCall(
+		model,
+		options,
+		() => ({
+			options: options ?? {},
+			requiresApiKey: config.requiresApiKey !== false,
+			classifyError: config.classifyError ?? classifyError,
+			endpointName: config.endpointName,
+			run,
+		}),
+		config.context,
+	);
 }
 
 /**
  * The harness itself. `callerOptions` are the options the caller passed (their signal and limits
  * apply from this moment, while the provider module may still be loading); `prepare` loads the
- * provider and maps the options.
+ * provider and maps the options. `context` only reaches tracing (see `docs/tracing.md`).
  */
 export function startProviderCall<TApi extends Api>(
 	model: Model<TApi>,
 	callerOptions: StreamOptions | undefined,
 	prepare: () => PreparedProviderCall<TApi> | Promise<PreparedProviderCall<TApi>>,
+	context?: Context,
 ): AssistantMessageEventStream {
 	const stream = createAssistantMessageEventStream();
 	const options = callerOptions ?? {};
@@ -78,10 +88,13 @@ export function startProviderCall<TApi extends Api>(
 	// ambient-credentials marker (AWS or Google credentials found in the environment) is no secret:
 	// redacting its pieces would only garble the provider's own error text.
 	const secret = apiKey === AMBIENT_CREDENTIALS ? undefined : apiKey;
-	const builder = new AssistantMessageBuilder(model, (event) => stream.push(event), { secret });
+	// Tracing costs one check per call while off; when on, the trace follows the events the caller gets.
+	const trace = getTracingHooks()?.startModelCall(model, options, context);
+	const push = (event: Parameters<typeof stream.push>[0]) => stream.push(event);
+	const builder = new AssistantMessageBuilder(model, trace ? pushTracingEvents(push, trace) : push, { secret });
 	const call: CallFailureContext = { model, builder };
 	builder.start();
-	runProviderCall(model, options, apiKey, builder, prepare)
+	runProviderCall(model, options, apiKey, builder, prepare, trace)
 		.catch((error: unknown) => {
 			if (error instanceof CallStoppedError) failStoppedCall(call, error.stopCause);
 			else failUnexpectedly(call, error);
@@ -90,6 +103,7 @@ export function startProviderCall<TApi extends Api>(
 			// After the terminal event the message belongs to the caller: a transport still running
 			// (one that ignored the abort) gets an exception instead of changing it.
 			builder.seal();
+			trace?.end(builder.message);
 			stream.end(builder.message);
 		});
 	return stream;
@@ -101,6 +115,7 @@ async function runProviderCall<TApi extends Api>(
 	apiKey: string | undefined,
 	builder: AssistantMessageBuilder,
 	prepare: () => PreparedProviderCall<TApi> | Promise<PreparedProviderCall<TApi>>,
+	trace: ModelCallTrace | undefined,
 ): Promise<void> {
 	const signalProblem = findSignalProblem(callerOptions.signal);
 	if (signalProblem) return void builder.fail("error", signalProblem);
@@ -125,6 +140,7 @@ async function runProviderCall<TApi extends Api>(
 			classify: prepared.classifyError,
 			endpointName: prepared.endpointName,
 			run: prepared.run,
+			trace,
 		});
 	} finally {
 		lifetime.dispose();

@@ -1,4 +1,6 @@
 // Runs a provider's attempts until one finishes the message, a failure is final, or the call stops.
+
+import type { ModelCallTrace } from "../../tracing/hooks.js";
 import type { Api, Model, StreamOptions } from "../../types.js";
 import { formatThrownValue } from "../../utils/error-message.js";
 import type { AssistantMessageBuilder } from "./assistant-message-builder.js";
@@ -7,6 +9,7 @@ import type { CallLifetime } from "./call-lifetime.js";
 import { NonRetryableError, type ProviderAttempt } from "./provider-attempt.js";
 import type { ErrorClassification } from "./retry.js";
 import { decideRetry, retrySettings } from "./retry-policy.js";
+import { sanitizeServerText } from "./secret-redaction.js";
 
 /** One provider call, ready to run: options mapped, key resolved, checks passed. */
 export interface ProviderCall<TApi extends Api> {
@@ -20,6 +23,8 @@ export interface ProviderCall<TApi extends Api> {
 	endpointName?: string;
 	/** One attempt: send the request and feed the decoder, which ends the message through the builder. */
 	run: (attempt: ProviderAttempt<TApi>) => Promise<void>;
+	/** The call's trace when tracing is on: each attempt becomes a child span of it. */
+	trace?: ModelCallTrace;
 }
 
 type AttemptOutcome =
@@ -41,7 +46,9 @@ export async function runAttempts<TApi extends Api>(call: ProviderCall<TApi>): P
 	const history: AttemptHistory = { attempts: 0, startedAt: Date.now() };
 	for (let attempt = 0; ; attempt++) {
 		history.attempts = attempt + 1;
+		const attemptTrace = call.trace?.startAttempt(attempt);
 		const outcome = await runAttempt(call, attempt);
+		attemptTrace?.end({ error: attemptError(call, outcome) });
 		if (call.builder.isSealed) return;
 		if (call.lifetime.stopCause) return failStoppedCall(call, call.lifetime.stopCause);
 		if (outcome.ok) return failUnfinishedStream(call);
@@ -104,6 +111,14 @@ async function runAttempt<TApi extends Api>(call: ProviderCall<TApi>, attempt: n
 		end();
 		lifetime.pauseIdle();
 	}
+}
+
+/** Why an attempt failed, for its trace: the thrown error, a stop, or the error the decoder ended the message with. */
+function attemptError<TApi extends Api>(call: ProviderCall<TApi>, outcome: AttemptOutcome): string | undefined {
+	if (call.lifetime.stopCause) return call.lifetime.stopCause.kind;
+	if (!outcome.ok) return sanitizeServerText(call.classify(outcome.error).message, call.apiKey);
+	const message = call.builder.message;
+	return message.stopReason === "error" || message.stopReason === "aborted" ? message.errorMessage : undefined;
 }
 
 /**

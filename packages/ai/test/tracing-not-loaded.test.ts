@@ -1,0 +1,71 @@
+// Tracing is opt-in and @opentelemetry/api an optional peer: importing @keel/ai and making calls
+// must never load it; only the `@keel/ai/tracing` entry does. A fresh Node process records every
+// module URL it resolves (a module.register resolve hook) and the test reads the record.
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+
+const packageRoot = join(dirname(fileURLToPath(import.meta.url)), "..");
+const workDirectory = mkdtempSync(join(tmpdir(), "keel-tracing-not-loaded-"));
+const OPEN_TELEMETRY = /\/node_modules\/@opentelemetry\//;
+
+const hookPath = join(workDirectory, "record-resolutions.mjs");
+writeFileSync(
+	hookPath,
+	`import { appendFileSync } from "node:fs";
+export async function resolve(specifier, context, nextResolve) {
+	const result = await nextResolve(specifier, context);
+	appendFileSync(process.env.KEEL_RESOLUTION_LOG, result.url + "\\n");
+	return result;
+}
+`,
+);
+const registerPath = join(workDirectory, "register.mjs");
+writeFileSync(
+	registerPath,
+	`import { register } from "node:module";\nregister(${JSON.stringify(pathToFileURL(hookPath).href)});\n`,
+);
+
+afterAll(() => {
+	rmSync(workDirectory, { recursive: true, force: true });
+});
+
+function resolvedModules(name: string, script: string): string[] {
+	const log = join(workDirectory, `${name}.log`);
+	writeFileSync(log, "");
+	const child = spawnSync(
+		process.execPath,
+		["--import", "tsx", "--import", pathToFileURL(registerPath).href, "--input-type=module", "-e", script],
+		{ cwd: packageRoot, env: { ...process.env, KEEL_RESOLUTION_LOG: log }, encoding: "utf8", timeout: 60_000 },
+	);
+	if (child.status !== 0) throw new Error(`node exited with ${child.status}: ${child.stderr}`);
+	return readFileSync(log, "utf8").split("\n").filter(Boolean);
+}
+
+const source = (path: string) => JSON.stringify(pathToFileURL(join(packageRoot, "src", path)).href);
+
+// A call through the faux provider runs the whole harness (attempts, events, the terminal event).
+const CALL = `
+const { stream } = await import(${source("index.ts")});
+const { registerFauxProvider } = await import(${source("testing/index.ts")});
+const faux = registerFauxProvider({ responses: ["hello"] });
+const message = await stream(faux.getModel(), { messages: [{ role: "user", content: "hi", timestamp: 0 }] }).result();
+if (message.stopReason !== "stop") throw new Error("the call failed: " + message.errorMessage);
+`;
+
+// Each test spawns Node with tsx, which takes seconds on a loaded machine: hence the 60 s timeouts.
+describe("OpenTelemetry stays unloaded unless tracing is used", () => {
+	it("importing @keel/ai and streaming a call loads no @opentelemetry module", () => {
+		const modules = resolvedModules("call", CALL);
+		expect(modules.some((url) => url.endsWith("/src/providers/shared/retry-loop.ts"))).toBe(true);
+		expect(modules.filter((url) => OPEN_TELEMETRY.test(url))).toEqual([]);
+	}, 60_000);
+
+	it("the recorder does see @opentelemetry/api when @keel/ai/tracing is imported (control)", () => {
+		const modules = resolvedModules("control", `await import(${source("tracing/index.ts")});`);
+		expect(modules.some((url) => url.includes("/node_modules/@opentelemetry/api/"))).toBe(true);
+	}, 60_000);
+});
