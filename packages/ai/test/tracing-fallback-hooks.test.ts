@@ -2,6 +2,7 @@
 // reason the chain moved on, and each target's model call span nested under its attempt.
 import { SpanStatusCode } from "@opentelemetry/api";
 import { describe, expect, it } from "vitest";
+import { createFallbackStream } from "../src/fallback/create-fallback-stream.js";
 import { stream } from "../src/stream.js";
 import { fauxAssistantMessage, registerFauxProvider } from "../src/testing/faux-provider.js";
 import { getTracingHooks } from "../src/tracing/hooks.js";
@@ -39,5 +40,32 @@ describe("fallback tracing hooks", () => {
 		expect(attempt2.attributes["keel.fallback.reason"]).toBeUndefined();
 		expect(telemetry.children(attempt1).map((span) => span.name)).toEqual(["chat first"]);
 		expect(telemetry.children(attempt2).map((span) => span.name)).toEqual(["chat second"]);
+	});
+
+	it("is what createFallbackStream reports: one chain span, an attempt per target, each call under its attempt", async () => {
+		const telemetry = recordTelemetry();
+		const faux = registerFauxProvider({
+			api: "fallback-faux-chain",
+			models: [{ id: "primary" }, { id: "backup" }],
+			responses: [fauxAssistantMessage("", { stopReason: "error", errorMessage: "overloaded" }), "answer"],
+		});
+		const models = [faux.getModel("primary"), faux.getModel("backup")];
+		const context = { messages: [{ role: "user" as const, content: "hi", timestamp: 0 }] };
+		try {
+			const message = await createFallbackStream(models, { entry: "stream" })(models[0], context).result();
+			expect(message.model).toBe("backup");
+		} finally {
+			faux.unregister();
+		}
+
+		const chainSpan = telemetry.span("fallback");
+		expect(chainSpan.attributes["keel.fallback.models"]).toEqual(["faux/primary", "faux/backup"]);
+		expect(chainSpan.attributes["gen_ai.response.model"]).toBe("backup");
+		const [attempt1, attempt2] = telemetry.children(chainSpan);
+		expect(attempt1.attributes).toMatchObject({ "keel.fallback.index": 0, "keel.fallback.reason": "error" });
+		expect(attempt2.attributes).toMatchObject({ "keel.fallback.index": 1 });
+		expect(attempt2.attributes["keel.fallback.reason"]).toBeUndefined();
+		expect(telemetry.children(attempt1).map((span) => span.name)).toEqual(["chat primary"]);
+		expect(telemetry.children(attempt2).map((span) => span.name)).toEqual(["chat backup"]);
 	});
 });

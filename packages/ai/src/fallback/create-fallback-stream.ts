@@ -4,6 +4,7 @@
 // or `error`.
 import { transformMessages } from "../providers/shared/transform-messages.js";
 import { stream, streamSimple } from "../stream.js";
+import { type FallbackAttemptTrace, getTracingHooks } from "../tracing/hooks.js";
 import type {
 	Api,
 	AssistantMessage,
@@ -140,6 +141,8 @@ async function runChain(
 	options: FallbackOptions,
 ): Promise<void> {
 	const diagnostics: AssistantMessageDiagnostic[] = [];
+	// Undefined unless tracing is enabled: then one span over the chain and one per target tried.
+	const chainTrace = getTracingHooks()?.startFallback(order.map(({ target }) => target.model));
 	// The terminal event of the last model that failed: the caller's, when no model answers.
 	let lastTerminal: TerminalEvent | undefined;
 	// After an overflow, only a model with a larger window is worth trying.
@@ -153,24 +156,33 @@ async function runChain(
 		}
 		const targetContext: Context = { ...context, messages: transformMessages(context.messages, model) };
 		const targetOptions = buildTargetOptions(model, callerOptions, target.options, isCallerModel);
-		const attempt = await runTarget(output, model, targetContext, targetOptions, options.entry);
+		const attemptTrace = chainTrace?.startAttempt(model, position);
+		const attempt = await runTarget(output, model, targetContext, targetOptions, options.entry, attemptTrace);
 		// Once content reached the caller the answer is this model's, whatever its end. An answer
 		// without content (an empty `stop`) is an answer too.
 		const failure = attempt.committed ? undefined : classifyFallbackFailure(attempt.message, model);
 		if (failure === undefined) {
 			const failed = attempt.message.stopReason === "error" || attempt.message.stopReason === "aborted";
 			diagnostics.push(attemptDiagnostic(position, model, failed ? "failed" : "answered", undefined, attempt.message));
-			output.push(withDiagnostics(attempt.terminal, diagnostics));
+			attemptTrace?.end(attempt.message);
+			const terminal = withDiagnostics(attempt.terminal, diagnostics);
+			output.push(terminal);
 			output.end();
+			chainTrace?.end(terminal.type === "done" ? terminal.message : terminal.error);
 			return;
 		}
 		diagnostics.push(attemptDiagnostic(position, model, "failed", failure, attempt.message));
+		attemptTrace?.end(attempt.message, failure);
 		lastTerminal = attempt.terminal;
 		if (!movesOn(failure, options)) break;
 		if (failure === "context_overflow") minimumWindow = Math.max(minimumWindow, model.contextWindow);
 	}
 	// The first model is always tried, so a failure is known here.
-	if (lastTerminal) output.push(withDiagnostics(lastTerminal, diagnostics));
+	if (lastTerminal) {
+		const terminal = withDiagnostics(lastTerminal, diagnostics);
+		output.push(terminal);
+		chainTrace?.end(terminal.type === "done" ? terminal.message : terminal.error);
+	}
 	output.end();
 }
 
@@ -201,10 +213,13 @@ async function runTarget(
 	context: Context,
 	options: FallbackCallOptions,
 	entry: FallbackOptions["entry"],
+	trace: FallbackAttemptTrace | undefined,
 ): Promise<TargetOutcome> {
 	let events: AssistantMessageEventStream;
+	const start = () => (entry === "stream" ? stream(model, context, options) : streamSimple(model, context, options));
 	try {
-		events = entry === "stream" ? stream(model, context, options) : streamSimple(model, context, options);
+		// Started inside the attempt's span so the model call's span nests under it.
+		events = trace ? trace.activate(start) : start();
 	} catch (error) {
 		// Only an api nobody registered throws: that model fails, the next may be served.
 		const message = createErrorMessage(model, "error", formatThrownValue(error));
