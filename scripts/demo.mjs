@@ -104,6 +104,8 @@ if (requested) {
 			const [first] = context.messages.filter((message) => message.role === "user");
 			return fauxAssistantMessage(`You asked: "${textOf(first)}" (${context.messages.length} messages in context).`);
 		},
+		// Structured output: the answer is JSON text that completeObject validates against the schema.
+		() => fauxAssistantMessage(JSON.stringify({ city: "Lisbon", temperatureC: 22, conditions: "sunny", product: 42 })),
 	]);
 }
 
@@ -185,6 +187,38 @@ turn = 0;
 await resumed.prompt("What was my first question?");
 await reopened.close();
 await rm(sessionDirectory, { recursive: true, force: true });
+
+// --- structured output: the conversation's facts as an object of a TypeBox schema ---------------
+
+const Facts = Type.Object({
+	city: Type.String(),
+	temperatureC: Type.Number(),
+	conditions: Type.String(),
+	product: Type.Number(),
+});
+const conversation = resumed.state.messages.filter((message) =>
+	["user", "assistant", "toolResult"].includes(message.role),
+);
+const extraction = await ai
+	.completeObject(
+		model,
+		{
+			messages: [
+				...conversation,
+				{ role: "user", content: "Give the facts of this conversation as JSON.", timestamp: Date.now() },
+			],
+		},
+		{ schema: Facts, name: "facts" },
+	)
+	.then(
+		({ object }) => object,
+		(error) => {
+			process.exitCode = 1;
+			return `failed: ${error.message}`;
+		},
+	);
+write(dim("\n── structured output (completeObject with a TypeBox schema) ──\n"));
+write(`facts › ${typeof extraction === "string" ? extraction : JSON.stringify(extraction)}\n`);
 
 if (!requested) printRealProviderHint();
 faux?.unregister();
