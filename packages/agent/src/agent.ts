@@ -9,7 +9,9 @@ import {
 	type Transport,
 } from "@keel/ai";
 import { defaultConvertToLlm, defaultStreamFn, UNKNOWN_MODEL } from "./agent-defaults.js";
-import { runAgentLoop, runAgentLoopContinue } from "./agent-loop.js";
+import { runAgentLoop, runAgentLoopAfterApprovals, runAgentLoopContinue } from "./agent-loop.js";
+import type { PausedToolRun, ToolApprovalDecision, ToolApprovalRequest } from "./approval/approval-types.js";
+import { applyToolApprovalDecisions, assertCanResume, pendingToolApprovals } from "./approval/paused-run.js";
 import type {
 	AgentEvent,
 	AgentLoopConfig,
@@ -57,6 +59,13 @@ export interface AgentOptions {
 	beforeToolCall?: AgentLoopConfig["beforeToolCall"];
 	afterToolCall?: AgentLoopConfig["afterToolCall"];
 	shouldStopAfterTurn?: AgentLoopConfig["shouldStopAfterTurn"];
+	/** Decides which tool calls wait for approval (see docs/approvals.md). */
+	approvalPolicy?: AgentLoopConfig["approvalPolicy"];
+	/**
+	 * A run that paused for approvals, to resume (for example read back from a session after a
+	 * restart); `initialState.messages` must end with its assistant message.
+	 */
+	pausedRun?: PausedToolRun;
 	/** A listener that throws does not stop the run or the other listeners; its error goes here. */
 	onListenerError?: (error: unknown, event: AgentEvent) => void;
 }
@@ -116,6 +125,10 @@ export class Agent {
 	private running: Promise<void> | undefined;
 	/** Set when continue() already took the steering messages, so the first poll must not take more. */
 	private skipNextSteeringPoll = false;
+	/** The run that paused for approvals, until it is resumed. */
+	private paused: PausedToolRun | undefined;
+	/** The decisions given since the last prompt, so deciding a call twice does nothing the second time. */
+	private decided = new Map<string, boolean>();
 
 	convertToLlm: AgentLoopConfig["convertToLlm"];
 	transformContext: AgentLoopConfig["transformContext"];
@@ -134,6 +147,7 @@ export class Agent {
 	beforeToolCall: AgentLoopConfig["beforeToolCall"];
 	afterToolCall: AgentLoopConfig["afterToolCall"];
 	shouldStopAfterTurn: AgentLoopConfig["shouldStopAfterTurn"];
+	approvalPolicy: AgentLoopConfig["approvalPolicy"];
 	onListenerError: (error: unknown, event: AgentEvent) => void;
 
 	constructor(options: AgentOptions = {}) {
@@ -155,6 +169,11 @@ export class Agent {
 		this.beforeToolCall = options.beforeToolCall;
 		this.afterToolCall = options.afterToolCall;
 		this.shouldStopAfterTurn = options.shouldStopAfterTurn;
+		this.approvalPolicy = options.approvalPolicy;
+		if (options.pausedRun) {
+			assertCanResume(this.liveState.messages, options.pausedRun);
+			this.paused = options.pausedRun;
+		}
 		this.onListenerError =
 			options.onListenerError ??
 			((error, event) => console.error(`Agent listener failed on ${event.type}: ${formatThrownValue(error)}`));
@@ -206,6 +225,69 @@ export class Agent {
 		};
 	}
 
+	// --- approvals ------------------------------------------------------------------------------
+
+	/** The run that paused because tool calls wait for approval (plain JSON, to store), or undefined. */
+	get pausedRun(): PausedToolRun | undefined {
+		return this.paused;
+	}
+
+	/** The tool calls waiting for a decision, in call order. */
+	get pendingApprovals(): ToolApprovalRequest[] {
+		return this.paused ? pendingToolApprovals(this.paused) : [];
+	}
+
+	/** Approves a waiting call and resumes the run; resolves when the agent is idle again. */
+	approve(toolCallId: string): Promise<void> {
+		return this.decide([{ toolCallId, approved: true }]);
+	}
+
+	/** Denies a waiting call (the model reads `reason` as its result) and resumes the run. */
+	deny(toolCallId: string, reason?: string): Promise<void> {
+		return this.decide([
+			reason === undefined ? { toolCallId, approved: false } : { toolCallId, approved: false, reason },
+		]);
+	}
+
+	/**
+	 * Gives decisions and resumes the paused run: approved calls run, denied ones get their error
+	 * result; calls still undecided keep waiting (the run pauses again once the others are done).
+	 * Deciding a call again the same way does nothing; an unknown call id rejects with the ids that wait.
+	 */
+	decide(decisions: ToolApprovalDecision[]): Promise<void> {
+		const fresh: ToolApprovalDecision[] = [];
+		for (const decision of decisions) {
+			const earlier = this.decided.get(decision?.toolCallId);
+			if (earlier === undefined) fresh.push(decision);
+			else if (earlier !== decision.approved) {
+				const word = earlier ? "approved" : "denied";
+				return Promise.reject(
+					new Error(`Tool call "${decision.toolCallId}" was already ${word}; a decision cannot be changed`),
+				);
+			}
+		}
+		if (fresh.length === 0 && decisions.length > 0) return this.waitForIdle();
+		if (this.running) return Promise.reject(new Error(ALREADY_PROCESSING_CONTINUE_TEXT));
+		const paused = this.paused;
+		if (!paused) {
+			const ids = fresh.map((decision) => `"${decision?.toolCallId}"`).join(", ");
+			return Promise.reject(new Error(`No tool call ${ids} is waiting for approval: the agent has no paused run`));
+		}
+		try {
+			assertCanResume(this.liveState.messages, paused);
+			applyToolApprovalDecisions(paused, fresh);
+		} catch (error) {
+			return Promise.reject(error);
+		}
+		for (const decision of fresh) this.decided.set(decision.toolCallId, decision.approved);
+		return this.resume(paused, fresh);
+	}
+
+	private resume(paused: PausedToolRun, decisions: ToolApprovalDecision[]): Promise<void> {
+		this.paused = undefined;
+		return this.run(undefined, { paused, decisions });
+	}
+
 	// --- runs -----------------------------------------------------------------------------------
 
 	/**
@@ -214,6 +296,7 @@ export class Agent {
 	 */
 	prompt(input: string | AgentMessage | AgentMessage[], images?: ImageContent[]): Promise<void> {
 		if (this.running) return Promise.reject(new Error(ALREADY_PROCESSING_PROMPT_TEXT));
+		if (this.paused) return Promise.reject(new Error(waitingForApprovalText(this.paused)));
 		let prompts: AgentMessage[];
 		if (typeof input === "string") {
 			prompts = [{ role: "user", content: [{ type: "text", text: input }, ...(images ?? [])], timestamp: Date.now() }];
@@ -229,6 +312,7 @@ export class Agent {
 				new TypeError(`prompt() takes a string, a message with a role, or a non-empty array of messages; got ${got}`),
 			);
 		}
+		this.decided.clear();
 		return this.run(prompts);
 	}
 
@@ -240,6 +324,7 @@ export class Agent {
 	 */
 	continue(): Promise<void> {
 		if (this.running) return Promise.reject(new Error(ALREADY_PROCESSING_CONTINUE_TEXT));
+		if (this.paused) return Promise.reject(new Error(waitingForApprovalText(this.paused)));
 		const messages = this.liveState.messages;
 		if (messages.length === 0) return Promise.reject(new Error("No messages to continue from"));
 		const last = messages[messages.length - 1] as { role?: unknown };
@@ -254,8 +339,14 @@ export class Agent {
 		return Promise.reject(new Error("Cannot continue from message role: assistant"));
 	}
 
-	/** Aborts the running run; does nothing when idle. */
+	/**
+	 * Aborts the running run. While the agent waits for approvals, every waiting call gets an aborted
+	 * result (in a new run, so listeners see it); otherwise it does nothing when idle.
+	 */
 	abort(): void {
+		if (!this.abortController && this.paused && !this.running) {
+			void this.resume(this.paused, []);
+		}
 		this.abortController?.abort();
 	}
 
@@ -270,10 +361,12 @@ export class Agent {
 		this.liveState.streamingMessage = null;
 		this.liveState.pendingToolCalls = new Set();
 		this.liveState.errorMessage = undefined;
+		this.paused = undefined;
+		this.decided.clear();
 		this.clearAllQueues();
 	}
 
-	private run(prompts: AgentMessage[] | undefined): Promise<void> {
+	private run(prompts: AgentMessage[] | undefined, resume?: PendingResume): Promise<void> {
 		const controller = new AbortController();
 		this.abortController = controller;
 		const state = this.liveState;
@@ -287,7 +380,7 @@ export class Agent {
 			settle = resolve;
 		});
 		this.running = running;
-		void this.runLoop(prompts, controller).finally(() => {
+		void this.runLoop(prompts, controller, resume).finally(() => {
 			state.isStreaming = false;
 			state.streamingMessage = null;
 			state.pendingToolCalls = new Set();
@@ -299,14 +392,22 @@ export class Agent {
 		return running;
 	}
 
-	private async runLoop(prompts: AgentMessage[] | undefined, controller: AbortController): Promise<void> {
+	private async runLoop(
+		prompts: AgentMessage[] | undefined,
+		controller: AbortController,
+		resume?: PendingResume,
+	): Promise<void> {
 		const state = this.liveState;
 		const context = { systemPrompt: state.systemPrompt, messages: [...state.messages], tools: [...state.tools] };
 		const config = this.buildConfig(state.model);
 		const sink = (event: AgentEvent) => this.dispatch(event, controller.signal);
 		// Neither rejects: the loop ends every failure with agent_end itself, and continue() checked
 		// that the transcript can be continued before starting the run.
-		if (prompts) await runAgentLoop(prompts, context, config, sink, controller.signal, this.streamFn);
+		// (decide() checked the decisions and the constructor the transcript, so resuming does not reject.)
+		if (resume) {
+			const { paused, decisions } = resume;
+			await runAgentLoopAfterApprovals(context, paused, decisions, config, sink, controller.signal, this.streamFn);
+		} else if (prompts) await runAgentLoop(prompts, context, config, sink, controller.signal, this.streamFn);
 		else await runAgentLoopContinue(context, config, sink, controller.signal, this.streamFn);
 	}
 
@@ -326,6 +427,7 @@ export class Agent {
 			beforeToolCall: this.beforeToolCall,
 			afterToolCall: this.afterToolCall,
 			shouldStopAfterTurn: this.shouldStopAfterTurn,
+			approvalPolicy: this.approvalPolicy,
 			convertToLlm: this.convertToLlm,
 			transformContext: this.transformContext,
 			getApiKey: this.getApiKey,
@@ -422,6 +524,12 @@ export class Agent {
 				state.pendingToolCalls = pending;
 				break;
 			}
+			case "tool_approval_response":
+				state.pendingToolCalls = new Set(state.pendingToolCalls).add(event.toolCallId);
+				break;
+			case "agent_end":
+				this.paused = event.pausedRun;
+				break;
 			case "turn_end": {
 				const message = event.message as { role?: unknown; errorMessage?: string };
 				if (message.role === "assistant" && message.errorMessage) state.errorMessage = message.errorMessage;
@@ -429,6 +537,17 @@ export class Agent {
 			}
 		}
 	}
+}
+
+/** A paused run and the decisions that resume it. */
+interface PendingResume {
+	paused: PausedToolRun;
+	decisions: ToolApprovalDecision[];
+}
+
+function waitingForApprovalText(paused: PausedToolRun): string {
+	const ids = pendingToolApprovals(paused).map((request) => `"${request.toolCallId}"`);
+	return `Agent is waiting for tool approval (${ids.join(", ")}): call approve(), deny() or abort() first`;
 }
 
 function describeValue(value: unknown): string {

@@ -1,6 +1,15 @@
 // The public surface of @keel/agent-core/session: message identity, transcripts and their stores,
 // resume, branches and compaction. A separate entry so that the message kinds it adds to
 // AgentMessage (by declaration merging) reach only the programs that use sessions.
+export {
+	type ApprovalRecordWriter,
+	createToolApprovalRecorder,
+	findPausedToolRun,
+	loadPausedToolRun,
+	recordPausedToolRun,
+	recordToolApprovalDecision,
+	recordToolApprovalsCompleted,
+} from "../approval/approval-records.js";
 export { createMemoryTranscriptStore } from "./memory-transcript-store.js";
 export {
 	getAgentMessageImages,
@@ -30,6 +39,7 @@ export {
 	type NotificationMessage,
 	type ProgressMessage,
 	SESSION_FORMAT_VERSION,
+	type SessionApprovalRecord,
 	type SessionHeaderRecord,
 	type SessionInfo,
 	type SessionLeafRecord,
