@@ -18,7 +18,7 @@ export function validateApprovalRecord(record: Record<string, unknown>): void {
 	if (!ACTIONS.includes(record.action as string)) {
 		throw new FieldError(
 			"action",
-			`must be one of ${ACTIONS.map((action) => `"${action}"`).join(", ")}, got ${describe(record.action)}`,
+			`must be one of ${ACTIONS.map((action) => `"${action}"`).join(", ")}, got ${JSON.stringify(record.action)}`,
 		);
 	}
 	requireString(record, "pauseId", "record");
