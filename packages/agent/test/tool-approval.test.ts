@@ -5,7 +5,7 @@ import {
 	fauxToolCall,
 	registerFauxProvider,
 } from "@keel/ai/testing";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, expectTypeOf, it } from "vitest";
 import {
 	ABORTED_WHILE_WAITING_TEXT,
 	Agent,
@@ -291,6 +291,25 @@ describe("tool approval: deciding", () => {
 });
 
 describe("tool approval: what decides", () => {
+	it("requiresApproval receives the arguments typed by the schema, and a typed tool fits the Agent", () => {
+		const parameters = Type.Object({ path: Type.String() });
+		const remove: AgentTool<typeof parameters> = {
+			name: "remove",
+			label: "Remove",
+			description: "removes a file",
+			parameters,
+			requiresApproval: (args) => {
+				expectTypeOf(args).toEqualTypeOf<{ path: string }>();
+				return args.path.startsWith("/");
+			},
+			async execute() {
+				return { content: [], details: {} };
+			},
+		};
+		const agent = new Agent({ initialState: { tools: [remove] } });
+		expect(agent.state.tools).toHaveLength(1);
+	});
+
 	it("requiresApproval as a function of the validated arguments gates only the calls it returns true for", async () => {
 		const shell = countingTool("shell", {
 			requiresApproval: (args) => (args as { value: string }).value.startsWith("rm"),
