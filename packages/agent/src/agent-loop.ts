@@ -539,14 +539,23 @@ function gatePreparedToolCall(
 	toolCall: ToolCall,
 	entry: PreparedToolCall | ToolOutcome,
 ): ToolCallEntry | Promise<ToolCallEntry> {
-	if (entry.kind !== "ready") return entry;
-	const announce = (gated: ToolCallEntry): ToolCallEntry | Promise<ToolCallEntry> => {
-		if (gated.kind !== "waiting") return gated;
-		const sent = emit(run, approvalRequestEvent(toolCall, gated.args));
-		return sent ? sent.then(() => gated) : gated;
-	};
+	// Without an approval policy or flag there is nothing to ask: no closure, no promise per call.
+	if (entry.kind !== "ready" || (!run.config.approvalPolicy && !entry.tool.requiresApproval)) return entry;
 	const gated = gateToolCall(run, assistantMessage, toolCall, entry);
-	return isPromiseLike(gated) ? gated.then(announce) : announce(gated);
+	return isPromiseLike(gated)
+		? gated.then((value) => announceWaitingToolCall(run, toolCall, value))
+		: announceWaitingToolCall(run, toolCall, gated);
+}
+
+/** Emits tool_approval_request for a call that must wait. */
+function announceWaitingToolCall(
+	run: Run,
+	toolCall: ToolCall,
+	entry: ToolCallEntry,
+): ToolCallEntry | Promise<ToolCallEntry> {
+	if (entry.kind !== "waiting") return entry;
+	const sent = emit(run, approvalRequestEvent(toolCall, entry.args));
+	return sent ? sent.then(() => entry) : entry;
 }
 
 const NO_TOOL_CALLS: ToolBatchResult = Object.freeze({ toolResults: [], terminate: false }) as ToolBatchResult;
