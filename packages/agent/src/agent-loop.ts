@@ -674,6 +674,7 @@ async function executeToolCallsInParallel(
 			// Held: its tool_execution_end went out in the run that paused.
 			if (entry.kind === "held") return entry.outcome;
 			if (entry.kind === "done") outcome = entry;
+			// ("recorded" is a sequential batch's, which always resumes sequentially: it never gets here.)
 			else if (skipPrepared || entry.kind === "recorded") outcome = errorOutcome(SKIPPED_FOR_STEERING_TEXT);
 			else if (entry.kind === "waiting") return undefined;
 			else outcome = await executePreparedToolCall(run, assistantMessage, toolCall, entry, emitInTurn);

@@ -135,6 +135,7 @@ describe("tool approval: a parallel batch mixing gated and ungated calls", () =>
 			"turn_end:0",
 			"agent_end",
 		]);
+		expect(eventTreeProblems(events)).toEqual([]);
 	});
 
 	it("a denial's reason reaches the model as the call's error result, and the tool never runs", async () => {
@@ -250,6 +251,15 @@ describe("tool approval: deciding", () => {
 		const agent = new Agent({ initialState: { model: faux.getModel() } });
 		await expect(agent.approve("call-1")).rejects.toThrow(
 			'No tool call "call-1" is waiting for approval: the agent has no paused run',
+		);
+	});
+
+	it("an Agent given a paused run whose assistant message is not its last message refuses to start", async () => {
+		const { agent } = mixedBatchAgent();
+		await agent.prompt("go");
+		const pausedRun = agent.pausedRun;
+		expect(() => new Agent({ initialState: { messages: [] }, pausedRun })).toThrow(
+			"Cannot resume the paused run: the transcript does not end with its assistant message (tool calls call-a, call-b, call-c)",
 		);
 	});
 
