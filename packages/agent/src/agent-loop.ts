@@ -6,6 +6,8 @@
 //       (executeToolCallsInSequence, executeToolCallsInParallel); a response that failed or was
 //       aborted ends the run instead, its tool calls answered with not-run results
 //       (addMissingToolResults)
+//       — calls that need approval wait (approval/): the run ends there with agent_end.pausedRun,
+//       and runAgentLoopAfterApprovals later finishes the batch and goes on from here
 //     → turn_end → more turns while there were tool calls or steering messages
 //     → follow-ups start the turns again when the agent would otherwise stop
 //   → agent_end
