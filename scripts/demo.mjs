@@ -5,11 +5,20 @@
 // With KEEL_DEMO_MODEL=<provider>/<model id> (for example anthropic/claude-sonnet-4-6) the same
 // agent runs against that real model, with the key from the environment.
 //
+// The conversation is kept in a session (a JSONL file in a temporary directory); at the end a new
+// Agent resumes it from the file, as after a restart, and continues it.
+//
 // It imports the BUILT packages: run `npx -y pnpm@10.34.9 run build` first (`npm run quickstart` does).
-const [{ Agent }, ai, testing] = await Promise.all([
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const [{ Agent }, ai, testing, { Session, resumeAgent }, { createJsonlTranscriptStore }] = await Promise.all([
 	import("@keel/agent-core"),
 	import("@keel/ai"),
 	import("@keel/ai/testing"),
+	import("@keel/agent-core/session"),
+	import("@keel/agent-core/session/jsonl"),
 ]).catch((error) => {
 	// Before the first build, the packages' dist/ files do not exist: say what to run.
 	if (error?.code === "ERR_MODULE_NOT_FOUND" && String(error.message).includes("dist"))
@@ -90,24 +99,33 @@ if (requested) {
 			const [weather, product] = results.map((message) => message.content.map((block) => block.text).join(""));
 			return fauxAssistantMessage(`In ${weather.replace(":", " it is")}. And 21 × 2 = ${product}.`);
 		},
+		// After the resume: the answer comes from the transcript the resumed agent sent.
+		(context) => {
+			const [first] = context.messages.filter((message) => message.role === "user");
+			return fauxAssistantMessage(`You asked: "${textOf(first)}" (${context.messages.length} messages in context).`);
+		},
 	]);
 }
 
-// --- the agent and a readable event printer --------------------------------------------------
+// --- the agent (its conversation kept in a session on disk) and a readable event printer ---------
 
-const agent = new Agent({
+const sessionDirectory = await mkdtemp(join(tmpdir(), "keel-demo-sessions-"));
+const store = createJsonlTranscriptStore({ directory: sessionDirectory });
+const session = await Session.create(store, { title: "demo" });
+const agentOptions = {
 	initialState: {
 		systemPrompt: "You are a concise assistant. Use the tools when they help.",
 		model,
 		tools: [weatherTool, calculatorTool],
 	},
-});
+};
+const agent = new Agent({ ...agentOptions, session });
 
 const write = (text) => process.stdout.write(text);
 const dim = (text) => (process.stdout.isTTY ? `\x1b[2m${text}\x1b[0m` : text);
 let turn = 0;
 
-agent.subscribe((event) => {
+const printEvent = (event) => {
 	switch (event.type) {
 		case "turn_start":
 			turn++;
@@ -149,15 +167,28 @@ agent.subscribe((event) => {
 			break;
 		}
 	}
-});
+};
+agent.subscribe(printEvent);
 
 const started = performance.now();
 await agent.prompt(question);
 write(dim(`(${model.provider}/${model.id}, ${Math.round(performance.now() - started)} ms)\n`));
 
+// --- resume: a new Agent from the session file, as after a restart -----------------------------
+
+await session.close();
+const reopened = await Session.open(store, session.id);
+const resumed = await resumeAgent(reopened, agentOptions);
+write(dim(`\n── resumed session ${session.id.slice(0, 8)} from disk: ${resumed.state.messages.length} messages ──\n`));
+resumed.subscribe(printEvent);
+turn = 0;
+await resumed.prompt("What was my first question?");
+await reopened.close();
+await rm(sessionDirectory, { recursive: true, force: true });
+
 if (!requested) printRealProviderHint();
 faux?.unregister();
-if (agent.state.errorMessage) process.exitCode = 1;
+if (agent.state.errorMessage || resumed.state.errorMessage) process.exitCode = 1;
 
 // --- helpers ---------------------------------------------------------------------------------
 

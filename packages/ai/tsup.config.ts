@@ -26,6 +26,7 @@ export default defineConfig({
 		"providers/google-generative-ai": "src/providers/google-generative-ai/index.ts",
 		"providers/google-vertex": "src/providers/google-vertex/index.ts",
 		"providers/bedrock-converse-stream": "src/providers/bedrock-converse-stream/index.ts",
+		"providers/openai-codex-responses": "src/providers/openai-codex-responses/index.ts",
 	},
 	format: ["esm"],
 	dts: true,

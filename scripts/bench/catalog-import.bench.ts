@@ -43,7 +43,7 @@ async function bundle(esbuild: Esbuild, outdir: string, emptyCatalogue: boolean)
 						name: "empty-catalogue",
 						setup(build) {
 							build.onLoad({ filter: /models\.generated\.ts$/ }, () => ({
-								contents: "export function createCatalogue() { return {}; }",
+								contents: "export const GENERATED_PROVIDER_DATA = {};",
 								loader: "ts",
 							}));
 						},

@@ -29,7 +29,7 @@ const response = (status: string) => ({
 			: null,
 });
 
-function textBody(deltas: number): string {
+export function textBody(deltas: number): string {
 	const item = { type: "message", id: "msg_bench", role: "assistant", status: "in_progress", content: [] };
 	const parts = [
 		event({ type: "response.created", response: response("in_progress") }),
@@ -59,7 +59,7 @@ function textBody(deltas: number): string {
 	return parts.join("");
 }
 
-function toolBody(argumentBytes: number): string {
+export function toolBody(argumentBytes: number): string {
 	const { argumentsText, deltas } = toolArgumentDeltas(argumentBytes);
 	const item = { type: "function_call", id: "fc_bench", call_id: "call_bench", name: "write", arguments: "" };
 	const parts = [

@@ -12,6 +12,7 @@ export const RUNTIME_APIS = [
 	"mistral-conversations",
 	"google-generative-ai",
 	"google-vertex",
+	"openai-codex-responses",
 ] as const;
 
 export type RuntimeApi = (typeof RUNTIME_APIS)[number];
@@ -69,6 +70,9 @@ function modelFor(api: RuntimeApi, serverUrl: string): Model<Api> {
 		case "google-vertex":
 			// Vertex AI in express mode (an API key, no project): https://aiplatform.googleapis.com
 			return defineModel({ api, id: "gemini-runtime-test", baseUrl: serverUrl });
+		case "openai-codex-responses":
+			// ChatGPT's Codex endpoint: https://chatgpt.com/backend-api, posted to below /codex/responses
+			return defineModel({ api, id: "gpt-runtime-test", baseUrl: `${serverUrl}/backend-api` });
 	}
 }
 
@@ -79,7 +83,10 @@ function optionsFor(api: RuntimeApi) {
 	// @see https://docs.anthropic.com/en/api/client-sdks#browser-support
 	const headers: Record<string, string> =
 		api === "anthropic-messages" ? { "anthropic-dangerous-direct-browser-access": "true" } : {};
-	return { apiKey: RUNTIME_TEST_KEY, headers, maxRetries: 0, timeoutMs: 20_000 };
+	// Codex reads the account id from the access token's claims; the test key is not a JWT, so the
+	// account is given.
+	const codex = api === "openai-codex-responses" ? { accountId: "acct-runtime-test" } : {};
+	return { apiKey: RUNTIME_TEST_KEY, headers, maxRetries: 0, timeoutMs: 20_000, ...codex };
 }
 
 /** Streams the fixture prompt through the registry (`stream` of the root `@keel/ai`) and sums it up. */

@@ -20,6 +20,7 @@ export const REQUEST_PATHS: Record<RuntimeApi, string> = {
 	"mistral-conversations": "/v1/chat/completions",
 	"google-generative-ai": "/v1beta/models/gemini-runtime-test:streamGenerateContent?alt=sse",
 	"google-vertex": "/v1/publishers/google/models/gemini-runtime-test:streamGenerateContent?alt=sse",
+	"openai-codex-responses": "/backend-api/codex/responses",
 };
 
 /** The scripted response for the API, cut into small byte pieces so the body arrives in many reads. */
@@ -37,6 +38,8 @@ function sseBody(api: RuntimeApi): string {
 			return chatCompletionsAnswer();
 		case "openai-responses":
 		case "azure-openai-responses":
+		// Codex streams the Responses events.
+		case "openai-codex-responses":
 			return responsesAnswer();
 		case "google-generative-ai":
 		case "google-vertex":

@@ -1,8 +1,10 @@
 // The stateful Agent: the transcript, the queues, the listeners. Each run is one call of the loop
 // (agent-loop.ts); this class only keeps state and reduces the loop's events into it.
 import {
+	type AssistantMessage,
 	formatThrownValue,
 	type ImageContent,
+	isContextOverflow,
 	type Model,
 	type SimpleStreamOptions,
 	type ThinkingBudgets,
@@ -10,8 +12,15 @@ import {
 } from "@keel/ai";
 import { defaultConvertToLlm, defaultStreamFn, UNKNOWN_MODEL } from "./agent-defaults.js";
 import { runAgentLoop, runAgentLoopAfterApprovals, runAgentLoopContinue } from "./agent-loop.js";
+import { createToolApprovalRecorder } from "./approval/approval-records.js";
 import type { PausedToolRun, ToolApprovalDecision, ToolApprovalRequest } from "./approval/approval-types.js";
 import { applyToolApprovalDecisions, assertCanResume, pendingToolApprovals } from "./approval/paused-run.js";
+import { MessageQueue, type QueuedMessage, queueKey } from "./message-queue.js";
+import { AgentCompaction, type AgentCompactionOptions } from "./session/agent-compaction.js";
+import { type CompactionResult, type CompactOptions, compact } from "./session/compaction.js";
+import type { Session } from "./session/session.js";
+import { sessionConvertToLlm } from "./session/session-convert-to-llm.js";
+import { INTERRUPTED_TOOL_TEXT, syntheticToolResult } from "./session/tool-result-pairing.js";
 import type {
 	AgentEvent,
 	AgentLoopConfig,
@@ -62,12 +71,31 @@ export interface AgentOptions {
 	/** Decides which tool calls wait for approval (see docs/approvals.md). */
 	approvalPolicy?: AgentLoopConfig["approvalPolicy"];
 	/**
-	 * A run that paused for approvals, to resume (for example read back from a session after a
-	 * restart); `initialState.messages` must end with its assistant message.
+	 * A run that paused for approvals, to resume (for example read back from a transcript after a
+	 * restart); `initialState.messages` must end with its assistant message. With a `session`, the
+	 * paused run its branch ends with is resumed without this option.
 	 */
 	pausedRun?: PausedToolRun;
 	/** A listener that throws does not stop the run or the other listeners; its error goes here. */
 	onListenerError?: (error: unknown, event: AgentEvent) => void;
+	/**
+	 * A session (@keel/agent-core/session) to keep the conversation in: every message is appended as
+	 * it ends, queued messages are recorded until delivered, and the Agent starts from the session's
+	 * model context. `convertToLlm` then defaults to `sessionConvertToLlm` and `sessionId` to the
+	 * session's id. A run that pauses for tool approvals is stored in it too, decisions included, and
+	 * an Agent made from the session later resumes it (docs/approvals.md). See docs/sessions.md.
+	 */
+	session?: Session;
+	/** With a session: automatic compaction (on by default), or false to turn it off. */
+	compaction?: AgentCompactionOptions | false;
+	/** A message equal to one still queued is not queued again (steer/followUp return false). Default true. */
+	deduplicateQueuedMessages?: boolean;
+}
+
+/** Where a queued message goes, and its place in the queue. */
+export interface QueueMessageOptions {
+	/** Higher is delivered first within its queue; default 0. Steering always goes before follow-ups. */
+	priority?: number;
 }
 
 /** The live state. Assigning `tools` or `messages` stores a copy of the array. */
@@ -119,8 +147,12 @@ class LiveAgentState implements AgentState {
 export class Agent {
 	private readonly liveState = new LiveAgentState();
 	private readonly listeners = new Set<AgentListener>();
-	private steeringQueue: AgentMessage[] = [];
-	private followUpQueue: AgentMessage[] = [];
+	private readonly steeringQueue = new MessageQueue();
+	private readonly followUpQueue = new MessageQueue();
+	private readonly sessionStore: Session | undefined;
+	private readonly compaction: AgentCompaction | undefined;
+	/** Queue items taken for the running run, by message, until the message is written to the session. */
+	private readonly deliveringQueueItems = new Map<AgentMessage, string>();
 	private abortController: AbortController | undefined;
 	private running: Promise<void> | undefined;
 	/** Set when continue() already took the steering messages, so the first poll must not take more. */
@@ -129,6 +161,8 @@ export class Agent {
 	private paused: PausedToolRun | undefined;
 	/** The decisions given since the last prompt, so deciding a call twice does nothing the second time. */
 	private decided = new Map<string, boolean>();
+	/** With a session: writes the approval records (the paused run, each decision, completion). */
+	private approvalRecorder: ((event: AgentEvent) => Promise<void> | undefined) | undefined;
 
 	convertToLlm: AgentLoopConfig["convertToLlm"];
 	transformContext: AgentLoopConfig["transformContext"];
@@ -149,16 +183,19 @@ export class Agent {
 	shouldStopAfterTurn: AgentLoopConfig["shouldStopAfterTurn"];
 	approvalPolicy: AgentLoopConfig["approvalPolicy"];
 	onListenerError: (error: unknown, event: AgentEvent) => void;
+	deduplicateQueuedMessages: boolean;
 
 	constructor(options: AgentOptions = {}) {
 		Object.assign(this.liveState, options.initialState ?? {});
-		this.convertToLlm = options.convertToLlm ?? defaultConvertToLlm;
+		const session = options.session;
+		this.sessionStore = session;
+		this.convertToLlm = options.convertToLlm ?? (session ? sessionConvertToLlm : defaultConvertToLlm);
 		this.transformContext = options.transformContext;
 		this.steeringMode = options.steeringMode ?? "one-at-a-time";
 		this.followUpMode = options.followUpMode ?? "one-at-a-time";
 		this.steeringCheck = options.steeringCheck ?? "after-each-tool";
 		this.streamFn = options.streamFn ?? defaultStreamFn;
-		this.sessionId = options.sessionId;
+		this.sessionId = options.sessionId ?? session?.id;
 		this.getApiKey = options.getApiKey;
 		this.onPayload = options.onPayload;
 		this.onResponse = options.onResponse;
@@ -170,13 +207,57 @@ export class Agent {
 		this.afterToolCall = options.afterToolCall;
 		this.shouldStopAfterTurn = options.shouldStopAfterTurn;
 		this.approvalPolicy = options.approvalPolicy;
-		if (options.pausedRun) {
+		if (options.pausedRun && !session) {
 			assertCanResume(this.liveState.messages, options.pausedRun);
 			this.paused = options.pausedRun;
 		}
 		this.onListenerError =
 			options.onListenerError ??
 			((error, event) => console.error(`Agent listener failed on ${event.type}: ${formatThrownValue(error)}`));
+		this.deduplicateQueuedMessages = options.deduplicateQueuedMessages ?? true;
+		if (session) {
+			if (options.compaction !== false) {
+				this.compaction = new AgentCompaction(session, options.compaction ?? {}, () => this.showSessionContext());
+			}
+			this.attachSession(session, options.initialState?.messages !== undefined, options.pausedRun);
+		}
+	}
+
+	/**
+	 * Starts from the session: its model context becomes the transcript (unless initialState gave
+	 * messages), a run paused for approvals is restored (its calls keep waiting), any other turn cut
+	 * short mid-tool-call gets interrupted error results (resumeAgent can re-run the tools instead),
+	 * and the queued messages not yet delivered go back into their queues.
+	 */
+	private attachSession(session: Session, keepMessages: boolean, pausedRun: PausedToolRun | undefined): void {
+		const paused = pausedRun ?? session.pausedToolRun();
+		if (!paused) {
+			for (const toolCall of session.unansweredToolCalls()) {
+				// Written in order before anything this Agent appends; a failure shows on the next append.
+				session.append(syntheticToolResult(toolCall, INTERRUPTED_TOOL_TEXT)).catch(() => {});
+			}
+		}
+		if (!keepMessages) this.liveState.messages = session.modelContext();
+		if (paused) {
+			assertCanResume(this.liveState.messages, paused);
+			this.paused = paused;
+		}
+		this.approvalRecorder = createToolApprovalRecorder(session.approvalRecordWriter, { pausedRun: paused });
+		for (const item of session.pendingQueueItems()) {
+			const queue = item.queue === "steering" ? this.steeringQueue : this.followUpQueue;
+			queue.add({ message: item.message, priority: item.priority, queueItemId: item.queueItemId });
+		}
+	}
+
+	private showSessionContext(): void {
+		if (this.sessionStore) this.liveState.messages = this.sessionStore.modelContext();
+	}
+
+	/** After the session's branch changed: the paused run of the branch now shown, if any. */
+	private showSessionPausedRun(session: Session): void {
+		this.paused = session.pausedToolRun();
+		this.decided.clear();
+		this.approvalRecorder = createToolApprovalRecorder(session.approvalRecordWriter, { pausedRun: this.paused });
 	}
 
 	// --- state ----------------------------------------------------------------------------------
@@ -193,19 +274,22 @@ export class Agent {
 
 	// --- queues ---------------------------------------------------------------------------------
 
-	/** Queues a message for the running turn: it goes in after the current tool (or turn). */
-	steer(message: AgentMessage): void {
-		this.steeringQueue.push(message);
+	/**
+	 * Queues a message for the running turn: it goes in after the current tool (or turn). Returns
+	 * false when an equal message is still queued (it is then not queued twice).
+	 */
+	steer(message: AgentMessage, options?: QueueMessageOptions): boolean {
+		return this.enqueue("steering", message, options);
 	}
-	/** Queues a message for when the agent would otherwise stop. */
-	followUp(message: AgentMessage): void {
-		this.followUpQueue.push(message);
+	/** Queues a message for when the agent would otherwise stop; false when an equal one is still queued. */
+	followUp(message: AgentMessage, options?: QueueMessageOptions): boolean {
+		return this.enqueue("followUp", message, options);
 	}
 	clearSteeringQueue(): void {
-		this.steeringQueue = [];
+		this.dropQueued(this.steeringQueue.clear());
 	}
 	clearFollowUpQueue(): void {
-		this.followUpQueue = [];
+		this.dropQueued(this.followUpQueue.clear());
 	}
 	clearAllQueues(): void {
 		this.clearSteeringQueue();
@@ -213,6 +297,86 @@ export class Agent {
 	}
 	hasQueuedMessages(): boolean {
 		return this.steeringQueue.length > 0 || this.followUpQueue.length > 0;
+	}
+
+	private enqueue(
+		queue: "steering" | "followUp",
+		message: AgentMessage,
+		options: QueueMessageOptions | undefined,
+	): boolean {
+		const priority = options?.priority ?? 0;
+		if (!Number.isFinite(priority))
+			throw new RangeError(`Queue priority must be a finite number, got ${String(priority)}`);
+		if (this.deduplicateQueuedMessages) {
+			const key = queueKey(message);
+			if (this.steeringQueue.find(key) || this.followUpQueue.find(key)) return false;
+		}
+		const item: QueuedMessage = { message, priority };
+		const session = this.sessionStore;
+		if (session) {
+			item.queueItemId = crypto.randomUUID();
+			// Written in order with the session's other records; a failure shows on the next append.
+			session.enqueue({ queueItemId: item.queueItemId, queue, priority, message }).catch(() => {});
+		}
+		(queue === "steering" ? this.steeringQueue : this.followUpQueue).add(item);
+		return true;
+	}
+
+	private dropQueued(items: QueuedMessage[]): void {
+		const ids = items.flatMap((item) => (item.queueItemId === undefined ? [] : [item.queueItemId]));
+		if (this.sessionStore && ids.length > 0) this.sessionStore.dropQueued(ids).catch(() => {});
+	}
+
+	// --- session: branches and compaction -------------------------------------------------------
+
+	/** The session this Agent appends to, if it was given one. */
+	get session(): Session | undefined {
+		return this.sessionStore;
+	}
+
+	/**
+	 * Summarises the session's context up to its recent tail (see `compact` in
+	 * @keel/agent-core/session) and makes the compacted context the transcript. Needs a session and
+	 * an idle agent; the summariser defaults to the compaction option's model, then the Agent's.
+	 */
+	async compact(options: Partial<CompactOptions> = {}): Promise<CompactionResult | undefined> {
+		const session = this.requireIdleSession("compact");
+		const defaults = this.compaction?.options ?? {};
+		const result = await compact(session, {
+			model: defaults.model ?? this.liveState.model,
+			streamFn: this.streamFn,
+			prompt: defaults.prompt,
+			keepRecentMessages: defaults.keepRecentMessages,
+			keepRecentTokens: defaults.keepRecentTokens,
+			...options,
+		});
+		this.showSessionContext();
+		return result;
+	}
+
+	/**
+	 * Forks the session from a message (see Session.fork) and makes that branch the transcript. Forking
+	 * away from a run paused for approvals leaves it waiting on its branch; switching back resumes it.
+	 */
+	async fork(messageId: string | null): Promise<void> {
+		const session = this.requireIdleSession("fork");
+		await session.fork(messageId);
+		this.showSessionContext();
+		this.showSessionPausedRun(session);
+	}
+
+	/** Switches the session to another branch (a leaf from session.branches()) and shows it. */
+	async switchBranch(leafId: string): Promise<void> {
+		const session = this.requireIdleSession("switchBranch");
+		await session.switchBranch(leafId);
+		this.showSessionContext();
+		this.showSessionPausedRun(session);
+	}
+
+	private requireIdleSession(method: string): Session {
+		if (!this.sessionStore) throw new Error(`agent.${method}() needs a session: pass one as new Agent({ session })`);
+		if (this.running) throw new Error(`agent.${method}() cannot run while the agent is processing; wait for idle`);
+		return this.sessionStore;
 	}
 
 	// --- events ---------------------------------------------------------------------------------
@@ -355,8 +519,15 @@ export class Agent {
 		return this.running ?? Promise.resolve();
 	}
 
-	/** Clears the transcript, the streaming fields, the error and both queues. Does not abort. */
+	/**
+	 * Clears the transcript, the streaming fields, the error and both queues. Does not abort. With a
+	 * session, the next message starts a new root in it (the old branches stay).
+	 */
 	reset(): void {
+		if (this.sessionStore) {
+			this.sessionStore.fork(null).catch(() => {});
+			this.approvalRecorder = createToolApprovalRecorder(this.sessionStore.approvalRecordWriter);
+		}
 		this.liveState.messages = [];
 		this.liveState.streamingMessage = null;
 		this.liveState.pendingToolCalls = new Set();
@@ -387,6 +558,7 @@ export class Agent {
 			if (this.abortController === controller) this.abortController = undefined;
 			this.running = undefined;
 			this.skipNextSteeringPoll = false;
+			this.deliveringQueueItems.clear();
 			settle();
 		});
 		return running;
@@ -401,14 +573,64 @@ export class Agent {
 		const context = { systemPrompt: state.systemPrompt, messages: [...state.messages], tools: [...state.tools] };
 		const config = this.buildConfig(state.model);
 		const sink = (event: AgentEvent) => this.dispatch(event, controller.signal);
+		this.compaction?.startRun();
 		// Neither rejects: the loop ends every failure with agent_end itself, and continue() checked
 		// that the transcript can be continued before starting the run.
 		// (decide() checked the decisions and the constructor the transcript, so resuming does not reject.)
-		if (resume) {
-			const { paused, decisions } = resume;
-			await runAgentLoopAfterApprovals(context, paused, decisions, config, sink, controller.signal, this.streamFn);
-		} else if (prompts) await runAgentLoop(prompts, context, config, sink, controller.signal, this.streamFn);
-		else await runAgentLoopContinue(context, config, sink, controller.signal, this.streamFn);
+		const added = resume
+			? await runAgentLoopAfterApprovals(
+					context,
+					resume.paused,
+					resume.decisions,
+					config,
+					sink,
+					controller.signal,
+					this.streamFn,
+				)
+			: prompts
+				? await runAgentLoop(prompts, context, config, sink, controller.signal, this.streamFn)
+				: await runAgentLoopContinue(context, config, sink, controller.signal, this.streamFn);
+		if (this.compaction) await this.retryAfterOverflow(added, config, sink, controller.signal);
+	}
+
+	/**
+	 * When the run ended because the provider reported a context overflow: hides the failed response
+	 * (a tombstone), compacts the session and runs the turn once more from the compacted context. A
+	 * compaction that fails is reported through onListenerError and the run's error stands.
+	 */
+	private async retryAfterOverflow(
+		added: AgentMessage[],
+		config: AgentLoopConfig,
+		sink: (event: AgentEvent) => void | Promise<void>,
+		signal: AbortSignal,
+	): Promise<void> {
+		const compaction = this.compaction as AgentCompaction;
+		const session = this.sessionStore as Session;
+		let failed: AssistantMessage | undefined;
+		for (let index = added.length - 1; index >= 0 && !failed; index--) {
+			if ((added[index] as { role?: unknown }).role === "assistant") failed = added[index] as AssistantMessage;
+		}
+		if (compaction.options.retryOnOverflow === false || !failed || signal.aborted) return;
+		if (failed.stopReason !== "error" || !isContextOverflow(failed, config.model.contextWindow)) return;
+		const failedId = session.idOf(failed);
+		if (failedId === undefined) return;
+		// Hidden first, so the compaction neither summarises nor keeps it; hidden even when compaction
+		// fails, as the run's error (errorMessage, the listeners' events) already reported it.
+		try {
+			await session.tombstone(failedId, "context overflow");
+			this.showSessionContext();
+			const result = await compaction.compact(config.model, this.streamFn, signal, "overflow");
+			if (!result) return;
+		} catch (error) {
+			this.reportListenerError(error, { type: "agent_end", messages: added });
+			return;
+		}
+		this.showSessionContext();
+		this.liveState.errorMessage = undefined;
+		const state = this.liveState;
+		const context = { systemPrompt: state.systemPrompt, messages: [...state.messages], tools: [...state.tools] };
+		compaction.startRun();
+		await runAgentLoopContinue(context, config, sink, signal, this.streamFn);
 	}
 
 	private buildConfig(model: Model): AgentLoopConfig {
@@ -429,7 +651,7 @@ export class Agent {
 			shouldStopAfterTurn: this.shouldStopAfterTurn,
 			approvalPolicy: this.approvalPolicy,
 			convertToLlm: this.convertToLlm,
-			transformContext: this.transformContext,
+			transformContext: this.compaction ? this.compactingTransform(model) : this.transformContext,
 			getApiKey: this.getApiKey,
 			getSteeringMessages: () => {
 				if (this.skipNextSteeringPoll) {
@@ -442,16 +664,25 @@ export class Agent {
 		};
 	}
 
+	/** Compaction first (it may replace the start of the transcript with a summary), then the app's transform. */
+	private compactingTransform(model: Model): AgentLoopConfig["transformContext"] {
+		const compaction = this.compaction as AgentCompaction;
+		return async (messages, signal) => {
+			const compacted = await compaction.prepareContext(messages, model, this.streamFn, signal);
+			return this.transformContext ? this.transformContext(compacted, signal) : compacted;
+		};
+	}
+
 	private takeQueued(queue: "steering" | "followUp"): AgentMessage[] {
 		const mode = queue === "steering" ? this.steeringMode : this.followUpMode;
-		const messages = queue === "steering" ? this.steeringQueue : this.followUpQueue;
-		if (messages.length === 0) return [];
-		if (mode === "all") {
-			if (queue === "steering") this.steeringQueue = [];
-			else this.followUpQueue = [];
-			return messages;
+		const items = (queue === "steering" ? this.steeringQueue : this.followUpQueue).take(mode);
+		if (items.length === 0) return [];
+		const messages: AgentMessage[] = [];
+		for (const item of items) {
+			if (item.queueItemId !== undefined) this.deliveringQueueItems.set(item.message, item.queueItemId);
+			messages.push(item.message);
 		}
-		return messages.splice(0, 1);
+		return messages;
 	}
 
 	/**
@@ -460,6 +691,39 @@ export class Agent {
 	 */
 	private dispatch(event: AgentEvent, signal: AbortSignal): void | Promise<void> {
 		this.reduce(event);
+		if (this.sessionStore !== undefined && event.type === "message_end") {
+			return this.appendToSession(this.sessionStore, event.message).then(() => this.notifyListeners(event, signal));
+		}
+		// The approval records go in before the listeners hear of the event, and a decision's record
+		// before the approved tool runs (the loop awaits this), so a restart neither asks again nor
+		// forgets. A failed write is reported like a listener's error; the session then refuses every
+		// later write, which fails the run at its next message.
+		const recorded = this.approvalRecorder?.(event);
+		if (recorded) {
+			return recorded.then(
+				() => this.notifyListeners(event, signal),
+				(error: unknown) => {
+					this.reportListenerError(error, event);
+					return this.notifyListeners(event, signal);
+				},
+			);
+		}
+		return this.notifyListeners(event, signal);
+	}
+
+	/**
+	 * Writes a finished message to the session before the listeners hear of it (and before the loop
+	 * goes on: the loop awaits the write). A queued message's "delivered" record goes in the same
+	 * write. A failed write fails the run with its error.
+	 */
+	private appendToSession(session: Session, message: AgentMessage): Promise<unknown> {
+		const queueItemId = this.deliveringQueueItems.get(message);
+		if (queueItemId === undefined) return session.append(message);
+		this.deliveringQueueItems.delete(message);
+		return session.append(message, { queueItemId });
+	}
+
+	private notifyListeners(event: AgentEvent, signal: AbortSignal): void | Promise<void> {
 		if (this.listeners.size === 0) return;
 		// A copy: a listener added or removed during this event changes the later events only.
 		const listeners = [...this.listeners];

@@ -7,6 +7,7 @@ export {
 	type AgentOptions,
 	ALREADY_PROCESSING_CONTINUE_TEXT,
 	ALREADY_PROCESSING_PROMPT_TEXT,
+	type QueueMessageOptions,
 } from "./agent.js";
 export { defaultConvertToLlm, isUnknownModel, NO_MODEL_TEXT, UNKNOWN_MODEL } from "./agent-defaults.js";
 export {

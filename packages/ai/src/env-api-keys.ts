@@ -8,6 +8,8 @@ const providerKeyVariables: Readonly<Record<string, readonly string[]>> = {
 	anthropic: ["ANTHROPIC_OAUTH_TOKEN", "ANTHROPIC_API_KEY"],
 	"github-copilot": ["COPILOT_GITHUB_TOKEN", "GH_TOKEN", "GITHUB_TOKEN"],
 	openai: ["OPENAI_API_KEY"],
+	// A ChatGPT access token the user already holds (a JWT); Keel does not obtain one itself.
+	"openai-codex": ["OPENAI_CODEX_ACCESS_TOKEN"],
 	"azure-openai-responses": ["AZURE_OPENAI_API_KEY"],
 	google: ["GEMINI_API_KEY"],
 	"google-vertex": ["GOOGLE_CLOUD_API_KEY"],
@@ -31,6 +33,19 @@ const providerKeyVariables: Readonly<Record<string, readonly string[]>> = {
 	"cloudflare-workers-ai": ["CLOUDFLARE_API_KEY"],
 	"cloudflare-ai-gateway": ["CLOUDFLARE_API_KEY"],
 	xiaomi: ["XIAOMI_API_KEY"],
+	"xiaomi-token-plan-ams": ["XIAOMI_TOKEN_PLAN_AMS_API_KEY"],
+	"xiaomi-token-plan-cn": ["XIAOMI_TOKEN_PLAN_CN_API_KEY"],
+	"xiaomi-token-plan-sgp": ["XIAOMI_TOKEN_PLAN_SGP_API_KEY"],
+	together: ["TOGETHER_API_KEY"],
+	baseten: ["BASETEN_API_KEY"],
+	nvidia: ["NVIDIA_API_KEY"],
+	meta: ["META_API_KEY"],
+	"qwen-token-plan": ["QWEN_TOKEN_PLAN_API_KEY"],
+	"qwen-token-plan-cn": ["QWEN_TOKEN_PLAN_CN_API_KEY"],
+	"qwen-token-plan-individual": ["QWEN_TOKEN_PLAN_API_KEY"],
+	"qwen-token-plan-individual-cn": ["QWEN_TOKEN_PLAN_CN_API_KEY"],
+	"zai-coding-cn": ["ZAI_CODING_CN_API_KEY"],
+	"ant-ling": ["ANT_LING_API_KEY"],
 };
 
 const awsCredentialVariables = [

@@ -15,9 +15,20 @@ export {
 } from "./api-registry.js";
 export { findEnvKeys, getEnvApiKey } from "./env-api-keys.js";
 export {
+	createFallbackStream,
+	FALLBACK_ATTEMPT_DIAGNOSTIC,
+	type FallbackAttemptDetails,
+	type FallbackOptions,
+	type FallbackStreamFunction,
+	type FallbackTarget,
+} from "./fallback/create-fallback-stream.js";
+export { classifyFallbackFailure, type FallbackFailureKind } from "./fallback/failure-kind.js";
+export type { FallbackCallOptions } from "./fallback/target-options.js";
+export {
 	type CatalogueModel,
 	type CatalogueModelId,
 	type CatalogueProvider,
+	clearAddedModels,
 	findModel,
 	getModel,
 	getModelOrThrow,
@@ -33,6 +44,14 @@ export {
 	LOCAL_SERVER_URLS,
 	type ModelDefinition,
 } from "./models/define-model.js";
+export {
+	clearRefreshCache,
+	type RefreshOptions,
+	type RefreshResult,
+	type RefreshSource,
+	type RefreshSourceResult,
+	refreshModels,
+} from "./models/refresh.js";
 export {
 	clampThinkingLevel,
 	getSupportedThinkingLevels,
@@ -91,6 +110,15 @@ export {
 } from "./providers/shared/tool-call-ids.js";
 export { isSameModel, MISSING_TOOL_RESULT_TEXT, transformMessages } from "./providers/shared/transform-messages.js";
 export { complete, completeSimple, stream, streamSimple } from "./stream.js";
+export type {
+	ObjectResult,
+	ObjectStream,
+	ObjectStreamEvent,
+	PartialObject,
+} from "./structured-output/object-stream.js";
+export { buildResponseFormat, meetsStrictModeRules } from "./structured-output/response-format.js";
+export { completeObject, type ObjectOptions, streamObject } from "./structured-output/stream-object.js";
+export { StructuredOutputError, type StructuredOutputFailure } from "./structured-output/structured-output-error.js";
 export type * from "./types.js";
 export { createErrorMessage, formatThrownValue } from "./utils/error-message.js";
 export {
@@ -105,7 +133,7 @@ export { getOverflowPatterns, isContextOverflow, isOverflowErrorMessage } from "
 export { sanitizeSurrogates } from "./utils/sanitize-unicode.js";
 export { parseStreamingJson, StreamingJsonParser, type StreamingJsonResult } from "./utils/streaming-json.js";
 export { StringEnum } from "./utils/typebox-helpers.js";
-export { validateToolArguments, validateToolCall } from "./utils/validation.js";
+export { validateJsonValue, validateToolArguments, validateToolCall } from "./utils/validation.js";
 
 import { registerBuiltInApiProviders } from "./providers/register-builtins.js";
 

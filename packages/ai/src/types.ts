@@ -51,7 +51,20 @@ export type KnownProvider =
 	| "moonshotai-cn"
 	| "cloudflare-workers-ai"
 	| "cloudflare-ai-gateway"
-	| "xiaomi";
+	| "xiaomi"
+	| "xiaomi-token-plan-ams"
+	| "xiaomi-token-plan-cn"
+	| "xiaomi-token-plan-sgp"
+	| "together"
+	| "baseten"
+	| "nvidia"
+	| "meta"
+	| "qwen-token-plan"
+	| "qwen-token-plan-cn"
+	| "qwen-token-plan-individual"
+	| "qwen-token-plan-individual-cn"
+	| "zai-coding-cn"
+	| "ant-ling";
 
 export type Provider = KnownProvider | (string & {});
 
@@ -191,6 +204,13 @@ export interface Tool<TParameters extends TSchema = TSchema> {
 	description: string;
 	/** A TypeBox schema; sent to providers as JSON Schema. */
 	parameters: TParameters;
+	/**
+	 * Asks the API to hold the model's arguments to the schema exactly (OpenAI Chat Completions and
+	 * Responses `strict`, Mistral `strict`, Anthropic `strict`). The schema must then be one the API's
+	 * strict mode accepts: every object closed (`additionalProperties: false`) with every property
+	 * required. Default false; APIs without the option ignore it.
+	 */
+	strict?: boolean;
 }
 
 export interface Context {
@@ -276,6 +296,23 @@ export interface StreamOptions {
 	 */
 	maxRetryDelayMs?: number;
 	metadata?: Record<string, unknown>;
+}
+
+/**
+ * Asks for an answer that is one JSON value matching `schema`, through the API's own JSON-schema
+ * output: Chat Completions and Mistral `response_format`, Responses `text.format`, Gemini
+ * `responseJsonSchema`, Anthropic `output_config.format` (models with structured outputs). The
+ * answer arrives as text. `completeObject` / `streamObject` set it and validate the result.
+ */
+export interface ResponseFormat {
+	type: "json_schema";
+	/** The schema's name (letters, digits, `_` and `-`, as OpenAI requires). */
+	name: string;
+	description?: string;
+	/** A JSON Schema (a TypeBox schema is one); its root is an object. */
+	schema: TSchema | Record<string, unknown>;
+	/** Constrained decoding that matches the schema exactly, where the API offers it. Default false. */
+	strict?: boolean;
 }
 
 /** StreamOptions plus provider-specific keys, so `stream()` accepts them without a cast. */
@@ -386,6 +423,11 @@ export interface OpenAIResponsesCompat {
 
 export interface AnthropicMessagesCompat {
 	supportsEagerToolInputStreaming?: boolean;
+	/**
+	 * Takes `output_config.format` (JSON outputs) and `strict` tools. Default: Claude 4.5 and later
+	 * model ids, which Anthropic documents as supporting structured outputs.
+	 */
+	supportsStructuredOutputs?: boolean;
 	supportsLongCacheRetention?: boolean;
 }
 
@@ -434,6 +476,20 @@ export type ThinkingLevelMap = Partial<Record<"off" | ThinkingLevel, string | nu
 
 export interface ModelCost {
 	/** USD per million tokens. */
+	input: number;
+	output: number;
+	cacheRead: number;
+	cacheWrite: number;
+	/**
+	 * Long-context prices, where the provider publishes them: a request whose prompt (input plus
+	 * cache reads and writes) is above `inputTokensAbove` tokens is billed at that tier's prices.
+	 */
+	tiers?: ModelCostTier[];
+}
+
+/** The prices of one long-context tier, USD per million tokens. */
+export interface ModelCostTier {
+	inputTokensAbove: number;
 	input: number;
 	output: number;
 	cacheRead: number;

@@ -45,6 +45,7 @@ type ApiName =
 	| "openai-completions"
 	| "openai-responses"
 	| "azure-openai-responses"
+	| "openai-codex-responses"
 	| "mistral-conversations"
 	| "google-generative-ai"
 	| "google-vertex";
@@ -53,6 +54,7 @@ const APIS: ApiName[] = [
 	"openai-completions",
 	"openai-responses",
 	"azure-openai-responses",
+	"openai-codex-responses",
 	"mistral-conversations",
 	"google-generative-ai",
 	"google-vertex",
@@ -88,6 +90,16 @@ function modelOf(api: ApiName): Model<Api> {
 	if (api === "openai-responses") {
 		return { ...common, id: "gpt-5-mini", name: "GPT", api, provider: "openai", baseUrl: wire.server.url };
 	}
+	if (api === "openai-codex-responses") {
+		return {
+			...common,
+			id: "gpt-5.2-codex",
+			name: "GPT Codex",
+			api,
+			provider: "openai-codex",
+			baseUrl: wire.server.url,
+		};
+	}
 	if (api === "mistral-conversations") {
 		return {
 			...common,
@@ -112,6 +124,8 @@ function modelOf(api: ApiName): Model<Api> {
 function optionsOf(api: ApiName): ProviderStreamOptions {
 	const options: ProviderStreamOptions = { apiKey: KEY, maxRetries: 0 };
 	if (api === "azure-openai-responses") options.azureBaseUrl = `${wire.server.url}/openai/v1`;
+	// The test key is not a ChatGPT token (a JWT): the account id is given.
+	if (api === "openai-codex-responses") options.accountId = "acct-handoff";
 	return options;
 }
 
@@ -328,6 +342,7 @@ const ID_PATTERN: Record<ApiName, RegExp> = {
 	"openai-completions": /^[A-Za-z0-9_-]{1,40}$/,
 	"openai-responses": /^[A-Za-z0-9_-]{1,64}$/,
 	"azure-openai-responses": /^[A-Za-z0-9_-]{1,64}$/,
+	"openai-codex-responses": /^[A-Za-z0-9_-]{1,64}$/,
 	"mistral-conversations": /^[a-zA-Z0-9]{9}$/,
 	// Gemini takes no ids (see readSent).
 	"google-generative-ai": /^\w+#\d$/,

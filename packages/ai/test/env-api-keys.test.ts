@@ -117,10 +117,16 @@ describe("getEnvApiKey", () => {
 	});
 
 	it("has no variable for OAuth-only and unknown providers", () => {
-		for (const provider of ["openai-codex", "google-gemini-cli", "google-antigravity", "my-custom"]) {
+		for (const provider of ["google-gemini-cli", "google-antigravity", "my-custom"]) {
 			expect(findEnvKeys(provider)).toEqual([]);
 			expect(getEnvApiKey(provider)).toBeUndefined();
 		}
+	});
+
+	it("reads a ChatGPT access token the user holds for openai-codex", () => {
+		vi.stubEnv("OPENAI_CODEX_ACCESS_TOKEN", "header.payload.signature");
+		expect(findEnvKeys("openai-codex")).toEqual(["OPENAI_CODEX_ACCESS_TOKEN"]);
+		expect(getEnvApiKey("openai-codex")).toBe("header.payload.signature");
 	});
 
 	it("returns a copy from findEnvKeys", () => {

@@ -155,4 +155,12 @@ describe("API key redaction", () => {
 			],
 		});
 	});
+	it("of a credential the transport registers with addSecret, alongside the key", async () => {
+		const token = "ya29.access-token-from-an-oauth-exchange";
+		const result = await createProviderStream(model, { apiKey: KEY, maxRetries: 0 }, async ({ builder }) => {
+			builder.addSecret(token);
+			throw Object.assign(new Error(`401 sent ${token} with ${KEY}`), { status: 401 });
+		}).result();
+		expect(result.errorMessage).toBe("401 sent [redacted] with [redacted]");
+	});
 });

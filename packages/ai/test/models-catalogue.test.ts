@@ -120,7 +120,7 @@ describe("findModel and getModelOrThrow", () => {
 
 	it("getModelOrThrow names the unknown id and lists known ids", () => {
 		expect(() => getModelOrThrow("deepseek", "deepseek-v9")).toThrow(
-			'Unknown model "deepseek-v9" for provider "deepseek". Known ids: deepseek-chat, deepseek-reasoner.',
+			'Unknown model "deepseek-v9" for provider "deepseek". Known ids: deepseek-chat, deepseek-flash, deepseek-reasoner, deepseek-v4-flash, deepseek-v4-pro.',
 		);
 	});
 });
@@ -184,16 +184,13 @@ describe("getModels and getProviders", () => {
 });
 
 describe("catalogue rules", () => {
-	it("names only APIs Keel can call, except the Codex rows its next provider is for", async () => {
-		// A row on an API Keel does not speak could only end in "not implemented"; Codex rows stay,
-		// marked by their api, until openai-codex-responses is built.
+	it("names only APIs Keel can call", async () => {
+		// A row on an API Keel does not speak could only end in "not implemented".
 		const { resetApiProviders } = await import("../src/index.js");
 		resetApiProviders();
-		const notYet = new Set(["openai-codex-responses"]);
 		const apis = new Set(getProviders().flatMap((provider) => getModels(provider).map((model) => model.api)));
 		const uncallable: string[] = [];
 		for (const api of apis) {
-			if (notYet.has(api)) continue;
 			const model = getProviders()
 				.flatMap((provider) => getModels(provider))
 				.find((row) => row.api === api) as Model<typeof api>;
@@ -355,19 +352,20 @@ describe("catalogue rules", () => {
 		type Flags = [tools: boolean, system: boolean, cache: boolean, claudeThinking: boolean, images: boolean];
 		const documented: [RegExp, Flags][] = [
 			[/^amazon\.nova-micro/, [true, true, true, false, false]],
-			[/^amazon\.nova-(lite|pro|premier)/, [true, true, true, false, true]],
+			[/^amazon\.nova-(2-lite|lite|pro|premier)/, [true, true, true, false, true]],
 			[/^anthropic\.claude-3-5-haiku/, [true, true, true, true, false]],
-			[/^anthropic\.claude-(3-7-sonnet|(opus|sonnet|haiku)-4)/, [true, true, true, true, true]],
+			[/^anthropic\.claude-(3-7-sonnet|(opus|sonnet|haiku)-[4-9])/, [true, true, true, true, true]],
 			[/^anthropic\.claude-3-(haiku|sonnet|opus|5-sonnet)/, [true, true, false, true, true]],
 			[/^cohere\.command-r/, [true, true, false, false, false]],
 			[/^deepseek\.r1/, [false, true, false, false, false]],
 			[/^meta\.llama3-(1|2-1b|2-3b|3)/, [false, true, false, false, false]],
 			[/^meta\.llama(3-2-(11b|90b)|4)/, [false, true, false, false, true]],
+			[/^mistral\.mistral-large-3/, [false, true, false, false, true]],
 		];
 		const rows = findModels("amazon-bedrock").filter((model) => model.api === "bedrock-converse-stream");
 		expect(rows.length).toBeGreaterThan(20);
 		for (const row of rows as Model<"bedrock-converse-stream">[]) {
-			const bare = row.id.replace(/^(us|eu|apac|global)\./, "");
+			const bare = row.id.replace(/^(us|eu|apac|global|jp|au|ca|us-gov)\./, "");
 			const family = documented.find(([pattern]) => pattern.test(bare));
 			expect(family, `${row.id} belongs to no documented family`).toBeDefined();
 			const [tools, system, cache, claudeThinking, images] = family![1];

@@ -24,6 +24,28 @@ describe("calculateCost", () => {
 		expect(cost.total).toBeCloseTo(8.1, 10);
 	});
 
+	it("bills a prompt above a long-context tier's threshold at that tier's prices", () => {
+		const model = {
+			cost: {
+				input: 2,
+				output: 10,
+				cacheRead: 0.2,
+				cacheWrite: 0,
+				tiers: [
+					{ inputTokensAbove: 500_000, input: 8, output: 40, cacheRead: 0.8, cacheWrite: 0 },
+					{ inputTokensAbove: 200_000, input: 4, output: 20, cacheRead: 0.4, cacheWrite: 0 },
+				],
+			},
+		};
+		// 100k input + 150k cache reads = 250k prompt tokens: above 200k, below 500k.
+		const cost = calculateCost(model, usage(100_000, 10_000, 150_000));
+		expect(cost.input).toBeCloseTo(0.4, 10);
+		expect(cost.output).toBeCloseTo(0.2, 10);
+		expect(cost.cacheRead).toBeCloseTo(0.06, 10);
+		expect(calculateCost(model, usage(200_000, 0)).input).toBeCloseTo(0.4, 10);
+		expect(calculateCost(model, usage(600_000, 0)).input).toBeCloseTo(4.8, 10);
+	});
+
 	it("fills usage.cost in place and returns that same object", () => {
 		const counted = usage(1000, 1000);
 		const cost = calculateCost(getModel("openai", "gpt-5.1"), counted);

@@ -17,7 +17,7 @@ import {
 	perTokenToPerMillion,
 } from "../catalog/generator/convert.js";
 import { MODELS_DEV_PROVIDER_RULES, OPENROUTER_RULE, VERCEL_GATEWAY_RULE } from "../catalog/generator/providers.js";
-import { renderCatalogue } from "../catalog/generator/render.js";
+import { renderCatalogueFiles } from "../catalog/generator/render.js";
 import { compareGeneratedFiles } from "../catalog/generator/report.js";
 import { type GeneratorOptions, runGenerator } from "../catalog/generator/run.js";
 import type {
@@ -369,9 +369,9 @@ describe("determinism", () => {
 			groq: { id: "groq", models: { z: modelsDevModel("z") } },
 			xai: { id: "xai", models: { a: modelsDevModel("a"), b: modelsDevModel("b") } },
 		};
-		const first = renderCatalogue(build(sources(forward)).models, "test");
-		expect(renderCatalogue(build(sources(reversed)).models, "test")).toBe(first);
-		expect(first).not.toMatch(/\d{4}-\d{2}-\d{2}T/);
+		const first = renderCatalogueFiles(build(sources(forward)).models, "test");
+		expect(renderCatalogueFiles(build(sources(reversed)).models, "test")).toEqual(first);
+		expect([...first.values()].join("\n")).not.toMatch(/\d{4}-\d{2}-\d{2}T/);
 	});
 
 	it("the committed catalogue is what the generator produces now (the staleness check)", async () => {
@@ -384,11 +384,11 @@ describe("determinism", () => {
 
 describe("reporting changes", () => {
 	it("lists added, removed and changed rows between two generated files", () => {
-		const before = renderCatalogue(
+		const before = renderCatalogueFiles(
 			build(sources({ xai: { id: "xai", models: { a: modelsDevModel("a"), b: modelsDevModel("b") } } })).models,
 			"test",
 		);
-		const after = renderCatalogue(
+		const after = renderCatalogueFiles(
 			build(
 				sources({
 					xai: {
@@ -443,7 +443,9 @@ beforeAll(async () => {
 	server = createServer((request, response) => {
 		const route = routes.get(request.url ?? "");
 		if (route === "hang") return; // never answers: the generator's timeout must end the wait
-		response.writeHead(route?.status ?? 404, { "content-type": "application/json" });
+		// No keep-alive: a socket the server closes between two generator runs (its idle timeout is
+		// 5 s, and a run reads every offline source) must not be reused by the next run's fetch.
+		response.writeHead(route?.status ?? 404, { "content-type": "application/json", connection: "close" });
 		response.end(route?.body ?? "{}");
 	});
 	await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -482,11 +484,13 @@ describe("live sources", () => {
 
 		expect(result.origin).toBe("live");
 		const text = readFileSync(output, "utf8");
-		expect(text).toContain('"claude-live-1": {');
-		expect(text).toMatch(/"openrouter": \{\n\t\t"acme\/rocket-1": \{/);
-		expect(text).toMatch(/"vercel-ai-gateway": \{\n\t\t"acme\/rocket-1": \{/);
+		expect(text).toContain('"claude-live-1": Model<"anthropic-messages">;');
+		expect(text).toMatch(/"openrouter": \{\n\t\t"acme\/rocket-1": Model/);
+		expect(text).toMatch(/"vercel-ai-gateway": \{\n\t\t"acme\/rocket-1": Model/);
+		const directory = join(output, "..", "models", "generated");
+		expect(readFileSync(join(directory, "openrouter.ts"), "utf8")).toContain('["acme/rocket-1",');
 		// Curated rows are always applied on top.
-		expect(text).toContain('"gpt-5.2-codex": {');
+		expect(text).toContain('"gpt-5.2-codex": Model<"openai-codex-responses">;');
 		const report = lines.join("\n");
 		expect(report).toMatch(/^ {2}openrouter +\d+$/m);
 		expect(report).toContain("No committed catalogue to compare with.");
@@ -494,7 +498,7 @@ describe("live sources", () => {
 		// Same input again: nothing changes, nothing is written.
 		const again = await runGenerator({ ...quietOptions(output, []), live: true, timeoutMs: 5000 });
 		expect(again.stale).toBe(false);
-		expect(again.text).toBe(text);
+		expect(again.text).toBe(result.text);
 	});
 
 	it("says which URL failed and falls back to the offline snapshot when a source is unreachable", async () => {
@@ -575,9 +579,9 @@ describe("command line", () => {
 		expect(stdout).not.toContain("unavailable");
 		const text = readFileSync(output, "utf8");
 		expect(text).toContain(
-			"// Sources: models.dev api.json, OpenRouter /api/v1/models, Vercel AI Gateway /v1/models (live).",
+			"// Sources: models.dev api.json, OpenRouter /api/v1/models, Vercel AI Gateway /v1/models (live), @earendil-works/pi-ai@1.5.2,",
 		);
-		expect(text).toContain('"claude-live-1": {');
+		expect(text).toContain('"claude-live-1": Model<"anthropic-messages">;');
 	});
 
 	it("rejects an unknown flag", async () => {

@@ -21,6 +21,14 @@ describe("getModel", () => {
 		expectTypeOf(getModel("openai-codex", "gpt-5.2")).toEqualTypeOf<Model<"openai-codex-responses">>();
 	});
 
+	it("knows the ids programs written for pi use, and the providers added from the toolkit lists", () => {
+		expectTypeOf(getModel("openai-codex", "gpt-5.4")).toEqualTypeOf<Model<"openai-codex-responses">>();
+		expectTypeOf(getModel("openrouter", "anthropic/claude-opus-4.6")).toEqualTypeOf<Model<"openai-completions">>();
+		expectTypeOf(getModel("anthropic", "claude-opus-5")).toEqualTypeOf<Model<"anthropic-messages">>();
+		expectTypeOf(getModel("meta", "muse-spark-1.3")).toEqualTypeOf<Model<"openai-responses">>();
+		expectTypeOf(getModels("together")).toEqualTypeOf<Model<"openai-completions">[]>();
+	});
+
 	it("infers per model within a provider that serves several apis", () => {
 		expectTypeOf(getModel("github-copilot", "claude-sonnet-4.5")).toEqualTypeOf<Model<"anthropic-messages">>();
 		expectTypeOf(getModel("github-copilot", "gpt-5")).toEqualTypeOf<Model<"openai-responses">>();

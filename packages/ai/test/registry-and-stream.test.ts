@@ -63,8 +63,8 @@ describe("api registry", () => {
 			"google-generative-ai",
 			"google-vertex",
 			"bedrock-converse-stream",
-			"google-gemini-cli",
 			"openai-codex-responses",
+			"google-gemini-cli",
 		]);
 	});
 

@@ -35,12 +35,20 @@ export interface ProxyStreamOptions extends SimpleStreamOptions {
 	/** The proxy's origin (and optional base path); the request goes to `<proxyUrl>/api/stream`. */
 	proxyUrl: string;
 	/**
-	 * Ends the stream when the proxy sends no event for this long, in ms (heartbeat comments do not
-	 * count). Default: `idleTimeoutMs` (2 minutes when unset) as the server clamps it (at most 5
+	 * Ends the stream when the proxy sends nothing for this long, in ms. Before the first content
+	 * event heartbeat comments count (the server may be retrying its upstream call); after it only
+	 * events do. Default: `idleTimeoutMs` (2 minutes when unset) as the server clamps it (at most 5
 	 * minutes by default), plus as much again up to 30 s, so the server's own idle error arrives
 	 * first; 0 disables it.
 	 */
 	proxyIdleTimeoutMs?: number;
+	/**
+	 * The longest the client waits, in ms, for the first content event once the proxy accepted the
+	 * request, however many heartbeats arrive meanwhile. Default: what a server with the default
+	 * settings may spend before content (3 attempts of its idle limit and 2 retry delays) plus 30 s:
+	 * 8.5 minutes with the default limits; 0 disables it (`timeoutMs` still applies).
+	 */
+	proxyWaitTimeoutMs?: number;
 	/** The fetch to use; defaults to the global one. */
 	fetch?: typeof fetch;
 }
@@ -123,9 +131,50 @@ async function runProxyAttempt(
 	if (!response.body) throw new ProxyStreamError("Proxy error: the response has no body");
 
 	// From here the proxy has started the upstream call: whatever fails is final, never retried.
-	// Only events count as activity for the idle watchdog, not the heartbeat comments: a proxy that
-	// sends nothing but `: ping` has stopped streaming, and must not hold the call open forever.
-	for await (const events of readServerSentEvents(response.body)) {
+	const events = response.body;
+	const waitLimitMs = firstContentWaitLimit(options);
+	if (waitLimitMs === undefined) return readProxyEvents(attempt, events);
+	let waitTimer: ReturnType<typeof setTimeout> | undefined;
+	const waitExpired = new Promise<never>((_resolve, reject) => {
+		waitTimer = setTimeout(() => {
+			if (!builder.hasContent) {
+				reject(
+					new ProxyStreamError(
+						`The proxy accepted the request but sent no content for ${waitLimitMs} ms; the stream was stopped (proxyWaitTimeoutMs)`,
+					),
+				);
+			}
+		}, waitLimitMs);
+	});
+	const reading = readProxyEvents(attempt, events, () => clearTimeout(waitTimer));
+	// When the wait ends the attempt, the harness aborts the request, and the reading fails quietly.
+	reading.catch(() => {});
+	try {
+		await Promise.race([reading, waitExpired]);
+	} finally {
+		clearTimeout(waitTimer);
+	}
+}
+
+/**
+ * Reads the proxy's events into the builder until a terminal one. Until the first content event the
+ * server may be waiting for its upstream's first token, or retrying the upstream call (which it
+ * does only before content), and sends heartbeat comments meanwhile: those count as activity for
+ * the idle watchdog then (the wait itself is bounded by proxyWaitTimeoutMs). Once content streams,
+ * the server never retries and its own idle limit ends a stalled upstream with an error event, so
+ * only events count: a proxy that sends nothing but `: ping` there ends with the idle error.
+ */
+async function readProxyEvents(
+	attempt: ProviderAttempt<Api>,
+	body: ReadableStream<Uint8Array>,
+	onFirstContent: () => void = () => {},
+): Promise<void> {
+	const { builder } = attempt;
+	let waitingForContent = true;
+	const onBytes = () => {
+		if (waitingForContent) attempt.touch();
+	};
+	for await (const events of readServerSentEvents(body, onBytes)) {
 		attempt.touch();
 		for (const { data } of events) {
 			let event: ProxyAssistantMessageEvent;
@@ -136,6 +185,10 @@ async function runProxyAttempt(
 			}
 			decodeProxyEvent(builder, event);
 			if (builder.isSealed) return;
+		}
+		if (waitingForContent && builder.hasContent) {
+			waitingForContent = false;
+			onFirstContent();
 		}
 	}
 	// The server closed the connection without a terminal event (crash, restart, a proxy in
@@ -200,6 +253,29 @@ function clientLimits(options: ProxyStreamOptions): Pick<SimpleStreamOptions, "t
 	const requested = typeof asked === "number" && asked >= 0 ? asked : DEFAULT_IDLE_TIMEOUT_MS;
 	const serverIdle = clampLimit(requested, DEFAULT_LIMIT_RANGES.idleTimeoutMs);
 	return { timeoutMs, idleTimeoutMs: trailing(serverIdle) };
+}
+
+/**
+ * How long the client waits for the first content event: `proxyWaitTimeoutMs`, else what a server
+ * with the default settings may spend before content (its retries happen only then): three
+ * attempts of its idle limit and two retry delays, both as it clamps them, plus PROXY_SLACK_MS.
+ * Undefined when disabled.
+ */
+function firstContentWaitLimit(options: ProxyStreamOptions): number | undefined {
+	const given = options.proxyWaitTimeoutMs;
+	if (given !== undefined) return given > 0 ? Math.min(given, MAX_TIMER_DELAY_MS) : undefined;
+	const askedIdle = options.idleTimeoutMs;
+	const idle = clampLimit(
+		typeof askedIdle === "number" && askedIdle >= 0 ? askedIdle : DEFAULT_IDLE_TIMEOUT_MS,
+		DEFAULT_LIMIT_RANGES.idleTimeoutMs,
+	);
+	const askedDelay = options.maxRetryDelayMs;
+	const retryDelay = clampLimit(
+		typeof askedDelay === "number" && askedDelay >= 0 ? askedDelay : DEFAULT_LIMIT_RANGES.maxRetryDelayMs.max,
+		DEFAULT_LIMIT_RANGES.maxRetryDelayMs,
+	);
+	const serverRetries = 2;
+	return Math.min((serverRetries + 1) * idle + serverRetries * retryDelay + PROXY_SLACK_MS, MAX_TIMER_DELAY_MS);
 }
 
 /** `limit` plus as much again, at most PROXY_SLACK_MS, within setTimeout's range. */

@@ -4,9 +4,9 @@
 // satisfy. Everything here is plain JSON so a record round-trips through `JSON.stringify` and
 // `parseSessionRecord`.
 
+import type { AgentMessage } from "@keel/agent-core";
 import type { ImageContent, TextContent } from "@keel/ai";
 import type { PausedToolRun } from "../approval/approval-types.js";
-import type { AgentMessage } from "../types.js";
 
 /** The format version written into every record; older versions are migrated on read. */
 export const SESSION_FORMAT_VERSION = 1;
@@ -68,6 +68,11 @@ export interface CompactBoundaryMessage {
 	trigger: "manual" | "auto" | "overflow";
 	/** The id of the summary message this boundary follows. */
 	summaryId: string;
+	/**
+	 * The first message of the branch kept verbatim after the summary (the recent tail). Absent: the
+	 * summary replaces everything before the boundary.
+	 */
+	firstKeptMessageId?: string;
 	/** Input tokens of the branch before compaction, when known. */
 	tokensBefore?: number;
 	timestamp: number;
@@ -79,17 +84,6 @@ export interface TombstoneMessage {
 	targetId: string;
 	reason?: string;
 	timestamp: number;
-}
-
-declare module "../types.js" {
-	interface CustomAgentMessages {
-		progress: ProgressMessage;
-		attachment: AttachmentMessage;
-		notification: NotificationMessage;
-		summary: SummaryMessage;
-		compact_boundary: CompactBoundaryMessage;
-		tombstone: TombstoneMessage;
-	}
 }
 
 // ---------------------------------------------------------------------------

@@ -1,11 +1,17 @@
-// Assembles the catalogue from the sources, in order of precedence: the public catalogues (first
-// occurrence of an id wins: models.dev, then OpenRouter, then the Vercel gateway), then the curated
-// rows on top, then Azure clones of the OpenAI models. Pure: same input, same output.
+// Assembles the catalogue from the sources. Every source proposes rows (models.dev, the toolkits'
+// model lists, and live OpenRouter and gateway rows when asked); for each provider and id, each
+// field comes from the newest source that has it, and price tables take part for prices. Curated
+// rows and patches go on top, then Azure clones of the OpenAI models. Pure: same input, same output.
 
 import type { Api, Model, OpenAICompletionsCompat } from "../../src/types.js";
 import type { CuratedModel, CuratedPatch } from "../index.js";
-import { bedrockCompatFor } from "./bedrock-compat.js";
-import { convertModelsDevModel, convertOpenRouterModel, convertVercelGatewayModel } from "./convert.js";
+import { bedrockCompatFor, bedrockFamilyFor } from "./bedrock-compat.js";
+import {
+	convertModelsDevModel,
+	convertOpenRouterModel,
+	convertToolkitModel,
+	convertVercelGatewayModel,
+} from "./convert.js";
 import {
 	apiForCopilotModel,
 	MODELS_DEV_PROVIDER_RULES,
@@ -13,8 +19,8 @@ import {
 	ruleForProvider,
 	VERCEL_GATEWAY_RULE,
 } from "./providers.js";
-import type { SourceData } from "./source-types.js";
-import { mistralCompatFor, modelCompatFor, thinkingLevelMapFor } from "./thinking-levels.js";
+import type { ModelsDevModel, SourceData, SourceSnapshot, ToolkitModel } from "./source-types.js";
+import { mistralCompatFor, modelCompatFor, sourceThinkingMapApplies, thinkingLevelMapFor } from "./thinking-levels.js";
 
 export interface CatalogueInput {
 	sources: SourceData;
@@ -27,6 +33,8 @@ export interface BuiltCatalogue {
 	models: Model<Api>[];
 	/** Things a maintainer should look at (a patch whose model no longer exists, …). */
 	warnings: string[];
+	/** "provider/id" → where each field of that row came from. */
+	provenance: Map<string, RowProvenance>;
 }
 
 function key(provider: string, id: string): string {
@@ -61,7 +69,7 @@ function curatedToModel(row: CuratedModel): Model<Api> {
 }
 
 /** Provider-level compat and headers, per-model compat and the thinking-level map, in that order. */
-function applyProviderDefaults(model: Model<Api>): Model<Api> {
+function applyProviderDefaults(model: Model<Api>, mapIsCurated: boolean): Model<Api> {
 	const rule = ruleForProvider(model.provider);
 	if (model.api === "openai-completions") {
 		const compat: OpenAICompletionsCompat = {
@@ -79,7 +87,9 @@ function applyProviderDefaults(model: Model<Api>): Model<Api> {
 		if (Object.keys(compat).length > 0) model.compat = compat;
 	}
 	if (rule?.headers) model.headers = { ...rule.headers, ...model.headers };
-	if (!model.thinkingLevelMap) {
+	// Keel's family rules (thinking-levels.ts) win over a source's map; a curated row's map wins over both.
+	if (!mapIsCurated) {
+		if (model.thinkingLevelMap && !sourceThinkingMapApplies(model.id, model.api)) delete model.thinkingLevelMap;
 		const map = thinkingLevelMapFor(model.id, model.reasoning, model.api);
 		if (map) model.thinkingLevelMap = map;
 	}
@@ -92,36 +102,169 @@ export function validateCatalogueModel(model: Model<Api>): void {
 	if (!model.id || !model.provider || !model.api)
 		throw new Error(`Catalogue row ${where}: id, provider and api are required.`);
 	if (typeof model.baseUrl !== "string") throw new Error(`Catalogue row ${where}: baseUrl must be a string.`);
-	for (const [field, value] of Object.entries({
-		...model.cost,
-		contextWindow: model.contextWindow,
-		maxTokens: model.maxTokens,
-	})) {
+	const { tiers, ...prices } = model.cost;
+	const tierPrices = (tiers ?? []).flatMap((tier, index) =>
+		Object.entries(tier).map(([field, value]) => [`tiers[${index}].${field}`, value] as const),
+	);
+	for (const [field, value] of [
+		...Object.entries({ ...prices, contextWindow: model.contextWindow, maxTokens: model.maxTokens }),
+		...tierPrices,
+	]) {
 		if (!Number.isFinite(value) || value < 0)
 			throw new Error(`Catalogue row ${where}: ${field} is ${value}, expected a number ≥ 0.`);
 	}
 }
 
+/** The fields each source may supply; the newest source that has a field gives it. */
+export const MERGED_FIELDS = [
+	"name",
+	"reasoning",
+	"input",
+	"cost",
+	"contextWindow",
+	"maxTokens",
+	"thinkingLevelMap",
+] as const;
+export type MergedField = (typeof MERGED_FIELDS)[number];
+
+/** Where one row's fields came from: a source name per field, or "curated"/"keel rule". */
+export type RowProvenance = Partial<Record<MergedField, string>>;
+
+interface Candidate {
+	model: Model<Api>;
+	source: SourceSnapshot;
+	/** The fields this source actually gave (the rest are the converter's defaults). */
+	present: ReadonlySet<MergedField>;
+}
+
+function modelsDevPresence(source: ModelsDevModel): Set<MergedField> {
+	const present = new Set<MergedField>();
+	if (source.name) present.add("name");
+	if (typeof source.reasoning === "boolean") present.add("reasoning");
+	if (source.modalities?.input) present.add("input");
+	if (source.cost) present.add("cost");
+	if ((source.limit?.context ?? 0) > 0) present.add("contextWindow");
+	if ((source.limit?.output ?? 0) > 0) present.add("maxTokens");
+	return present;
+}
+
+function toolkitPresence(source: ToolkitModel, model: Model<Api>): Set<MergedField> {
+	const present = new Set<MergedField>();
+	if (source.name) present.add("name");
+	if (typeof source.reasoning === "boolean") present.add("reasoning");
+	if (source.input) present.add("input");
+	if (source.cost) present.add("cost");
+	if ((source.contextWindow ?? 0) > 0) present.add("contextWindow");
+	if ((source.maxTokens ?? 0) > 0) present.add("maxTokens");
+	if (model.thinkingLevelMap) present.add("thinkingLevelMap");
+	return present;
+}
+
+const ALL_FIELDS: ReadonlySet<MergedField> = new Set(MERGED_FIELDS);
+const LIVE: SourceSnapshot = { name: "live", published: "live" };
+const MODELS_DEV_DEFAULT: SourceSnapshot = { name: "models.dev", published: "0000-00-00" };
+
+/**
+ * One row from its candidates, newest source first: the newest candidate gives the row (api, base
+ * URL, compat), then each field comes from the newest candidate that has it.
+ */
+function mergeCandidates(candidates: Candidate[]): { model: Model<Api>; provenance: RowProvenance } {
+	const [newest] = candidates;
+	const model = structuredClone(newest.model);
+	const provenance: RowProvenance = {};
+	for (const field of MERGED_FIELDS) {
+		const giver = candidates.find((candidate) => candidate.present.has(field));
+		if (!giver) continue;
+		(model as unknown as Record<string, unknown>)[field] = structuredClone(giver.model[field]);
+		provenance[field] = giver.source.name;
+	}
+	if (!provenance.thinkingLevelMap) delete model.thinkingLevelMap;
+	return { model, provenance };
+}
+
 export function buildCatalogue(input: CatalogueInput): BuiltCatalogue {
 	const warnings: string[] = [];
-	const rows = new Map<string, Model<Api>>();
-	const addFirst = (model: Model<Api> | undefined) => {
-		if (model && !rows.has(key(model.provider, model.id))) rows.set(key(model.provider, model.id), model);
+	const candidatesByKey = new Map<string, Candidate[]>();
+	const addCandidate = (model: Model<Api> | undefined, source: SourceSnapshot, present: ReadonlySet<MergedField>) => {
+		if (!model) return;
+		const rowKey = key(model.provider, model.id);
+		const list = candidatesByKey.get(rowKey) ?? [];
+		// Within one source the first occurrence of an id wins.
+		if (list.some((candidate) => candidate.source === source)) return;
+		list.push({ model, source, present });
+		candidatesByKey.set(rowKey, list);
 	};
 
 	const { modelsDev, openRouter, vercelGateway } = input.sources;
+	const modelsDevSource =
+		input.sources.origin === "live" ? LIVE : (input.sources.modelsDevSnapshot ?? MODELS_DEV_DEFAULT);
 	for (const sourceProvider of Object.keys(modelsDev).sort(compareStrings)) {
 		const rule = MODELS_DEV_PROVIDER_RULES[sourceProvider];
 		if (!rule) continue;
 		const provider = modelsDev[sourceProvider];
 		for (const id of Object.keys(provider.models).sort(compareStrings)) {
-			addFirst(convertModelsDevModel(rule, { ...provider.models[id], id: provider.models[id].id ?? id }, provider.npm));
+			const source = { ...provider.models[id], id: provider.models[id].id ?? id };
+			addCandidate(convertModelsDevModel(rule, source, provider.npm), modelsDevSource, modelsDevPresence(source));
 		}
 	}
-	for (const source of openRouter ?? []) addFirst(convertOpenRouterModel(OPENROUTER_RULE, source));
-	for (const source of vercelGateway ?? []) addFirst(convertVercelGatewayModel(VERCEL_GATEWAY_RULE, source));
+	// Fetched together with models.dev, and ranked after it (models.dev's row wins for the same id).
+	const openRouterSource: SourceSnapshot = { name: "live OpenRouter", published: modelsDevSource.published };
+	const gatewaySource: SourceSnapshot = { name: "live Vercel AI Gateway", published: modelsDevSource.published };
+	for (const source of openRouter ?? [])
+		addCandidate(convertOpenRouterModel(OPENROUTER_RULE, source), openRouterSource, ALL_FIELDS);
+	for (const source of vercelGateway ?? [])
+		addCandidate(convertVercelGatewayModel(VERCEL_GATEWAY_RULE, source), gatewaySource, ALL_FIELDS);
 
-	for (const row of input.curatedModels) rows.set(key(row.provider, row.id), curatedToModel(row));
+	const unclassifiedBedrock = new Set<string>();
+	for (const toolkit of input.sources.toolkits ?? []) {
+		const snapshot: SourceSnapshot = { name: toolkit.name, published: toolkit.published };
+		for (const source of toolkit.models) {
+			const rule = ruleForProvider(source.provider);
+			// Azure rows are derived from OpenAI's below, so both list the same models.
+			if (!rule || rule.provider === "azure-openai-responses") continue;
+			const model = convertToolkitModel(rule, source);
+			// Bedrock rows need their family's flags from AWS's table (bedrock-compat.ts); a family the
+			// table does not cover is left out rather than guessed.
+			if (model?.provider === "amazon-bedrock" && !bedrockFamilyFor(model.id)) {
+				unclassifiedBedrock.add(model.id);
+				continue;
+			}
+			if (model) addCandidate(model, snapshot, toolkitPresence(source, model));
+		}
+	}
+
+	if (unclassifiedBedrock.size > 0) {
+		warnings.push(
+			`${unclassifiedBedrock.size} Bedrock models of families not in bedrock-compat.ts were left out (e.g. ${[...unclassifiedBedrock].sort().slice(0, 3).join(", ")})`,
+		);
+	}
+	const rows = new Map<string, Model<Api>>();
+	const provenanceByKey = new Map<string, RowProvenance>();
+	const byDate = (left: Candidate, right: Candidate) => compareStrings(right.source.published, left.source.published);
+	for (const [rowKey, candidates] of candidatesByKey) {
+		const [provider, id] = rowKey.split("\u0000");
+		const ordered = [...candidates];
+		for (const table of input.sources.priceTables ?? []) {
+			const prices = table.lookup(provider, id);
+			if (!prices) continue;
+			const model = { ...ordered[0].model, cost: prices.cost };
+			ordered.push({ model, source: { name: table.name, published: table.published }, present: new Set(["cost"]) });
+		}
+		ordered.sort(byDate);
+		const { model, provenance } = mergeCandidates(ordered);
+		if (ruleForProvider(model.provider)?.subscription)
+			model.cost = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
+		// Limits from two sources can disagree; an output cap above the context could never be met.
+		if (model.maxTokens > model.contextWindow) model.maxTokens = model.contextWindow;
+		rows.set(rowKey, model);
+		provenanceByKey.set(rowKey, provenance);
+	}
+
+	for (const row of input.curatedModels) {
+		rows.set(key(row.provider, row.id), curatedToModel(row));
+		const fields = MERGED_FIELDS.filter((field) => field !== "thinkingLevelMap" || row.thinkingLevelMap);
+		provenanceByKey.set(key(row.provider, row.id), Object.fromEntries(fields.map((field) => [field, "curated"])));
+	}
 	for (const patch of input.curatedPatches) {
 		const target = rows.get(key(patch.provider, patch.id));
 		if (!target) {
@@ -131,6 +274,8 @@ export function buildCatalogue(input: CatalogueInput): BuiltCatalogue {
 			continue;
 		}
 		Object.assign(target, structuredClone(patch.set));
+		const provenance = provenanceByKey.get(key(patch.provider, patch.id)) ?? {};
+		for (const field of Object.keys(patch.set)) provenance[field as MergedField] = "curated";
 	}
 
 	// Azure OpenAI serves OpenAI's models through deployments in the caller's own resource
@@ -138,17 +283,31 @@ export function buildCatalogue(input: CatalogueInput): BuiltCatalogue {
 	// model is listed for azure-openai-responses too, with no base URL: the resource decides it.
 	for (const model of [...rows.values()]) {
 		if (model.provider !== "openai" || model.api !== "openai-responses") continue;
-		addFirst({
+		const azureKey = key("azure-openai-responses", model.id);
+		if (rows.has(azureKey)) continue;
+		rows.set(azureKey, {
 			...structuredClone(model),
 			provider: "azure-openai-responses",
 			api: "azure-openai-responses",
 			baseUrl: "",
 		});
+		provenanceByKey.set(azureKey, { ...provenanceByKey.get(key("openai", model.id)) });
 	}
 
 	const models = [...rows.values()]
-		.map(applyProviderDefaults)
+		.map((model) => {
+			const provenance = provenanceByKey.get(key(model.provider, model.id));
+			const before = model.thinkingLevelMap;
+			const result = applyProviderDefaults(model, provenance?.thinkingLevelMap === "curated");
+			if (provenance && result.thinkingLevelMap && result.thinkingLevelMap !== before) {
+				provenance.thinkingLevelMap = "keel rule";
+			}
+			return result;
+		})
 		.sort((left, right) => compareStrings(left.provider, right.provider) || compareStrings(left.id, right.id));
 	for (const model of models) validateCatalogueModel(model);
-	return { models, warnings };
+	const provenance = new Map(
+		models.map((model) => [`${model.provider}/${model.id}`, provenanceByKey.get(key(model.provider, model.id)) ?? {}]),
+	);
+	return { models, warnings, provenance };
 }

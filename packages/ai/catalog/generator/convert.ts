@@ -1,9 +1,9 @@
 // Turns one row of each public catalogue into a Keel Model, or undefined when the rules drop it
 // (no tool calling, deprecated, not a text model): Keel's callers are agents, and a model that
 // cannot call tools or answer in text is of no use to them.
-import type { Api, Model, ModelCost } from "../../src/types.js";
+import type { Api, Model, ModelCost, ThinkingLevelMap } from "../../src/types.js";
 import { apiForCopilotModel, apiForOpencodeModel, COPILOT_COMPLETIONS_COMPAT, type ProviderRule } from "./providers.js";
-import type { ModelsDevModel, OpenRouterModel, VercelGatewayModel } from "./source-types.js";
+import type { ModelsDevModel, OpenRouterModel, ToolkitModel, VercelGatewayModel } from "./source-types.js";
 
 // Used when a source gives no limit: small enough that no model listed rejects a request for it.
 const FALLBACK_LIMIT = 4096;
@@ -112,4 +112,90 @@ export function convertVercelGatewayModel(rule: ProviderRule, source: VercelGate
 		contextWindow,
 		maxTokens: positiveOr(source.max_tokens, FALLBACK_LIMIT),
 	};
+}
+
+const CALLABLE_APIS = new Set<string>([
+	"anthropic-messages",
+	"azure-openai-responses",
+	"bedrock-converse-stream",
+	"google-generative-ai",
+	"google-vertex",
+	"mistral-conversations",
+	"openai-codex-responses",
+	"openai-completions",
+	"openai-responses",
+]);
+
+/** The AI SDK package models.dev would name for a toolkit row's api (opencode routes per model). */
+const NPM_FOR_API: Record<string, string> = {
+	"anthropic-messages": "@ai-sdk/anthropic",
+	"openai-responses": "@ai-sdk/openai",
+	"google-generative-ai": "@ai-sdk/google",
+};
+
+/**
+ * A toolkit's levels (off … xhigh, plus "max" above xhigh in newer lists) as Keel's map, whose top
+ * level is xhigh: xhigh takes the toolkit's xhigh value, or its max value when it has no xhigh.
+ */
+export function toKeelThinkingLevelMap(map: Record<string, string | null> | undefined): ThinkingLevelMap | undefined {
+	if (!map) return undefined;
+	const result: ThinkingLevelMap = {};
+	for (const level of ["off", "minimal", "low", "medium", "high"] as const) {
+		const value = map[level];
+		if (value === null || typeof value === "string") result[level] = value;
+	}
+	const top = typeof map.xhigh === "string" ? map.xhigh : typeof map.max === "string" ? map.max : map.xhigh;
+	if (top === null || typeof top === "string") result.xhigh = top;
+	return Object.keys(result).length > 0 ? result : undefined;
+}
+
+/**
+ * One toolkit row as a Keel model on the provider's rule. Keel's rule decides the wire API and base
+ * URL (the facts taken are limits, prices, input kinds and reasoning), except where a provider routes
+ * per model: opencode and opencode-go by the row's API, Copilot by the id. Rows on an API Keel does
+ * not speak are dropped.
+ */
+export function convertToolkitModel(rule: ProviderRule, source: ToolkitModel): Model<Api> | undefined {
+	if (source.api && !CALLABLE_APIS.has(source.api)) return undefined;
+	if (rule.skip?.test(source.id)) return undefined;
+	let api = rule.api;
+	let baseUrl = rule.baseUrl;
+	if (rule.provider === "opencode") ({ api, baseUrl } = apiForOpencodeModel(NPM_FOR_API[source.api ?? ""]));
+	if (rule.provider === "opencode-go" && source.api && source.baseUrl) {
+		api = source.api as Api;
+		baseUrl = source.baseUrl;
+	}
+	if (rule.provider === "github-copilot") api = apiForCopilotModel(source.id);
+	const cost: ModelCost = {
+		input: rateOrZero(source.cost?.input),
+		output: rateOrZero(source.cost?.output),
+		cacheRead: rateOrZero(source.cost?.cacheRead),
+		cacheWrite: rateOrZero(source.cost?.cacheWrite),
+	};
+	const tiers = (source.cost?.tiers ?? []).filter((tier) => typeof tier.inputTokensAbove === "number");
+	if (tiers.length > 0) {
+		cost.tiers = tiers.map((tier) => ({
+			inputTokensAbove: tier.inputTokensAbove as number,
+			input: rateOrZero(tier.input),
+			output: rateOrZero(tier.output),
+			cacheRead: rateOrZero(tier.cacheRead),
+			cacheWrite: rateOrZero(tier.cacheWrite),
+		}));
+	}
+	const model: Model<Api> = {
+		id: source.id,
+		name: source.name || source.id,
+		...baseModel(rule, api, baseUrl),
+		reasoning: source.reasoning === true,
+		input: source.input?.includes("image") ? ["text", "image"] : ["text"],
+		cost,
+		contextWindow: positiveOr(source.contextWindow, rule.defaultContextWindow ?? FALLBACK_LIMIT),
+		maxTokens: positiveOr(source.maxTokens, rule.defaultMaxTokens ?? FALLBACK_LIMIT),
+	};
+	// A map only means something on the API it was written for.
+	const map = source.api === api ? toKeelThinkingLevelMap(source.thinkingLevelMap ?? undefined) : undefined;
+	if (map && model.reasoning) model.thinkingLevelMap = map;
+	if (rule.provider === "github-copilot" && api === "openai-completions")
+		model.compat = { ...COPILOT_COMPLETIONS_COMPAT };
+	return model;
 }

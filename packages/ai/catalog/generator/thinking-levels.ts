@@ -90,6 +90,18 @@ export function familyId(id: string): string {
 		.replace(BEDROCK_PREFIX, "");
 }
 
+/**
+ * Whether a map a source gives may stay on this row. Claude's effort names ("max") are not
+ * OpenAI-style efforts, so through a Chat Completions router (OpenRouter) a Claude model keeps the
+ * default levels; other vendors' maps would be misread as Claude efforts on the Messages API.
+ */
+export function sourceThinkingMapApplies(id: string, api: string): boolean {
+	const family = familyId(id);
+	if (api === "openai-completions" && family.startsWith("claude")) return false;
+	if (api === "anthropic-messages" && !family.startsWith("claude")) return false;
+	return true;
+}
+
 /** The thinking-level map for a reasoning model, or undefined when the defaults apply. */
 export function thinkingLevelMapFor(id: string, reasoning: boolean, api?: string): ThinkingLevelMap | undefined {
 	if (!reasoning) return undefined;
@@ -97,6 +109,7 @@ export function thinkingLevelMapFor(id: string, reasoning: boolean, api?: string
 	// Through the Anthropic Messages API (the Vercel gateway), effort names in a map mean Claude's
 	// adaptive thinking; other vendors' maps would be misread there.
 	if (api === "anthropic-messages" && !family.startsWith("claude")) return undefined;
+	if (api === "openai-completions" && family.startsWith("claude")) return undefined;
 	// Mistral Small 4 and Medium 3.5 take reasoning_effort "high" or "none" only
 	// (docs.mistral.ai/capabilities/reasoning/adjustable); on other APIs the same ids mean other things.
 	if (api === "mistral-conversations" && /^mistral-(small|medium)/.test(family)) {

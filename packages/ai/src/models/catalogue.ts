@@ -3,8 +3,9 @@
 //   getModel("anthropic", "claude-sonnet-4-5")  →  Model<"anthropic-messages">
 // Models handed out are deeply frozen: a caller cannot change the registry by accident (in pi they
 // were shared mutable objects). Copy one (`{ ...model }`, structuredClone) to adjust it.
-import { createCatalogue, type GeneratedCatalogue } from "../models.generated.js";
+import { GENERATED_PROVIDER_DATA, type GeneratedCatalogue } from "../models.generated.js";
 import type { Api, Model, Provider } from "../types.js";
+import { decodeProviderModels } from "./catalogue-rows.js";
 
 type Catalogue = GeneratedCatalogue;
 
@@ -28,25 +29,65 @@ function deepFreeze<T>(value: T): T {
 	return value;
 }
 
-// Nothing is built at import: the generated JSON text is parsed on the first lookup (≈430 models in
-// ≈1 ms, where object literals cost ≈4 ms of every cold start), and each model is frozen when first
-// handed out. Lookups are plain object reads; Object.hasOwn keeps "__proto__" or "constructor" from
-// resolving to Object.prototype members.
-let builtCatalogue: Record<string, Record<string, Model<Api>>> | undefined;
+// Nothing is built at import. Each provider's data is JSON text in its own generated module, parsed
+// the first time that provider is looked up (a program that uses one provider builds only its rows),
+// and each model is frozen when first handed out. Lookups are plain object reads; Object.hasOwn keeps
+// "__proto__" or "constructor" from resolving to Object.prototype members.
+const builtProviders = new Map<string, Record<string, Model<Api>>>();
 
-function catalogue(): Record<string, Record<string, Model<Api>>> {
-	builtCatalogue ??= createCatalogue() as unknown as Record<string, Record<string, Model<Api>>>;
-	return builtCatalogue;
-}
+// Models added at run time by refreshModels(): ids the built-in catalogue does not list.
+const addedModels = new Map<string, Map<string, Model<Api>>>();
 
-function providerModels(provider: string): Record<string, Model<Api>> | undefined {
-	const models = catalogue();
-	return Object.hasOwn(models, provider) ? models[provider] : undefined;
+function builtInModels(provider: string): Record<string, Model<Api>> | undefined {
+	let models = builtProviders.get(provider);
+	if (!models && Object.hasOwn(GENERATED_PROVIDER_DATA, provider)) {
+		models = decodeProviderModels(GENERATED_PROVIDER_DATA[provider]);
+		builtProviders.set(provider, models);
+	}
+	return models;
 }
 
 function lookup(provider: string, modelId: string): Model<Api> | undefined {
-	const models = providerModels(provider);
-	return models && Object.hasOwn(models, modelId) ? deepFreeze(models[modelId]) : undefined;
+	const models = builtInModels(provider);
+	if (models && Object.hasOwn(models, modelId)) return deepFreeze(models[modelId]);
+	const added = addedModels.get(provider)?.get(modelId);
+	return added ? deepFreeze(added) : undefined;
+}
+
+function idsOf(provider: string): string[] {
+	const builtIn = Object.keys(builtInModels(provider) ?? {});
+	const added = [...(addedModels.get(provider)?.keys() ?? [])];
+	return added.length === 0 ? builtIn : [...new Set([...builtIn, ...added])].sort();
+}
+
+/** Whether the built-in catalogue lists this provider and id (refreshModels adds only what it lacks). */
+export function isBuiltInModel(provider: string, modelId: string): boolean {
+	const models = builtInModels(provider);
+	return models !== undefined && Object.hasOwn(models, modelId);
+}
+
+/**
+ * Adds models the built-in catalogue does not list, so that findModel, getModelOrThrow, getModels
+ * and getProviders see them. A built-in row is never replaced. Returns how many were added.
+ */
+export function addCatalogueModels(models: readonly Model<Api>[]): number {
+	let count = 0;
+	for (const model of models) {
+		if (isBuiltInModel(model.provider, model.id)) continue;
+		let forProvider = addedModels.get(model.provider);
+		if (!forProvider) {
+			forProvider = new Map();
+			addedModels.set(model.provider, forProvider);
+		}
+		if (!forProvider.has(model.id)) count++;
+		forProvider.set(model.id, model);
+	}
+	return count;
+}
+
+/** Forgets every model refreshModels added (tests; a program that wants the built-in list back). */
+export function clearAddedModels(): void {
+	addedModels.clear();
 }
 
 /**
@@ -68,8 +109,7 @@ export function findModel(provider: Provider, modelId: string): Model<Api> | und
 
 /** Like findModel, but an unknown provider or id throws an error that says what exists. */
 export function getModelOrThrow(provider: Provider, modelId: string): Model<Api> {
-	const models = providerModels(provider);
-	if (!models) {
+	if (!builtInModels(provider) && !addedModels.has(provider)) {
 		throw new Error(
 			`Unknown provider "${provider}". Known providers: ${getProviders().join(", ")}. ` +
 				"For a custom endpoint, use defineModel({ id, baseUrl }).",
@@ -77,7 +117,7 @@ export function getModelOrThrow(provider: Provider, modelId: string): Model<Api>
 	}
 	const model = lookup(provider, modelId);
 	if (!model) {
-		const ids = Object.keys(models);
+		const ids = idsOf(provider);
 		const shown = ids.slice(0, 20).join(", ") + (ids.length > 20 ? `, … (${ids.length} in all)` : "");
 		throw new Error(`Unknown model "${modelId}" for provider "${provider}". Known ids: ${shown}.`);
 	}
@@ -88,16 +128,14 @@ export function getModelOrThrow(provider: Provider, modelId: string): Model<Api>
 export function getModels<TProvider extends CatalogueProvider>(
 	provider: TProvider,
 ): CatalogueModel<TProvider, CatalogueModelId<TProvider>>[] {
-	const models = providerModels(provider);
-	return (models ? Object.values(models).map(deepFreeze) : []) as CatalogueModel<
-		TProvider,
-		CatalogueModelId<TProvider>
-	>[];
+	return idsOf(provider).map((id) => lookup(provider, id)) as CatalogueModel<TProvider, CatalogueModelId<TProvider>>[];
 }
 
 /** The provider ids in the catalogue, sorted. */
 export function getProviders(): CatalogueProvider[] {
-	return Object.keys(catalogue()) as CatalogueProvider[];
+	const providers = Object.keys(GENERATED_PROVIDER_DATA);
+	const added = [...addedModels.keys()].filter((provider) => !Object.hasOwn(GENERATED_PROVIDER_DATA, provider));
+	return (added.length === 0 ? providers : [...providers, ...added].sort()) as CatalogueProvider[];
 }
 
 /** Same model: equal id and provider. False when either side is missing. */

@@ -106,7 +106,8 @@ function checkDefinition(definition: ModelDefinition<Api>): void {
 		fail(definition, `maxTokens (${definition.maxTokens}) is larger than contextWindow (${definition.contextWindow}).`);
 	}
 	for (const [part, rate] of Object.entries(definition.cost ?? {})) {
-		if (rate !== undefined && (!Number.isFinite(rate) || rate < 0)) {
+		if (part === "tiers") continue;
+		if (typeof rate === "number" && (!Number.isFinite(rate) || rate < 0)) {
 			fail(definition, `cost.${part} must be a number ≥ 0 (USD per million tokens), got ${rate}.`);
 		}
 	}

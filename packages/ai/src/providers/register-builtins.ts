@@ -18,11 +18,13 @@ const builtInDefinitions: Record<string, () => Promise<ProviderDefinition<Api>>>
 	"google-vertex": async () => (await import("./google-vertex/index.js")).googleVertexProvider,
 	"bedrock-converse-stream": async () =>
 		(await import("./bedrock-converse-stream/index.js")).bedrockConverseStreamProvider,
+	"openai-codex-responses": async () =>
+		(await import("./openai-codex-responses/index.js")).openAICodexResponsesProvider,
 };
 
 // Wire APIs that the catalogue lists but Keel does not speak yet. Their models can be looked up;
 // a call ends with one clear error event instead of throwing "No API provider registered".
-const notYetImplementedApis = ["google-gemini-cli", "openai-codex-responses"] as const;
+const notYetImplementedApis = ["google-gemini-cli"] as const;
 
 function notImplementedStream(model: Model<Api>): AssistantMessageEventStream {
 	const implemented = Object.keys(builtInDefinitions).join(", ");

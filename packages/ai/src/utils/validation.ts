@@ -46,25 +46,58 @@ export function validateToolArguments<TParameters extends TSchema>(
 	tool: Tool<TParameters>,
 	toolCall: ToolCall,
 ): Static<TParameters> {
-	const raw = toolCall.arguments as Static<TParameters>;
-	if (isBrowserExtension()) return raw;
-	const validate = getValidator(tool);
-	if (!validate) return raw;
+	const label = {
+		subject: `Tool "${tool.name}"`,
+		schema: "parameters schema",
+		heading: `tool "${tool.name}"`,
+		received: "arguments",
+	};
+	return validateAgainstSchema(tool.parameters, toolCall.arguments ?? {}, label) as Static<TParameters>;
+}
 
-	const holder: { root: unknown } = { root: copyArguments(tool.name, toolCall.arguments ?? {}) };
+/**
+ * Validates any JSON value against a JSON schema the way `validateToolArguments` validates
+ * arguments (a coerced copy, JSON-encoded objects and arrays parsed, every failing path listed),
+ * for structured output. `name` appears in errors: `Validation failed for schema "<name>":`.
+ */
+export function validateJsonValue<TValue extends TSchema>(
+	schema: TValue,
+	value: unknown,
+	name: string,
+): Static<TValue> {
+	const label = { subject: `Schema "${name}"`, schema: "schema", heading: `schema "${name}"`, received: "value" };
+	return validateAgainstSchema(schema, value, label) as Static<TValue>;
+}
+
+interface ValidationLabel {
+	/** Starts a sentence about the schema: `Tool "read"`. */
+	subject: string;
+	/** What the schema is called after the subject: "parameters schema". */
+	schema: string;
+	/** Follows "Validation failed for": `tool "read"`. */
+	heading: string;
+	/** What the model sent: "arguments". */
+	received: string;
+}
+
+function validateAgainstSchema(schemaValue: unknown, value: unknown, label: ValidationLabel): unknown {
+	if (isBrowserExtension()) return value;
+	const validate = getValidator(schemaValue, label);
+	if (!validate) return value;
+
+	const holder: { root: unknown } = { root: copyArguments(label, value) };
 	let valid = validate(holder.root);
 	for (let round = 0; !valid && round < MAX_JSON_STRING_ROUNDS; round++) {
 		if (!parseJsonEncodedValues(holder, validate.errors ?? [])) break;
 		valid = validate(holder.root);
 	}
-	if (!valid) throw new Error(formatValidationError(tool.name, validate.errors ?? [], toolCall.arguments));
-	return holder.root as Static<TParameters>;
+	if (!valid) throw new Error(formatValidationError(label, validate.errors ?? [], value));
+	return holder.root;
 }
 
-function getValidator(tool: Tool): ValidateFunction | undefined {
-	const schema: unknown = tool.parameters;
+function getValidator(schema: unknown, label: ValidationLabel): ValidateFunction | undefined {
 	if (schema === null || (typeof schema !== "object" && typeof schema !== "boolean")) {
-		throw new Error(`Tool "${tool.name}" has no valid parameters schema: expected a JSON Schema object`);
+		throw new Error(`${label.subject} has no valid ${label.schema}: expected a JSON Schema object`);
 	}
 	if (typeof schema === "object") {
 		const cached = compiledValidators.get(schema);
@@ -80,7 +113,7 @@ function getValidator(tool: Tool): ValidateFunction | undefined {
 			sharedAjv = null;
 			return undefined;
 		}
-		throw new Error(`Tool "${tool.name}" has an invalid parameters schema: ${(error as Error).message}`);
+		throw new Error(`${label.subject} has an invalid ${label.schema}: ${(error as Error).message}`);
 	} finally {
 		// Our WeakMap is the cache; AJV's own (a Map keyed by schema) would keep every schema alive,
 		// and a second schema object with the same $id would fail to compile.
@@ -114,11 +147,11 @@ function isCodeGenerationBlocked(error: unknown): boolean {
 	);
 }
 
-function copyArguments(toolName: string, value: unknown): unknown {
+function copyArguments(label: ValidationLabel, value: unknown): unknown {
 	try {
 		return structuredClone(value);
 	} catch (error) {
-		throw new Error(`Tool "${toolName}" arguments cannot be copied for validation: ${(error as Error).message}`);
+		throw new Error(`${label.subject} ${label.received} cannot be copied for validation: ${(error as Error).message}`);
 	}
 }
 
@@ -181,15 +214,16 @@ function writePath(holder: { root: unknown }, segments: readonly string[], value
 
 /**
  * `Validation failed for tool "<name>":`, one `  - <path>: <message>` line per problem, a blank
- * line, then `Received arguments:` and the arguments as the model sent them.
+ * line, then `Received arguments:` and the arguments as the model sent them (for a schema:
+ * `schema "<name>"` and `Received value:`).
  */
-function formatValidationError(toolName: string, errors: readonly ErrorObject[], received: unknown): string {
+function formatValidationError(label: ValidationLabel, errors: readonly ErrorObject[], received: unknown): string {
 	const lines = new Set(errors.map((error) => `  - ${describePath(error)}: ${describeProblem(error)}`));
 	return [
-		`Validation failed for tool "${toolName}":`,
+		`Validation failed for ${label.heading}:`,
 		...lines,
 		"",
-		"Received arguments:",
+		`Received ${label.received}:`,
 		JSON.stringify(received, null, 2) ?? String(received),
 	].join("\n");
 }

@@ -44,6 +44,7 @@ await import(${source("src/providers/azure-openai-responses/index.ts")});
 await import(${source("src/providers/mistral-conversations/index.ts")});
 await import(${source("src/providers/google-generative-ai/index.ts")});
 await import(${source("src/providers/google-vertex/index.ts")});
+await import(${source("src/providers/openai-codex-responses/index.ts")});
 const { WireTestServer } = await import(${source("src/testing/wire-test-server.ts")});
 const server = await WireTestServer.start();
 server.enqueue({ body: 'event: message_start\\ndata: {"type":"message_start","message":{"id":"m","model":"c","usage":{"input_tokens":1,"output_tokens":1}}}\\n\\nevent: message_delta\\ndata: {"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":1}}\\n\\nevent: message_stop\\ndata: {"type":"message_stop"}\\n\\n' });

@@ -1,5 +1,5 @@
 import type Anthropic from "@anthropic-ai/sdk";
-import type { Context, Model } from "../../types.js";
+import type { Context, Model, ResponseFormat, Tool } from "../../types.js";
 import { sanitizeSurrogates } from "../../utils/sanitize-unicode.js";
 import { NonRetryableError } from "../shared/provider-stream.js";
 import { resolveCacheRetention } from "../shared/simple-options.js";
@@ -8,6 +8,7 @@ import { transformMessages } from "../shared/transform-messages.js";
 import { type CacheControl, encodeAnthropicMessages } from "./encode-messages.js";
 import { encodeAnthropicToolChoice, encodeAnthropicTools } from "./encode-tools.js";
 import type { AnthropicOptions } from "./options.js";
+import { anthropicOutputSchema, supportsAnthropicStructuredOutputs } from "./structured-outputs.js";
 import { isThinkingEnabled, usesAdaptiveThinking } from "./thinking.js";
 
 // SDK 1.12 no longer declares `temperature` (Anthropic deprecates it for new models), but the API
@@ -54,6 +55,38 @@ function encodeThinking(
 	return { thinking: { type: "enabled", budget_tokens: budget, ...display } };
 }
 
+/** `strict: true` on the tools that ask for it, where the model takes strict tools. */
+function markStrictTools(
+	tools: Anthropic.Messages.Tool[],
+	source: readonly Tool[],
+	model: Model<"anthropic-messages">,
+): void {
+	if (!source.some((tool) => tool.strict) || !supportsAnthropicStructuredOutputs(model)) return;
+	for (const [index, tool] of source.entries()) {
+		if (tool.strict) tools[index].strict = true;
+	}
+}
+
+/**
+ * JSON outputs: `output_config.format` beside the effort that adaptive thinking may have set. A
+ * model without structured outputs would reject the field, so asking for it is an error here;
+ * `completeObject` uses a forced tool call for those models instead.
+ * @see https://docs.claude.com/en/docs/build-with-claude/structured-outputs
+ */
+function encodeOutputFormat(
+	body: AnthropicRequestBody,
+	model: Model<"anthropic-messages">,
+	format: ResponseFormat,
+): void {
+	if (!supportsAnthropicStructuredOutputs(model)) {
+		throw new NonRetryableError(
+			`Model "${model.id}" does not take structured outputs (output_config.format); set model.compat.supportsStructuredOutputs if it does, or use completeObject, which falls back to a forced tool call`,
+		);
+	}
+	const schema = anthropicOutputSchema(format.schema) as Record<string, unknown>;
+	body.output_config = { ...body.output_config, format: { type: "json_schema", schema } };
+}
+
 /**
  * The Messages API request body for a context. Pure: no I/O, no clock. Throws on input the API
  * would reject with a less helpful message (bad thinking budget, non-object tool schema).
@@ -94,8 +127,11 @@ export function encodeAnthropicRequest(
 	// The API only accepts the default temperature (1) together with thinking.
 	if (options.temperature !== undefined && !thinking) body.temperature = options.temperature;
 	if (context.tools && context.tools.length > 0) {
-		body.tools = encodeAnthropicTools(context.tools, model.compat?.supportsEagerToolInputStreaming === true);
+		const tools = encodeAnthropicTools(context.tools, model.compat?.supportsEagerToolInputStreaming === true);
+		markStrictTools(tools, context.tools, model);
+		body.tools = tools;
 	}
+	if (options.responseFormat) encodeOutputFormat(body, model, options.responseFormat);
 	if (options.toolChoice !== undefined) body.tool_choice = encodeAnthropicToolChoice(options.toolChoice);
 	const userId = options.metadata?.user_id;
 	if (typeof userId === "string") body.metadata = { user_id: userId };

@@ -1,5 +1,5 @@
 import type Anthropic from "@anthropic-ai/sdk";
-import type { StreamOptions } from "../../types.js";
+import type { ResponseFormat, StreamOptions } from "../../types.js";
 
 /** Anthropic's `output_config.effort` values; `xhigh` exists on Opus 4.7, `max` on Opus 4.6 and later. */
 export type AnthropicEffort = "low" | "medium" | "high" | "xhigh" | "max";
@@ -29,4 +29,9 @@ export interface AnthropicOptions extends StreamOptions {
 	 * caller configured them; Keel still passes its signal and headers per request.
 	 */
 	client?: Anthropic;
+	/**
+	 * Sent as `output_config.format: {type: "json_schema", schema}` (JSON outputs), for models with
+	 * structured outputs (`compat.supportsStructuredOutputs`); other models end the call with an error.
+	 */
+	responseFormat?: ResponseFormat;
 }

@@ -126,11 +126,13 @@ export class BedrockStreamDecoder implements StreamDecoder<BedrockStreamEvent> {
 				this.builder.appendThinking(this.openBlock(index, "thinking", event), reasoning.text);
 			} else if (typeof reasoning.signature === "string") {
 				this.builder.appendThinkingSignature(this.openBlock(index, "thinking", event), reasoning.signature);
-			} else if (reasoning.redactedContent instanceof Uint8Array) {
+			} else if (reasoning.redactedContent instanceof Uint8Array || typeof reasoning.redactedContent === "string") {
 				if (this.blocks.has(index)) malformed("redactedContent on an open block", event);
+				// The SDK gives the bytes; the wire (read by Keel directly) their base64, which is kept as it is.
+				const redacted: unknown = reasoning.redactedContent;
 				const builderIndex = this.builder.startThinking({
 					redacted: true,
-					signature: bytesToBase64(reasoning.redactedContent),
+					signature: typeof redacted === "string" ? redacted : bytesToBase64(redacted as Uint8Array),
 					text: REDACTED_REASONING_TEXT,
 				});
 				this.blocks.set(index, { index: builderIndex, kind: "thinking" });

@@ -8,12 +8,17 @@ import { AMBIENT_CREDENTIALS } from "../../env-api-keys.js";
 import type { Context } from "../../types.js";
 import { formatThrownValue } from "../../utils/error-message.js";
 import { environmentVariable } from "../shared/environment.js";
+import { mergeHeaders } from "../shared/headers.js";
 import { connectionClosedError } from "../shared/http-transport.js";
+import { ProviderStreamError } from "../shared/provider-errors.js";
 import { NonRetryableError, type ProviderAttempt } from "../shared/provider-stream.js";
 import { rawEventReporter } from "../shared/raw-event-callback.js";
 import { headersToRecord } from "../shared/retry.js";
-import { BedrockStreamDecoder } from "./decode.js";
+import { ClientCache } from "./client-cache.js";
+import { BedrockStreamDecoder, BedrockStreamFormatError } from "./decode.js";
 import { encodeBedrockRequest } from "./encode.js";
+import { bedrockStreamException } from "./errors.js";
+import { type EventStreamFrame, EventStreamFrameReader } from "./event-stream-frames.js";
 import type { BedrockOptions } from "./options.js";
 
 type BedrockAttempt = ProviderAttempt<"bedrock-converse-stream">;
@@ -80,7 +85,8 @@ function eventName(event: ConverseStreamOutput): string {
 /**
  * One attempt: ConverseStream through the AWS SDK (SigV4 or bearer signing and the binary event
  * stream need it), loaded on the first call so neither the package root nor other providers pay
- * for it. The SDK's events go to the decoder one by one.
+ * for it. The SDK signs and sends; the frames of a successful answer are read by Keel
+ * (takeEventStreamBody, readEventStreamBody) and go to the decoder one by one.
  * @see https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ConverseStream.html
  */
 export async function runBedrockAttempt(
@@ -94,44 +100,160 @@ export async function runBedrockAttempt(
 		);
 	}
 	const input = await attempt.preparePayload(encodeRequestOrFail(attempt.model, context, options));
+	// A Bedrock API key given as bearerToken or AWS_BEARER_TOKEN_BEDROCK is as secret as `apiKey`
+	// (which the harness already redacts): servers and proxies may echo the Authorization header.
+	attempt.builder.addSecret(resolveBedrockBearerToken(options, attempt.apiKey));
 	const sdk = await loadBedrockSdk();
-	const client = reusableClient(sdk, bedrockClientConfig(attempt, options));
-	let response: ConverseStreamCommandOutput;
+	const config = bedrockClientConfig(attempt, options);
+	const lent = keptClients.acquire(clientCacheKey(config), () => new sdk.BedrockRuntimeClient(config));
 	try {
-		response = await client.send(new sdk.ConverseStreamCommand(input), { abortSignal: attempt.signal });
-	} catch (error) {
-		await reportErrorResponse(attempt, error);
-		throw error;
+		const command = new sdk.ConverseStreamCommand(input);
+		addCallerHeaders(command, mergeHeaders(attempt.model.headers, options.headers));
+		const rawBody = takeEventStreamBody(command);
+		let response: ConverseStreamCommandOutput;
+		try {
+			response = await lent.client.send(command, { abortSignal: attempt.signal });
+		} catch (error) {
+			await reportErrorResponse(attempt, error);
+			throw error;
+		}
+		attempt.touch();
+		await attempt.reportResponse({ status: response.$metadata.httpStatusCode ?? 200, headers: {} });
+		const body = rawBody();
+		if (isByteStream(body)) await readEventStreamBody(attempt, body);
+		else if (response.stream) await readStream(attempt, response.stream);
+		else throw new Error("The Bedrock response to a streaming request has no stream");
+	} finally {
+		lent.release();
 	}
-	attempt.touch();
-	await attempt.reportResponse({ status: response.$metadata.httpStatusCode ?? 200, headers: {} });
-	if (!response.stream) throw new Error("The Bedrock response to a streaming request has no stream");
-	await readStream(attempt, response.stream);
 }
 
 type BedrockClient = InstanceType<typeof import("@aws-sdk/client-bedrock-runtime").BedrockRuntimeClient>;
+type ConverseStreamCommand = InstanceType<typeof import("@aws-sdk/client-bedrock-runtime").ConverseStreamCommand>;
 
-// Clients are kept per configuration: a client resolves and caches its credentials (a profile's
-// files, SSO, an instance role's metadata call) once, not on every call. Each request still gets
-// its own HTTP/2 session (the SDK's default for event streams), so a kept client holds no socket.
-const MAX_KEPT_CLIENTS = 8;
-const keptClients = new Map<string, BedrockClient>();
+// Each request gets its own HTTP/2 session (the SDK's default for event streams), so a kept client
+// holds no socket between calls; see client-cache.ts for why clients are kept at all.
+const keptClients = new ClientCache<BedrockClient>();
 
-function reusableClient(
-	sdk: typeof import("@aws-sdk/client-bedrock-runtime"),
-	config: BedrockRuntimeClientConfig,
-): BedrockClient {
-	const key = JSON.stringify([config.region, config.endpoint, config.profile, config.token]);
-	const kept = keptClients.get(key);
-	if (kept) return kept;
-	const client = new sdk.BedrockRuntimeClient(config);
-	keptClients.set(key, client);
-	if (keptClients.size > MAX_KEPT_CLIENTS) {
-		const [oldestKey, oldest] = keptClients.entries().next().value as [string, BedrockClient];
-		keptClients.delete(oldestKey);
-		oldest.destroy();
+function clientCacheKey(config: BedrockRuntimeClientConfig): string {
+	return JSON.stringify([config.region, config.endpoint, config.profile, config.token]);
+}
+
+/**
+ * The model's and the caller's headers (`model.headers`, `options.headers`) on the HTTP request.
+ * The SDK builds the request itself, so they go in through a middleware of the command's build
+ * step, which runs before signing: SigV4 signs them, and the headers the SDK sets later
+ * (`authorization`, `x-amz-date` …) win over a caller's header of the same name.
+ * @see https://docs.aws.amazon.com/sdk-for-javascript/v3/developer-guide/middleware-stack.html
+ */
+function addCallerHeaders(command: ConverseStreamCommand, headers: Record<string, string>): void {
+	if (Object.keys(headers).length === 0) return;
+	command.middlewareStack.add(
+		(next) => async (args) => {
+			const request = args.request as { headers?: Record<string, string> } | undefined;
+			if (request?.headers) Object.assign(request.headers, headers);
+			return next(args);
+		},
+		{ step: "build", name: "keelCallerHeaders" },
+	);
+}
+
+/**
+ * Takes the HTTP body of a successful response away from the SDK, in a middleware just inside its
+ * deserializer: the SDK then deserializes an empty event stream (it reads the first event before
+ * `send` resolves, so it must not see the real one), and Keel reads the frames itself
+ * (event-stream-frames.ts). Error answers are left to the SDK, which reads them into its named
+ * exceptions.
+ */
+function takeEventStreamBody(command: ConverseStreamCommand): () => unknown {
+	let body: unknown;
+	type Next = (args: unknown) => Promise<{ response: unknown }>;
+	const middleware = (next: Next) => async (args: unknown) => {
+		const result = await next(args);
+		const response = result.response as { statusCode?: number; body?: unknown } | undefined;
+		if (
+			response &&
+			typeof response.statusCode === "number" &&
+			response.statusCode < 300 &&
+			isByteStream(response.body)
+		) {
+			body = response.body;
+			response.body = emptyByteStream();
+		}
+		return result;
+	};
+	command.middlewareStack.addRelativeTo(middleware as Parameters<typeof command.middlewareStack.addRelativeTo>[0], {
+		relation: "after",
+		toMiddleware: "deserializerMiddleware",
+		name: "keelEventStreamBody",
+	});
+	return () => body;
+}
+
+function emptyByteStream(): AsyncIterable<Uint8Array> {
+	return { [Symbol.asyncIterator]: () => ({ next: async () => ({ done: true, value: undefined }) }) };
+}
+
+function isByteStream(body: unknown): body is AsyncIterable<Uint8Array> {
+	return typeof (body as AsyncIterable<Uint8Array> | undefined)?.[Symbol.asyncIterator] === "function";
+}
+
+const payloadDecoder = new TextDecoder();
+
+/** A frame as the event the decoder reads (`{contentBlockDelta: {…}}`); exception and error frames throw. */
+function eventFromFrame(frame: EventStreamFrame): ConverseStreamOutput {
+	const type = frame.type ?? "";
+	if (frame.messageType === "error") {
+		throw new ProviderStreamError(`${frame.errorMessage ?? "no message"} (${type || "unknown error"})`, type);
 	}
-	return client;
+	let body: unknown;
+	const text = payloadDecoder.decode(frame.payload);
+	try {
+		body = text === "" ? {} : JSON.parse(text);
+	} catch {
+		throw new BedrockStreamFormatError(`Malformed Bedrock stream event (a payload is not JSON): ${text.slice(0, 300)}`);
+	}
+	if (frame.messageType === "exception")
+		throw bedrockStreamException(type.charAt(0).toLowerCase() + type.slice(1), body);
+	return { [type]: body } as unknown as ConverseStreamOutput;
+}
+
+/** Reads the body's frames into the decoder: one async step per network chunk, not per event. */
+async function readEventStreamBody(attempt: BedrockAttempt, body: AsyncIterable<Uint8Array>): Promise<void> {
+	const decoder = new BedrockStreamDecoder(attempt.builder);
+	const reportRawEvent = rawEventReporter(attempt);
+	const frames = new EventStreamFrameReader();
+	const iterator = body[Symbol.asyncIterator]();
+	try {
+		for (;;) {
+			let next: IteratorResult<Uint8Array>;
+			try {
+				next = await iterator.next();
+			} catch (error) {
+				if (attempt.signal.aborted) return;
+				throw connectionClosedError(error, "Bedrock");
+			}
+			if (next.done) break;
+			attempt.touch();
+			const received = frames.push(next.value);
+			for (const frame of received) {
+				if (reportRawEvent) {
+					const pending = reportRawEvent({ event: frame.type, data: payloadDecoder.decode(frame.payload) });
+					if (pending) {
+						await pending;
+						if (attempt.signal.aborted) return;
+					}
+				}
+				decoder.decode(eventFromFrame(frame));
+				if (decoder.isFinished) return;
+			}
+			if (frames.error) throw new BedrockStreamFormatError(`Malformed Bedrock event stream: ${frames.error.message}`);
+		}
+	} finally {
+		await iterator.return?.();
+	}
+	if (attempt.signal.aborted) return;
+	decoder.end();
 }
 
 async function readStream(attempt: BedrockAttempt, stream: AsyncIterable<ConverseStreamOutput>): Promise<void> {

@@ -1,11 +1,13 @@
 // The state machine for one streamed Gemini answer (streamGenerateContent with alt=sse): each
 // chunk is a GenerateContentResponse whose first candidate holds the new parts. Text and thought
-// parts are deltas; a function call arrives whole. The stream has no terminal event of its own:
-// the last chunk carries `finishReason` and the final usage.
+// parts are deltas; a function call arrives whole, or on Vertex AI with `streamFunctionCallArguments`
+// in pieces (partial-arguments.ts). The stream has no terminal event of its own: the last chunk
+// carries `finishReason` and the final usage.
 // @see https://ai.google.dev/api/generate-content#v1beta.GenerateContentResponse
 import { DEFAULT_MAX_JSON_DEPTH } from "../../utils/streaming-json.js";
 import type { AssistantMessageBuilder, UsageUpdate } from "../shared/assistant-message-builder.js";
 import type { StreamDecoder } from "../shared/stream-decoder.js";
+import { PartialArgumentsWriter } from "./partial-arguments.js";
 import { mapGeminiFinishReason } from "./stop-reason.js";
 import type { GeminiPart, GeminiResponseChunk, GeminiUsageMetadata } from "./wire-types.js";
 
@@ -62,8 +64,16 @@ function nestingDepth(value: unknown, limit: number): number {
 	return deepest;
 }
 
+/** A function call whose arguments are still streaming. */
+interface StreamingCall {
+	index: number;
+	writer: PartialArgumentsWriter;
+	signature?: string;
+}
+
 export class GeminiStreamDecoder implements StreamDecoder<GeminiResponseChunk> {
 	private open: OpenBlock | undefined;
+	private streamingCall: StreamingCall | undefined;
 	private finished = false;
 	private identified = false;
 	private generatedIds = 0;
@@ -138,6 +148,12 @@ export class GeminiStreamDecoder implements StreamDecoder<GeminiResponseChunk> {
 		const signature =
 			typeof part.thoughtSignature === "string" && part.thoughtSignature ? part.thoughtSignature : undefined;
 		if (part.functionCall) {
+			const call = part.functionCall;
+			// A streamed call continues in parts without a name (Vertex AI's streamFunctionCallArguments).
+			if (this.streamingCall && typeof call === "object" && call !== null && call.name === undefined) {
+				this.continueStreamingCall(this.streamingCall, part, signature, chunk);
+				return;
+			}
 			this.closeOpenBlock();
 			this.decodeFunctionCall(part, signature, chunk);
 			return;
@@ -172,6 +188,13 @@ export class GeminiStreamDecoder implements StreamDecoder<GeminiResponseChunk> {
 		}
 		this.toolCallIds.add(id);
 		const index = this.builder.startToolCall(id, call.name, signature);
+		if (call.willContinue === true || Array.isArray(call.partialArgs)) {
+			// The first part of a call whose arguments stream: the name now, the arguments in later parts.
+			const streaming: StreamingCall = { index, writer: new PartialArgumentsWriter(), signature };
+			this.streamingCall = streaming;
+			this.continueStreamingCall(streaming, part, undefined, chunk);
+			return;
+		}
 		const args = call.args ?? {};
 		if (nestingDepth(args, DEFAULT_MAX_JSON_DEPTH) > DEFAULT_MAX_JSON_DEPTH) {
 			// Too deep to write out again; the builder's parser sees the nesting and drops them with a diagnostic.
@@ -182,7 +205,45 @@ export class GeminiStreamDecoder implements StreamDecoder<GeminiResponseChunk> {
 		this.builder.endToolCall(index);
 	}
 
+	/** Writes a part's partialArgs as argument deltas; the call ends with the part that does not continue. */
+	private continueStreamingCall(
+		streaming: StreamingCall,
+		part: GeminiPart,
+		signature: string | undefined,
+		chunk: GeminiResponseChunk,
+	): void {
+		const call = part.functionCall!;
+		if (signature) streaming.signature = signature;
+		const pieces = call.partialArgs ?? [];
+		if (!Array.isArray(pieces)) {
+			throw new Error(`Malformed ${this.options.label} stream chunk (partialArgs is not a list): ${describe(chunk)}`);
+		}
+		let text = "";
+		for (const piece of pieces) {
+			try {
+				text += streaming.writer.write(piece);
+			} catch (error) {
+				const reason = error instanceof Error ? error.message : String(error);
+				throw new Error(`Malformed ${this.options.label} stream chunk (${reason}): ${describe(chunk)}`);
+			}
+		}
+		if (text !== "") this.builder.appendToolCallArguments(streaming.index, text);
+		if (call.willContinue !== true) this.endStreamingCall();
+	}
+
+	private endStreamingCall(): void {
+		const streaming = this.streamingCall;
+		if (!streaming) return;
+		this.streamingCall = undefined;
+		this.builder.appendToolCallArguments(streaming.index, streaming.writer.finish());
+		this.builder.endToolCall(
+			streaming.index,
+			streaming.signature !== undefined ? { thoughtSignature: streaming.signature } : undefined,
+		);
+	}
+
 	private closeOpenBlock(): void {
+		this.endStreamingCall();
 		const block = this.open;
 		if (!block) return;
 		this.open = undefined;

@@ -30,7 +30,30 @@ function encodeGenerationConfig(model: Model<Api>, options: GoogleOptions): Gemi
 		if (thinking.level !== undefined && usesThinkingLevels(model)) config.thinkingConfig.thinkingLevel = thinking.level;
 		else if (thinking.budgetTokens !== undefined) config.thinkingConfig.thinkingBudget = thinking.budgetTokens;
 	}
+	if (options.responseFormat) {
+		// responseJsonSchema takes full JSON Schema (responseSchema only an OpenAPI subset) and needs
+		// the JSON MIME type. @see https://ai.google.dev/api/generate-content#generationconfig
+		config.responseMimeType = "application/json";
+		config.responseJsonSchema = options.responseFormat.schema as Record<string, unknown>;
+	}
 	return Object.keys(config).length > 0 ? config : undefined;
+}
+
+const CACHE_NAME = /^[A-Za-z0-9_./-]+$/;
+
+/**
+ * `options.cachedContent` as a resource name: a bare id becomes `cachedContents/{id}`; a name that
+ * already has a path (`cachedContents/…`, Vertex's `projects/…/cachedContents/…`) is kept.
+ * @see https://ai.google.dev/api/caching
+ */
+function cachedContentName(value: unknown): string | undefined {
+	if (value === undefined) return undefined;
+	if (typeof value !== "string" || !CACHE_NAME.test(value) || value.startsWith("/") || value.endsWith("/")) {
+		throw new NonRetryableError(
+			`cachedContent must be the name of a cache you created, such as "cachedContents/abc123" (or its id "abc123"), got ${JSON.stringify(value)}`,
+		);
+	}
+	return value.includes("/") ? value : `cachedContents/${value}`;
 }
 
 /** The request body for a context. Throws a NonRetryableError for input Gemini would reject less clearly. */
@@ -44,12 +67,18 @@ export function encodeGeminiRequest(
 			`toolChoice must be "auto", "none" or "any" for Gemini, got ${JSON.stringify(options.toolChoice)}`,
 		);
 	}
+	const cachedContent = cachedContentName(options.cachedContent);
 	const messages = transformMessages(context.messages, model, (id) => normalizeGeminiToolCallId(id, model));
 	const body: GeminiRequestBody = { contents: encodeGeminiContents(messages, model) };
-	if (context.systemPrompt && context.systemPrompt.trim() !== "") {
+	if (cachedContent !== undefined) {
+		// The cache holds the system instruction, tools and tool config: Gemini refuses a request that
+		// sets them beside `cachedContent` ("CachedContent can not be used with GenerateContent request
+		// setting system_instruction, tools or tool_config").
+		body.cachedContent = cachedContent;
+	} else if (context.systemPrompt && context.systemPrompt.trim() !== "") {
 		body.systemInstruction = { parts: [{ text: sanitizeSurrogates(context.systemPrompt) }] };
 	}
-	if (context.tools && context.tools.length > 0) {
+	if (cachedContent === undefined && context.tools && context.tools.length > 0) {
 		body.tools = [{ functionDeclarations: context.tools.map(encodeTool) }];
 		if (options.toolChoice) {
 			body.toolConfig = { functionCallingConfig: { mode: TOOL_CHOICE_MODES[options.toolChoice] } };

@@ -28,9 +28,13 @@ export { mapGeminiFinishReason } from "./stop-reason.js";
  */
 export function googleOptionsFromSimple(
 	model: Model<Api>,
-	options: (SimpleStreamOptions & Pick<GoogleOptions, "toolChoice">) | undefined,
+	options: (SimpleStreamOptions & Pick<GoogleOptions, "toolChoice" | "cachedContent">) | undefined,
 ): GoogleOptions {
-	const base: GoogleOptions = { ...buildBaseOptions(model, options), toolChoice: options?.toolChoice };
+	const base: GoogleOptions = {
+		...buildBaseOptions(model, options),
+		toolChoice: options?.toolChoice,
+		cachedContent: options?.cachedContent,
+	};
 	const level = options?.reasoning;
 	if (!level || !model.reasoning) return { ...base, thinking: { enabled: false } };
 	if (usesThinkingLevels(model))
@@ -61,7 +65,7 @@ export function streamGoogle(
 export function streamSimpleGoogle(
 	model: Model<"google-generative-ai">,
 	context: Context,
-	options?: SimpleStreamOptions,
+	options?: SimpleStreamOptions & Pick<GoogleOptions, "toolChoice" | "cachedContent">,
 ): AssistantMessageEventStream {
 	return streamSimpleWithDefinition(googleGenerativeAIProvider, model, context, options);
 }

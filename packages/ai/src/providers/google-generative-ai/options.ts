@@ -1,4 +1,4 @@
-import type { StreamOptions } from "../../types.js";
+import type { ResponseFormat, StreamOptions } from "../../types.js";
 
 /** Gemini 3's thinking levels (`generationConfig.thinkingConfig.thinkingLevel`). */
 export type GoogleThinkingLevel = "MINIMAL" | "LOW" | "MEDIUM" | "HIGH";
@@ -17,4 +17,15 @@ export interface GoogleOptions extends StreamOptions {
 	 * thinking configuration at all: the model's default applies, thinking is not forced off.
 	 */
 	thinking?: { enabled: boolean; budgetTokens?: number; level?: GoogleThinkingLevel };
+	/** Sent as `generationConfig.responseMimeType: "application/json"` and `responseJsonSchema` (name and strict unused). */
+	responseFormat?: ResponseFormat;
+	/**
+	 * Explicit caching: the name of a cache you created (`cachedContents/abc123`, or just its id),
+	 * sent as the request's `cachedContent`. The cache holds the system instruction and tools, so
+	 * neither is sent with it (Gemini rejects a request that sets them beside a cache); the context's
+	 * tools still validate the model's tool calls. On Vertex AI a short name is completed to
+	 * `projects/{project}/locations/{location}/cachedContents/{id}`.
+	 * @see https://ai.google.dev/gemini-api/docs/caching
+	 */
+	cachedContent?: string;
 }

@@ -1,6 +1,7 @@
 // The Gemini API's request and streamed response, as far as Keel reads and writes them. Vertex AI
 // serves the same shapes. Own types rather than @google/genai's: the SDK is not a dependency.
 // @see https://ai.google.dev/api/generate-content
+import type { GeminiPartialArg } from "./partial-arguments.js";
 
 export interface GeminiInlineData {
 	mimeType: string;
@@ -9,10 +10,15 @@ export interface GeminiInlineData {
 }
 
 export interface GeminiFunctionCall {
-	name: string;
+	/** Absent on the later parts of a call whose arguments stream. */
+	name?: string;
 	args?: Record<string, unknown>;
 	/** Set by some models (and always by Vertex's Claude and gpt-oss models); absent on most Gemini answers. */
 	id?: string;
+	/** Vertex AI with streamFunctionCallArguments: pieces of the arguments. */
+	partialArgs?: GeminiPartialArg[];
+	/** Vertex AI with streamFunctionCallArguments: true while more parts of this call follow. */
+	willContinue?: boolean;
 }
 
 export interface GeminiFunctionResponse {
@@ -57,14 +63,26 @@ export interface GeminiGenerationConfig {
 	maxOutputTokens?: number;
 	temperature?: number;
 	thinkingConfig?: GeminiThinkingConfig;
+	/** "application/json" with `responseJsonSchema`: the answer is JSON matching the schema. */
+	responseMimeType?: string;
+	/** A JSON Schema (the alternative to the OpenAPI-subset `responseSchema`). */
+	responseJsonSchema?: Record<string, unknown>;
 }
 
 export interface GeminiRequestBody {
 	contents: GeminiContent[];
 	systemInstruction?: { parts: { text: string }[] };
 	tools?: { functionDeclarations: GeminiFunctionDeclaration[] }[];
-	toolConfig?: { functionCallingConfig: { mode: "AUTO" | "NONE" | "ANY" } };
+	toolConfig?: {
+		functionCallingConfig: {
+			mode?: "AUTO" | "NONE" | "ANY";
+			/** Vertex AI only: stream one call's arguments in pieces (FunctionCall.partialArgs). */
+			streamFunctionCallArguments?: boolean;
+		};
+	};
 	generationConfig?: GeminiGenerationConfig;
+	/** A cache resource name (explicit caching): `cachedContents/{id}`, on Vertex the full resource path. */
+	cachedContent?: string;
 }
 
 export interface GeminiUsageMetadata {

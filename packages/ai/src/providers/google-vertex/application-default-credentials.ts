@@ -2,8 +2,8 @@
 // GOOGLE_APPLICATION_CREDENTIALS, else the one `gcloud auth application-default login` writes
 // (~/.config/gcloud/application_default_credentials.json, %APPDATA%\gcloud\… on Windows).
 // Loaded with a dynamic import and reading files through process.getBuiltinModule, so browser and
-// Worker bundles of the google-vertex module carry no node: imports. The metadata server of
-// Compute Engine / Cloud Run is not consulted.
+// Worker bundles of the google-vertex module carry no node: imports. Without a file, the chain
+// ends at the metadata server (metadata-server-token.ts).
 // @see https://cloud.google.com/docs/authentication/application-default-credentials#search_order
 import { environmentVariable } from "../shared/environment.js";
 import { NonRetryableError } from "../shared/provider-attempt.js";

@@ -1,28 +1,20 @@
 // Access tokens for Google credentials: a service account's signed JWT (jwt-bearer grant) or an
 // authorized user's refresh token (refresh_token grant), posted form-encoded to the credentials'
-// token_uri. A token is reused until shortly before it expires, and concurrent calls share one
-// request for a new one.
+// token_uri. Tokens are cached by access-token-cache.ts.
 // @see https://developers.google.com/identity/protocols/oauth2/service-account#authorizingrequests
 // @see https://developers.google.com/identity/protocols/oauth2/web-server#offline
 import { NonRetryableError } from "../shared/provider-attempt.js";
+import { redactSecrets } from "../shared/secret-redaction.js";
+import { clearCachedAccessTokens, type IssuedToken, reuseOrRequestToken } from "./access-token-cache.js";
 import { DEFAULT_TOKEN_URI, type GoogleCredentials } from "./google-credentials.js";
 import { signServiceAccountAssertion } from "./service-account-assertion.js";
 
 const CLOUD_PLATFORM_SCOPE = "https://www.googleapis.com/auth/cloud-platform";
 const JWT_BEARER_GRANT = "urn:ietf:params:oauth:grant-type:jwt-bearer";
-/** Tokens are renewed this long before they expire, so none expires during a request. */
-const RENEW_BEFORE_EXPIRY_MS = 5 * 60_000;
 /** Google's tokens last an hour; used when a response leaves out expires_in. */
 const DEFAULT_LIFETIME_SECONDS = 3600;
-
-interface CachedToken {
-	token?: string;
-	renewAt: number;
-	pending?: Promise<string>;
-}
-
-// Keyed by the credentials' identity; held in memory only, never printed.
-const tokens = new Map<string, CachedToken>();
+/** How long a token request may take, body included, before it fails and a later call asks again. */
+const TOKEN_REQUEST_TIMEOUT_MS = 30_000;
 
 function cacheKey(credentials: GoogleCredentials): string {
 	const tokenUri = credentials.token_uri ?? DEFAULT_TOKEN_URI;
@@ -33,38 +25,15 @@ function cacheKey(credentials: GoogleCredentials): string {
 
 /** Forgets every cached token (tests, or after rotating credentials). */
 export function clearGoogleAccessTokens(): void {
-	tokens.clear();
+	clearCachedAccessTokens();
 }
 
 /** A bearer token for `credentials`, from the cache or from their token endpoint. `source` names them in errors. */
-/** How long a token request may take, body included, before it fails and a later call asks again. */
-const TOKEN_REQUEST_TIMEOUT_MS = 30_000;
-
 export function googleAccessToken(credentials: GoogleCredentials, source: string): Promise<string> {
-	const key = cacheKey(credentials);
-	const entry = tokens.get(key) ?? { renewAt: 0 };
-	tokens.set(key, entry);
-	if (entry.token !== undefined && Date.now() < entry.renewAt) return Promise.resolve(entry.token);
-	entry.pending ??= requestToken(credentials, source).then(
-		({ token, lifetimeSeconds }) => {
-			const lifetimeMs = lifetimeSeconds * 1000;
-			entry.token = token;
-			entry.renewAt = Date.now() + Math.max(lifetimeMs - RENEW_BEFORE_EXPIRY_MS, lifetimeMs / 2);
-			entry.pending = undefined;
-			return token;
-		},
-		(error: unknown) => {
-			entry.pending = undefined;
-			throw error;
-		},
-	);
-	return entry.pending;
+	return reuseOrRequestToken(cacheKey(credentials), () => requestToken(credentials, source));
 }
 
-async function requestToken(
-	credentials: GoogleCredentials,
-	source: string,
-): Promise<{ token: string; lifetimeSeconds: number }> {
+async function requestToken(credentials: GoogleCredentials, source: string): Promise<IssuedToken> {
 	const tokenUri = credentials.token_uri ?? DEFAULT_TOKEN_URI;
 	const form = new URLSearchParams();
 	if (credentials.type === "service_account") {
@@ -106,7 +75,14 @@ async function requestToken(
 	if (!response.ok) {
 		const code = typeof body.error === "string" ? ` ${body.error}` : "";
 		const description = typeof body.error_description === "string" ? `: ${body.error_description}` : "";
-		const message = `${what} refused the token request (HTTP ${response.status}${code}${description})`;
+		// The endpoint's text may quote what it was sent: the signed assertion (a credential for an
+		// hour), the refresh token or the client secret. The call redacts the credentials it was
+		// given; the assertion exists only here.
+		const sent = [form.get("assertion"), form.get("refresh_token"), form.get("client_secret")];
+		const message = redactSecrets(
+			`${what} refused the token request (HTTP ${response.status}${code}${description})`,
+			sent.filter((value) => value !== null),
+		);
 		// 4xx means the credentials themselves are wrong or revoked: retrying cannot help.
 		throw response.status >= 400 && response.status < 500 && response.status !== 429
 			? new NonRetryableError(message)

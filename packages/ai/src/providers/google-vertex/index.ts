@@ -22,7 +22,16 @@ export type { GoogleVertexOptions } from "./options.js";
 export { resolveVertexTarget } from "./resolve-vertex-target.js";
 
 export type GoogleVertexSimpleOptions = SimpleStreamOptions &
-	Pick<GoogleVertexOptions, "project" | "location" | "accessToken" | "credentials" | "toolChoice">;
+	Pick<
+		GoogleVertexOptions,
+		| "project"
+		| "location"
+		| "accessToken"
+		| "credentials"
+		| "toolChoice"
+		| "cachedContent"
+		| "streamFunctionCallArguments"
+	>;
 
 export const googleVertexProvider: ProviderDefinition<"google-vertex", GoogleVertexOptions> = {
 	api: "google-vertex",
@@ -34,6 +43,7 @@ export const googleVertexProvider: ProviderDefinition<"google-vertex", GoogleVer
 			location: vertex?.location,
 			accessToken: vertex?.accessToken,
 			credentials: vertex?.credentials,
+			streamFunctionCallArguments: vertex?.streamFunctionCallArguments,
 		};
 	},
 	// Without a key the call uses an OAuth token (options.accessToken, options.credentials or Application Default Credentials).

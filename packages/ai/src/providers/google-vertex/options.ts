@@ -19,4 +19,12 @@ export interface GoogleVertexOptions extends GoogleOptions {
 	 * wherever WebCrypto and fetch exist; takes precedence over an API key.
 	 */
 	credentials?: GoogleCredentials;
+	/**
+	 * Asks Vertex AI to stream each function call's arguments in pieces
+	 * (`toolConfig.functionCallingConfig.streamFunctionCallArguments`), read as `toolcall_delta`
+	 * events while the model writes them; sent only with tools. Off by default: not every model
+	 * accepts it, and without it each call arrives whole.
+	 * @see https://cloud.google.com/vertex-ai/generative-ai/docs/reference/rest/v1/Tool#FunctionCallingConfig
+	 */
+	streamFunctionCallArguments?: boolean;
 }

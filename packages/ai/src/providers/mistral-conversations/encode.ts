@@ -25,6 +25,19 @@ export function encodeMistralRequest(
 	if (context.tools && context.tools.length > 0) body.tools = context.tools.map(encodeTool);
 	if (options.toolChoice !== undefined) body.tool_choice = options.toolChoice;
 	if (options.parallelToolCalls !== undefined) body.parallel_tool_calls = options.parallelToolCalls;
+	if (options.responseFormat) {
+		// https://docs.mistral.ai/capabilities/structured_output/custom_structured_output
+		const { name, description, schema, strict } = options.responseFormat;
+		body.response_format = {
+			type: "json_schema",
+			json_schema: {
+				name,
+				schema: schema as Record<string, unknown>,
+				strict: strict === true,
+				...(description ? { description } : {}),
+			},
+		};
+	}
 	// https://docs.mistral.ai/studio-api/conversations/advanced/prompt-caching: a stable key per
 	// conversation raises the chance that its prefix is read from the cache (billed at 10%).
 	if (options.sessionId && resolveCacheRetention(options.cacheRetention) !== "none") {
@@ -40,7 +53,7 @@ export function encodeMistralRequest(
 	return body;
 }
 
-/** `strict: false`: Mistral would otherwise hold TypeBox schemas to its strict-schema subset. */
+/** `strict: false` unless the tool asks: Mistral would otherwise hold TypeBox schemas to its strict-schema subset. */
 function encodeTool(tool: Tool): MistralFunctionTool {
 	return {
 		type: "function",
@@ -48,7 +61,7 @@ function encodeTool(tool: Tool): MistralFunctionTool {
 			name: tool.name,
 			description: tool.description,
 			parameters: tool.parameters as unknown as Record<string, unknown>,
-			strict: false,
+			strict: tool.strict === true,
 		},
 	};
 }

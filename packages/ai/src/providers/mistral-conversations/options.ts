@@ -1,4 +1,4 @@
-import type { StreamOptions, ThinkingLevel } from "../../types.js";
+import type { ResponseFormat, StreamOptions, ThinkingLevel } from "../../types.js";
 import type { MistralToolChoice } from "./wire-types.js";
 
 /** Options of `streamMistral`: the common StreamOptions plus Mistral chat completions' own. */
@@ -21,4 +21,6 @@ export interface MistralOptions extends StreamOptions {
 	 * as is. Sent only to models with `reasoning: true`.
 	 */
 	reasoningEffort?: ThinkingLevel | "none";
+	/** Sent as `response_format: {type: "json_schema", json_schema: {name, schema, strict}}`. */
+	responseFormat?: ResponseFormat;
 }

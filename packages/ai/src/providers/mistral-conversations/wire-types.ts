@@ -70,6 +70,11 @@ export interface MistralChatRequest {
 	tools?: MistralFunctionTool[];
 	tool_choice?: MistralToolChoice;
 	parallel_tool_calls?: boolean;
+	/** Structured output: the answer is JSON matching the schema. */
+	response_format?: {
+		type: "json_schema";
+		json_schema: { name: string; description?: string; schema: Record<string, unknown>; strict?: boolean };
+	};
 	prompt_mode?: "reasoning";
 	reasoning_effort?: string;
 	/** Requests sharing a key are routed to the cache that holds their prompt prefix. */

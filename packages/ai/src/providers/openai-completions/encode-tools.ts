@@ -3,9 +3,9 @@ import type { ResolvedOpenAICompletionsCompat } from "./compat.js";
 import type { ChatFunctionTool } from "./wire-types.js";
 
 /**
- * Tools in Chat Completions' function schema. `strict: false` is sent where the vendor knows the
- * field (it keeps OpenAI from enforcing its strict-schema subset on TypeBox schemas) and left out
- * where it is rejected.
+ * Tools in Chat Completions' function schema. `strict` is sent where the vendor knows the field and
+ * left out where it is rejected: false unless the tool asks for it (false keeps OpenAI from holding
+ * TypeBox schemas to its strict-schema subset).
  */
 export function encodeOpenAICompletionsTools(
 	tools: readonly Tool[],
@@ -20,7 +20,7 @@ export function encodeOpenAICompletionsTools(
 				parameters: tool.parameters as unknown as Record<string, unknown>,
 			},
 		};
-		if (compat.supportsStrictMode) encoded.function.strict = false;
+		if (compat.supportsStrictMode) encoded.function.strict = tool.strict === true;
 		return encoded;
 	});
 }

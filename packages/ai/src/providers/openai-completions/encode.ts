@@ -38,6 +38,19 @@ export function encodeOpenAICompletionsRequest(
 		body.tools = [];
 	}
 	if (options.toolChoice !== undefined) body.tool_choice = options.toolChoice;
+	if (options.responseFormat) {
+		// https://platform.openai.com/docs/guides/structured-outputs
+		const { name, description, schema, strict } = options.responseFormat;
+		const jsonSchema = { name, schema: schema as Record<string, unknown> };
+		body.response_format = {
+			type: "json_schema",
+			json_schema: {
+				...jsonSchema,
+				...(description ? { description } : {}),
+				...(compat.supportsStrictMode ? { strict: strict === true } : {}),
+			},
+		};
+	}
 
 	encodeReasoning(body, model, compat, options.reasoningEffort);
 	encodeCaching(body, compat, options);

@@ -1,4 +1,4 @@
-import type { StreamOptions, ThinkingLevel } from "../../types.js";
+import type { ResponseFormat, StreamOptions, ThinkingLevel } from "../../types.js";
 import type { ChatToolChoice } from "./wire-types.js";
 
 /** Options of `streamOpenAICompletions`: the common StreamOptions plus Chat Completions' own. */
@@ -11,4 +11,6 @@ export interface OpenAICompletionsOptions extends StreamOptions {
 	 * model's default. Ignored for models with `reasoning: false`.
 	 */
 	reasoningEffort?: ThinkingLevel;
+	/** Sent as `response_format: {type: "json_schema", json_schema}`; `strict` only where the vendor knows it. */
+	responseFormat?: ResponseFormat;
 }

@@ -77,6 +77,11 @@ export interface ChatCompletionsRequest {
 	temperature?: number;
 	tools?: ChatFunctionTool[];
 	tool_choice?: ChatToolChoice;
+	/** Structured output: the answer is JSON matching the schema. */
+	response_format?: {
+		type: "json_schema";
+		json_schema: { name: string; description?: string; schema: Record<string, unknown>; strict?: boolean };
+	};
 	reasoning_effort?: string;
 	/** OpenRouter's unified reasoning switch. */
 	reasoning?: { effort: string };

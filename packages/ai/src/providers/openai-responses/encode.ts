@@ -53,6 +53,19 @@ export function encodeOpenAIResponsesRequest(
 	if (retention === "long" && supportsLongCacheRetention(model)) body.prompt_cache_retention = "24h";
 
 	if (context.tools && context.tools.length > 0) body.tools = context.tools.map(encodeResponsesTool);
+	if (options.responseFormat) {
+		// https://platform.openai.com/docs/api-reference/responses/create#responses-create-text
+		const { name, description, schema, strict } = options.responseFormat;
+		body.text = {
+			format: {
+				type: "json_schema",
+				name,
+				schema: schema as Record<string, unknown>,
+				strict: strict === true,
+				...(description ? { description } : {}),
+			},
+		};
+	}
 
 	if (model.reasoning) {
 		// Without store, reasoning survives between turns only as the encrypted content we replay;
@@ -78,14 +91,14 @@ function supportsLongCacheRetention(model: Model<Api>): boolean {
 	return compat?.supportsLongCacheRetention ?? model.baseUrl.includes("api.openai.com");
 }
 
-/** Tools as Responses function tools. strict is off: our schemas are not all strict-mode compatible. */
+/** Tools as Responses function tools. strict is off unless the tool asks: TypeBox schemas are not all strict-mode compatible. */
 export function encodeResponsesTool(tool: Tool): ResponsesTool {
 	return {
 		type: "function",
 		name: tool.name,
 		description: tool.description,
 		parameters: tool.parameters as unknown as Record<string, unknown>,
-		strict: false,
+		strict: tool.strict === true,
 	};
 }
 

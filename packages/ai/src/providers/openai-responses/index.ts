@@ -45,9 +45,9 @@ export function streamSimpleOpenAIResponses(
 	return streamSimpleWithDefinition(openAIResponsesProvider, model, context, options);
 }
 
-/** Maps unified options onto Responses options (shared with Azure). */
+/** Maps unified options onto Responses options (shared with Azure and Codex). */
 export function toResponsesOptions(
-	model: Model<"openai-responses" | "azure-openai-responses">,
+	model: Model<"openai-responses" | "azure-openai-responses" | "openai-codex-responses">,
 	options: OpenAIResponsesSimpleOptions | undefined,
 ): OpenAIResponsesOptions {
 	return {

@@ -1,7 +1,9 @@
-import type { SimpleStreamOptions, StreamOptions, ThinkingLevel } from "../../types.js";
+import type { ResponseFormat, SimpleStreamOptions, StreamOptions, ThinkingLevel } from "../../types.js";
 
 /** Options for the OpenAI Responses API (also accepted by the Azure provider). */
 export interface OpenAIResponsesOptions extends StreamOptions {
+	/** Sent as `text.format: {type: "json_schema", name, schema, strict}`. */
+	responseFormat?: ResponseFormat;
 	/**
 	 * Reasoning effort for reasoning models. A ThinkingLevel goes through the model's
 	 * `thinkingLevelMap` (xhigh becomes high unless the model declares it); "none" is sent as is.

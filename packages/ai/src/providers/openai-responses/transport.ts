@@ -56,7 +56,7 @@ export function runResponsesRequest<TApi extends Api>(
 }
 
 /** One SSE message as a stream event. Data that is not an object is skipped; bad JSON is a clear error. */
-function parseResponsesEvent(message: ServerSentEvent, label: string): ResponseStreamEvent | undefined {
+export function parseResponsesEvent(message: ServerSentEvent, label: string): ResponseStreamEvent | undefined {
 	const data = parseStreamEventJson(message.data, label, message.event);
 	if (typeof data !== "object" || data === null) return undefined;
 	const record = data as { type?: unknown; error?: { message?: unknown; code?: unknown } };

@@ -62,7 +62,8 @@ export class AssistantMessageBuilder {
 	private readonly open = new Set<number>();
 	private readonly toolArguments = new Map<number, ToolArgumentsState>();
 	private serviceTier: string | undefined;
-	private readonly secret: string | undefined;
+	/** The call's API key and every credential registered with `addSecret`. */
+	private readonly secrets: string[] = [];
 
 	constructor(
 		private readonly model: Model<Api>,
@@ -70,7 +71,7 @@ export class AssistantMessageBuilder {
 		options: AssistantMessageBuilderOptions = {},
 	) {
 		this.message = createEmptyAssistantMessage(model.api, model.provider, model.id);
-		this.secret = options.secret;
+		if (options.secret) this.secrets.push(options.secret);
 	}
 
 	/** Emits `start` once. Every content method calls it first. */
@@ -270,6 +271,16 @@ export class AssistantMessageBuilder {
 		this.message.diagnostics.push(diagnostic);
 	}
 
+	/**
+	 * Keeps one more credential out of the message, like the API key: a token the transport obtained
+	 * or was given (an OAuth access token, a Bedrock bearer token, a refresh token). Register it
+	 * before sending it, so any failure from then on is redacted.
+	 */
+	addSecret(secret: string | undefined): void {
+		if (typeof secret !== "string" || secret === "" || this.secrets.includes(secret)) return;
+		this.secrets.push(secret);
+	}
+
 	// --- ending ---------------------------------------------------------------------------------
 
 	/** Closes every open block, in index order, emitting its end event. */
@@ -328,7 +339,7 @@ export class AssistantMessageBuilder {
 
 	/** A server's string as it may enter the message: redacted, then bounded. */
 	private sanitize(text: string): string {
-		return sanitizeServerText(typeof text === "string" ? text : String(text), this.secret);
+		return sanitizeServerText(typeof text === "string" ? text : String(text), this.secrets);
 	}
 
 	private sanitizeDetails(details: Record<string, unknown>): Record<string, unknown> {

@@ -47,6 +47,17 @@ export function redactSecret(text: string, secret: string | undefined): string {
 }
 
 /**
+ * `text` with each of the secrets redacted as `redactSecret` does. A call holds a handful at most
+ * (its API key, an OAuth access token, the credentials that obtained it), so the work stays linear.
+ */
+export function redactSecrets(text: string, secrets: string | readonly string[] | undefined): string {
+	if (typeof secrets === "string" || secrets === undefined) return redactSecret(text, secrets);
+	let redacted = text;
+	for (const secret of secrets) redacted = redactSecret(redacted, secret);
+	return redacted;
+}
+
+/**
  * Every 7-character substring of the secret: 40 for a 46-character key, built per call rather
  * than cached, so no module keeps a key alive.
  */
@@ -66,12 +77,12 @@ export const MAX_SERVER_TEXT_LENGTH = 4000;
  * redacted first, then the text is cut to `MAX_SERVER_TEXT_LENGTH` characters with a note of the
  * original length.
  */
-export function sanitizeServerText(text: string, secret: string | undefined): string {
+export function sanitizeServerText(text: string, secret: string | readonly string[] | undefined): string {
 	if (typeof text !== "string") return text;
 	// Only what can be kept is scanned: a key cut by this first slice loses its piece of 7 or more
 	// characters to the redaction like any other; fewer than 7 may stay, as anywhere.
 	const scanned = text.length > 2 * MAX_SERVER_TEXT_LENGTH ? text.slice(0, 2 * MAX_SERVER_TEXT_LENGTH) : text;
-	const redacted = redactSecret(scanned, secret);
+	const redacted = redactSecrets(scanned, secret);
 	if (redacted.length <= MAX_SERVER_TEXT_LENGTH && scanned === text) return redacted;
 	return `${redacted.slice(0, MAX_SERVER_TEXT_LENGTH)}… (cut at ${MAX_SERVER_TEXT_LENGTH} of ${text.length} characters)`;
 }

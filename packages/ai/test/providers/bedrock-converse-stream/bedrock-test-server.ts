@@ -68,6 +68,8 @@ export interface BedrockTestServer {
 	cutHeldStreams(): void;
 	/** Closes the connection of every held response: the body just stops. */
 	dropHeldConnections(): void;
+	/** Writes `frames` to every held response and ends it normally. */
+	finishHeldStreams(frames: BedrockFrame[]): void;
 	close(): Promise<void>;
 }
 
@@ -127,6 +129,13 @@ export async function startBedrockServer(
 		},
 		dropHeldConnections() {
 			for (const response of held) response.stream.session?.destroy();
+			held.clear();
+		},
+		finishHeldStreams(frames) {
+			for (const response of held) {
+				for (const frame of frames) response.write(encodeFrame(frame));
+				response.end();
+			}
 			held.clear();
 		},
 		close: () =>

@@ -11,8 +11,9 @@ import {
 	textDelta,
 	textFrames,
 } from "./bedrock-test-server.js";
-import { bedrockModel, TEST_ACCESS_KEY_ID } from "./fixtures.js";
+import { bedrockModel, TEST_ACCESS_KEY_ID, TEST_SECRET_ACCESS_KEY } from "./fixtures.js";
 import { useBedrockServer } from "./server-setup.js";
+import { verifySigV4 } from "./sigv4.js";
 
 const wire = useBedrockServer();
 const context = { messages: [userMessage("Hi")] };
@@ -24,6 +25,31 @@ describe("Bedrock request", () => {
 		await streamBedrock(bedrockModel({ baseUrl: server.url }), context, { region: "ap-southeast-2" }).result();
 		expect(server.requests[0].headers.authorization).toContain(`Credential=${TEST_ACCESS_KEY_ID}/`);
 		expect(server.requests[0].headers.authorization).toContain("/ap-southeast-2/bedrock/aws4_request");
+	});
+
+	it("sends the model's and the caller's headers, signed by SigV4; the SDK's own headers win", async () => {
+		const server = await wire.start(() => ({ frames: textFrames("ok") }));
+		const model = bedrockModel({ baseUrl: server.url, headers: { "X-Team": "model", "X-Gateway-Route": "eu" } });
+		const message = await streamBedrock(model, context, {
+			headers: { "x-team": "caller", "X-Request-Tag": "run-7", authorization: "not this" },
+		}).result();
+		expect(message.stopReason, message.errorMessage).toBe("stop");
+		const request = server.requests[0];
+		expect(request.headers).toMatchObject({ "x-team": "caller", "x-gateway-route": "eu", "x-request-tag": "run-7" });
+		expect(request.headers.authorization).toMatch(/^AWS4-HMAC-SHA256 .*SignedHeaders=[^,]*x-request-tag/);
+		expect(verifySigV4(request, TEST_SECRET_ACCESS_KEY)).toBe(true);
+	});
+
+	it("sends the caller's headers with a bearer token too", async () => {
+		const server = await wire.start(() => ({ frames: textFrames("ok") }));
+		await streamBedrock(bedrockModel({ baseUrl: server.url }), context, {
+			bearerToken: BEDROCK_API_KEY,
+			headers: { "x-request-tag": "run-8" },
+		}).result();
+		expect(server.requests[0].headers).toMatchObject({
+			authorization: `Bearer ${BEDROCK_API_KEY}`,
+			"x-request-tag": "run-8",
+		});
 	});
 
 	it("sends a Bedrock API key from AWS_BEARER_TOKEN_BEDROCK as a bearer token instead of signing", async () => {
@@ -113,6 +139,7 @@ describe("Bedrock frames split across network chunks", () => {
 		for (let start = 0; start < whole.length; start += 3) pieces.push({ bytes: whole.subarray(start, start + 3) });
 		const server = await wire.start(() => ({ frames: pieces }));
 		const message = await streamBedrock(bedrockModel({ baseUrl: server.url }), context).result();
+		expect(message.errorMessage).toBeUndefined();
 		expect(message.content).toEqual([{ type: "text", text: "héllo wörld 🌍" }]);
 		expect(message.stopReason).toBe("stop");
 	});

@@ -19,14 +19,17 @@ const VARIABLES = [
 	"GOOGLE_CLOUD_API_KEY",
 	"GOOGLE_APPLICATION_CREDENTIALS",
 	"HOME",
+	"GCE_METADATA_HOST",
 ];
 let saved: Record<string, string | undefined> = {};
 
 beforeEach(() => {
 	saved = Object.fromEntries(VARIABLES.map((name) => [name, process.env[name]]));
 	for (const name of VARIABLES) delete process.env[name];
-	// No gcloud credentials file can be found under a home that does not exist.
+	// No gcloud credentials file can be found under a home that does not exist, and no metadata
+	// server answers on a closed local port (the last step of Application Default Credentials).
 	process.env.HOME = "/nonexistent-keel-test-home";
+	process.env.GCE_METADATA_HOST = "127.0.0.1:1";
 });
 afterEach(() => {
 	for (const [name, value] of Object.entries(saved)) {

@@ -5,6 +5,7 @@ import { streamAzureOpenAIResponses } from "../../../src/providers/azure-openai-
 import { streamGoogle } from "../../../src/providers/google-generative-ai/index.js";
 import { streamGoogleVertex } from "../../../src/providers/google-vertex/index.js";
 import { streamMistral } from "../../../src/providers/mistral-conversations/index.js";
+import { streamOpenAICodexResponses } from "../../../src/providers/openai-codex-responses/index.js";
 import { streamOpenAICompletions } from "../../../src/providers/openai-completions/index.js";
 import { streamOpenAIResponses } from "../../../src/providers/openai-responses/index.js";
 import type { Context, StreamOptions } from "../../../src/types.js";
@@ -38,6 +39,7 @@ import {
 	mistralTextStream,
 	mistralToolCallStream,
 } from "../mistral-conversations/fixtures.js";
+import { codexModel } from "../openai-codex-responses/fixtures.js";
 import { chunk, serverModel, sse, textStream } from "../openai-completions/fixtures.js";
 import {
 	azureModel,
@@ -135,6 +137,28 @@ export const API_CASES: ApiCase[] = [
 			streamAzureOpenAIResponses(azureModel({ baseUrl: `${baseUrl}/openai/v1` }), context, options),
 		streamContext: (baseUrl, conversation, options) =>
 			streamAzureOpenAIResponses(azureModel({ baseUrl: `${baseUrl}/openai/v1` }), conversation, options),
+		toolCallBody: (pieces) => responsesSse([created(), ...functionCallEvents(0, "deep", pieces), completed()]),
+		okBody: () => responsesSse([created(), ...messageEvents(0, ["ok"]), completed()]),
+		partialBody: () =>
+			responsesSse([
+				created(),
+				{
+					type: "response.output_item.added",
+					output_index: 0,
+					item: { type: "message", id: "msg_0", role: "assistant", status: "in_progress", content: [] },
+				},
+				{ type: "response.output_text.delta", output_index: 0, item_id: "msg_0", content_index: 0, delta: "partial" },
+			]),
+	},
+	{
+		// The table's key is not a JWT: the account id is given instead of read from the token's claims.
+		name: "openai-codex-responses",
+		path: "/codex/responses",
+		accept: "text/event-stream",
+		stream: (baseUrl, options) =>
+			streamOpenAICodexResponses(codexModel(baseUrl), context, { accountId: "acct-table", ...options }),
+		streamContext: (baseUrl, conversation, options) =>
+			streamOpenAICodexResponses(codexModel(baseUrl), conversation, { accountId: "acct-table", ...options }),
 		toolCallBody: (pieces) => responsesSse([created(), ...functionCallEvents(0, "deep", pieces), completed()]),
 		okBody: () => responsesSse([created(), ...messageEvents(0, ["ok"]), completed()]),
 		partialBody: () =>

@@ -18,6 +18,7 @@ const LABELS: Record<string, string> = {
 	"openai-completions": "openai",
 	"openai-responses": "OpenAI",
 	"azure-openai-responses": "Azure OpenAI",
+	"openai-codex-responses": "OpenAI Codex",
 	"mistral-conversations": "Mistral",
 	"google-generative-ai": "Gemini",
 	"google-vertex": "Vertex AI",
@@ -29,6 +30,8 @@ const MISSING_TERMINAL: Record<string, string> = {
 	"openai-responses": "The OpenAI stream ended before the response was finished (no response.completed event)",
 	"azure-openai-responses":
 		"The Azure OpenAI stream ended before the response was finished (no response.completed event)",
+	"openai-codex-responses":
+		"The OpenAI Codex stream ended before the response was finished (no response.completed event)",
 	"mistral-conversations": "The Mistral stream ended without a finish_reason (the response is incomplete)",
 	"google-generative-ai": "The Gemini stream ended before the response was finished (no finishReason)",
 	"google-vertex": "The Vertex AI stream ended before the response was finished (no finishReason)",

@@ -144,6 +144,7 @@ const BY_API: Record<string, Scenario[]> = {
 	],
 	"openai-responses": responsesScenarios(),
 	"azure-openai-responses": responsesScenarios(),
+	"openai-codex-responses": responsesScenarios(),
 	"mistral-conversations": [
 		[
 			"an in-stream error object",

@@ -1,0 +1,121 @@
+// Opening a huge session in bounded memory: one scan of the transcript keeps, per message, only
+// what the branch structure and the tool-call pairing need (an "outline": role, parent, call ids),
+// and the byte offset of its line; then only the records the current model context and the branch
+// leaves need are read in full. The rest of the history stays on disk until a branch is loaded.
+import type { AssistantMessage, ToolResultMessage } from "@keel/ai";
+import type { AgentMessage } from "../types.js";
+import type { SessionTree } from "./session-tree.js";
+import type {
+	SessionMessageRecord,
+	SessionRecord,
+	TranscriptReadProblem,
+	TranscriptStore,
+	UnknownSessionRecord,
+} from "./session-types.js";
+
+/** A store that can scan a transcript and read single records at byte offsets (the JSONL store). */
+export interface OffsetReadingStore extends TranscriptStore {
+	scan: NonNullable<TranscriptStore["scan"]>;
+	readAt(sessionId: string, byteOffsets: readonly number[]): Promise<(SessionRecord | UnknownSessionRecord)[]>;
+}
+
+export function canLoadByOffset(store: TranscriptStore): store is OffsetReadingStore {
+	return typeof store.scan === "function" && typeof (store as { readAt?: unknown }).readAt === "function";
+}
+
+/** Messages whose full record is still on disk, and where each one's line starts. */
+export interface OutlinedMessages {
+	offsets: Map<string, number>;
+	outlined: Set<string>;
+}
+
+/**
+ * Scans the transcript into `tree`, keeping an outline of every chain message and the full record
+ * of everything else but progress (which only a UI showing the past would want).
+ */
+export async function scanIntoTree(
+	store: OffsetReadingStore,
+	sessionId: string,
+	tree: SessionTree,
+): Promise<{ problems: TranscriptReadProblem[]; outline: OutlinedMessages }> {
+	const outline: OutlinedMessages = { offsets: new Map(), outlined: new Set() };
+	const problems = await store.scan(sessionId, (record, _lineNumber, byteOffset) => {
+		if (record.type !== "message" || byteOffset === undefined) {
+			tree.add(record);
+			return;
+		}
+		const messageRecord = record as SessionMessageRecord;
+		const role = (messageRecord.message as { role?: unknown }).role;
+		if (role === "progress") return;
+		// Tombstones and boundaries are small and shape the branch: kept whole.
+		if (role === "tombstone" || role === "compact_boundary") {
+			tree.add(messageRecord);
+			return;
+		}
+		// A literal rather than a spread of the parsed record: cheaper per line, and nothing else of
+		// the record (unknown fields included) is held.
+		tree.add({
+			type: "message",
+			v: messageRecord.v,
+			sessionId,
+			timestamp: messageRecord.timestamp,
+			id: messageRecord.id,
+			parentId: messageRecord.parentId,
+			message: outlineOf(messageRecord.message),
+		});
+		outline.offsets.set(messageRecord.id, byteOffset);
+		outline.outlined.add(messageRecord.id);
+	});
+	return { problems, outline };
+}
+
+/** Reads the full records of the outlined messages among `records`, puts them in the tree and returns them. */
+export async function loadOutlined(
+	store: OffsetReadingStore,
+	sessionId: string,
+	tree: SessionTree,
+	outline: OutlinedMessages,
+	records: readonly SessionMessageRecord[],
+): Promise<SessionMessageRecord[]> {
+	const offsets: number[] = [];
+	for (const record of records) {
+		if (!outline.outlined.has(record.id)) continue;
+		offsets.push(outline.offsets.get(record.id) as number);
+	}
+	const loaded: SessionMessageRecord[] = [];
+	if (offsets.length === 0) return loaded;
+	for (const record of await store.readAt(sessionId, offsets)) {
+		if (record.type !== "message") continue;
+		const messageRecord = record as SessionMessageRecord;
+		if (!outline.outlined.delete(messageRecord.id)) continue;
+		tree.messages.set(messageRecord.id, messageRecord);
+		loaded.push(messageRecord);
+	}
+	return loaded;
+}
+
+/** What the branch structure and the pairing rule read of a message; its content stays on disk. */
+function outlineOf(message: AgentMessage): AgentMessage {
+	const value = message as { role?: unknown; timestamp?: unknown };
+	if (value.role === "toolResult") {
+		const result = message as ToolResultMessage;
+		return {
+			role: "toolResult",
+			toolCallId: result.toolCallId,
+			toolName: result.toolName,
+			content: [],
+			isError: result.isError,
+			timestamp: result.timestamp,
+		};
+	}
+	if (value.role === "assistant") {
+		const assistant = message as AssistantMessage;
+		return {
+			...assistant,
+			content: assistant.content
+				.filter((block) => block.type === "toolCall")
+				.map((block) => ({ type: "toolCall" as const, id: block.id, name: block.name, arguments: {} })),
+		};
+	}
+	return { role: value.role, timestamp: value.timestamp } as unknown as AgentMessage;
+}

@@ -1,0 +1,214 @@
+// The in-memory index of a transcript: its messages by id, who follows whom, the tombstones, the
+// current leaf, the last state and the queue items still waiting. Built by replaying the records in
+// order (on open) and kept up to date by every append. Reading a branch or the model's context
+// walks this index; nothing here touches a store.
+import type { ToolResultMessage } from "@keel/ai";
+import type { AgentMessage } from "../types.js";
+import type {
+	CompactBoundaryMessage,
+	SessionApprovalRecord,
+	SessionHeaderRecord,
+	SessionMessageRecord,
+	SessionQueueRecord,
+	SessionRecord,
+	SessionState,
+	UnknownSessionRecord,
+} from "./session-types.js";
+import { toolCallsOf } from "./tool-result-pairing.js";
+
+/** A leaf of the message tree: the end of one branch. */
+export interface SessionBranchInfo {
+	leafId: string;
+	/** The message at the leaf. */
+	message: AgentMessage;
+	timestamp: number;
+	/** Messages on the branch, root to leaf (tombstoned ones not counted). */
+	length: number;
+	/** True for the branch the session currently appends to. */
+	current: boolean;
+}
+
+function roleOf(message: AgentMessage): unknown {
+	return (message as { role?: unknown }).role;
+}
+
+/** Messages stored for the record but never part of a branch: live progress and tombstones. */
+export function isSideMessage(message: AgentMessage): boolean {
+	const role = roleOf(message);
+	return role === "progress" || role === "tombstone";
+}
+
+export class SessionTree {
+	header: SessionHeaderRecord | undefined;
+	readonly messages = new Map<string, SessionMessageRecord>();
+	/** Message ids by parent id (null: the roots), in append order. */
+	readonly children = new Map<string | null, string[]>();
+	readonly tombstoned = new Set<string>();
+	leafId: string | null = null;
+	state: SessionState = {};
+	/** Enqueued queue items with no delivered or dropped record yet, in enqueue order. */
+	readonly pendingQueue = new Map<string, SessionQueueRecord>();
+	/** Side records (progress, tombstones) in append order. */
+	readonly sideRecords: SessionMessageRecord[] = [];
+	/** Tool-approval records by the pause they belong to, each list in append order. */
+	readonly approvals = new Map<string, SessionApprovalRecord[]>();
+
+	add(record: SessionRecord | UnknownSessionRecord): void {
+		switch (record.type) {
+			case "session":
+				this.header = record as SessionHeaderRecord;
+				break;
+			case "message":
+				this.addMessage(record as SessionMessageRecord);
+				break;
+			case "leaf":
+				this.leafId = (record as { leafId: string | null }).leafId;
+				break;
+			case "state":
+				this.state = (record as { state: SessionState }).state;
+				break;
+			case "queue": {
+				const queueRecord = record as SessionQueueRecord;
+				if (queueRecord.action === "enqueued") this.pendingQueue.set(queueRecord.queueItemId, queueRecord);
+				else this.pendingQueue.delete(queueRecord.queueItemId);
+				break;
+			}
+			case "approval": {
+				const approval = record as SessionApprovalRecord;
+				const list = this.approvals.get(approval.pauseId);
+				if (list) list.push(approval);
+				else this.approvals.set(approval.pauseId, [approval]);
+				break;
+			}
+			// A record type a newer version wrote: kept in the file, nothing to index.
+		}
+	}
+
+	private addMessage(record: SessionMessageRecord): void {
+		const message = record.message;
+		if (isSideMessage(message)) {
+			this.sideRecords.push(record);
+			if (roleOf(message) === "tombstone") this.tombstoned.add((message as unknown as { targetId: string }).targetId);
+			return;
+		}
+		this.messages.set(record.id, record);
+		const siblings = this.children.get(record.parentId);
+		if (siblings) siblings.push(record.id);
+		else this.children.set(record.parentId, [record.id]);
+		this.leafId = record.id;
+	}
+
+	/** The nearest message at or above `id` that is not tombstoned (null: none, the branch is empty). */
+	visibleAncestor(id: string | null): string | null {
+		let cursor = id;
+		for (let steps = 0; cursor !== null && steps <= this.messages.size; steps++) {
+			if (!this.tombstoned.has(cursor)) return cursor;
+			cursor = this.messages.get(cursor)?.parentId ?? null;
+		}
+		return null;
+	}
+
+	/**
+	 * The branch ending at `leafId`, root first: tombstoned messages are skipped (the chain is read as
+	 * if they were not there), and so are tool results whose call is no longer on the branch (its
+	 * assistant message was tombstoned) or that repeat an answered call.
+	 */
+	branch(leafId: string | null = this.leafId): SessionMessageRecord[] {
+		const reversed: SessionMessageRecord[] = [];
+		let cursor = leafId;
+		// A transcript whose parent ids form a loop (a hand-edited file) ends the walk instead of hanging.
+		for (let steps = 0; cursor !== null && steps <= this.messages.size; steps++) {
+			const record = this.messages.get(cursor);
+			if (!record) break;
+			if (!this.tombstoned.has(cursor)) reversed.push(record);
+			cursor = record.parentId;
+		}
+		reversed.reverse();
+		return dropUnpairedToolResults(reversed);
+	}
+
+	/**
+	 * What the model sees of the branch: everything up to its last compact boundary is replaced by
+	 * that boundary's summary and the messages it kept; what follows the boundary comes after.
+	 * A forward pass, so several compactions apply in turn.
+	 */
+	modelContext(leafId: string | null = this.leafId): SessionMessageRecord[] {
+		let context: SessionMessageRecord[] = [];
+		for (const record of this.branch(leafId)) {
+			if (roleOf(record.message) !== "compact_boundary") {
+				context.push(record);
+				continue;
+			}
+			const boundary = record.message as unknown as CompactBoundaryMessage;
+			const summaryIndex = context.findIndex((entry) => entry.id === boundary.summaryId);
+			// A boundary whose summary is not on the branch cannot cut anything.
+			if (summaryIndex === -1) continue;
+			const keptIndex =
+				boundary.firstKeptMessageId === undefined
+					? -1
+					: context.findIndex((entry) => entry.id === boundary.firstKeptMessageId);
+			const kept = keptIndex === -1 || keptIndex > summaryIndex ? [] : context.slice(keptIndex, summaryIndex);
+			context = [context[summaryIndex], ...kept, ...context.slice(summaryIndex + 1)];
+		}
+		return context;
+	}
+
+	/** Every leaf: messages no visible message follows. The current one is flagged. */
+	branches(): SessionBranchInfo[] {
+		const current = this.visibleAncestor(this.leafId);
+		const leaves = new Set<string>();
+		for (const id of this.messages.keys()) {
+			if (this.hasVisibleChild(id)) continue;
+			const leaf = this.visibleAncestor(id);
+			if (leaf !== null) leaves.add(leaf);
+		}
+		const result: SessionBranchInfo[] = [];
+		for (const leafId of leaves) {
+			const record = this.messages.get(leafId) as SessionMessageRecord;
+			result.push({
+				leafId,
+				message: record.message,
+				timestamp: record.timestamp,
+				length: this.branch(leafId).length,
+				current: leafId === current,
+			});
+		}
+		return result.sort((first, second) => first.timestamp - second.timestamp);
+	}
+
+	private hasVisibleChild(id: string): boolean {
+		const children = this.children.get(id);
+		if (!children) return false;
+		for (const child of children) {
+			if (!this.tombstoned.has(child) || this.hasVisibleChild(child)) return true;
+		}
+		return false;
+	}
+}
+
+/** Drops tool results that answer no call earlier on the branch, or a call already answered. */
+function dropUnpairedToolResults(branch: SessionMessageRecord[]): SessionMessageRecord[] {
+	let calls: Set<string> | undefined;
+	let answered: Set<string> | undefined;
+	let kept: SessionMessageRecord[] | undefined;
+	for (let index = 0; index < branch.length; index++) {
+		const record = branch[index];
+		const message = record.message;
+		if (roleOf(message) === "assistant") {
+			for (const toolCall of toolCallsOf(message)) {
+				calls ??= new Set();
+				calls.add(toolCall.id);
+			}
+		} else if (roleOf(message) === "toolResult") {
+			const id = (message as ToolResultMessage).toolCallId;
+			answered ??= new Set();
+			if (!calls?.has(id) || answered.has(id)) {
+				kept ??= branch.slice(0, index);
+				continue;
+			}
+			answered.add(id);
+		}
+		kept?.push(record);
+	}
+	return kept ?? branch;
+}

@@ -1,0 +1,205 @@
+// Structured output: a call whose answer is an object of a TypeBox schema. One request through the
+// API's JSON-schema output (or a forced tool call), the answer validated with AJV, and at most one
+// repair round trip that shows the model what was wrong.
+import type { Static, TSchema } from "@sinclair/typebox";
+import { stream } from "../stream.js";
+import type {
+	Api,
+	AssistantMessage,
+	Context,
+	Message,
+	Model,
+	ProviderStreamOptions,
+	ResponseFormat,
+	Usage,
+} from "../types.js";
+import { createErrorMessage, formatThrownValue } from "../utils/error-message.js";
+import { StreamingJsonParser } from "../utils/streaming-json.js";
+import { validateJsonValue } from "../utils/validation.js";
+import { type ObjectResult, ObjectStream, type PartialObject } from "./object-stream.js";
+import { buildStructuredRequest, type StructuredRequest } from "./output-strategy.js";
+import { readAnswer } from "./read-answer.js";
+import { buildResponseFormat } from "./response-format.js";
+import { StructuredOutputError } from "./structured-output-error.js";
+
+/** The stream options of the call (provider options included), plus what the answer must be. */
+export type ObjectOptions<TObjectSchema extends TSchema> = ProviderStreamOptions & {
+	/** The answer's schema; its root is an object. The result is `Static<typeof schema>`. */
+	schema: TObjectSchema;
+	/** Names the schema (or the answer tool) for the API: letters, digits, `_`, `-`. Default "response". */
+	name?: string;
+	/** Tells the model what the object is for. */
+	description?: string;
+	/** Constrained decoding where the API has it. Default: true when the schema meets strict-mode rules. */
+	strict?: boolean;
+	/** One repair round trip when the answer does not validate. Default true. */
+	repair?: boolean;
+};
+
+/**
+ * Streams a structured answer: `object_delta` events with the object parsed so far (linear in the
+ * answer's length: one streaming parser fed each delta), then `done` with the validated object, or
+ * `error` with a `StructuredOutputError`. Never throws: bad options end the stream with an error.
+ */
+export function streamObject<TObjectSchema extends TSchema>(
+	model: Model<Api>,
+	context: Context,
+	options: ObjectOptions<TObjectSchema>,
+): ObjectStream<Static<TObjectSchema>> {
+	const output = new ObjectStream<Static<TObjectSchema>>();
+	runStructuredCall(output, model, context, options).catch((error: unknown) => {
+		const text = `Structured output failed: ${formatThrownValue(error)}`;
+		const from =
+			typeof model === "object" && model !== null ? model : { api: "unknown", provider: "unknown", id: "unknown" };
+		const message = createErrorMessage(from, "error", text);
+		output.push({ type: "error", error: new StructuredOutputError(text, "request_failed", "", message) });
+	});
+	return output;
+}
+
+/** The validated object of a structured answer; rejects with a `StructuredOutputError`. */
+export function completeObject<TObjectSchema extends TSchema>(
+	model: Model<Api>,
+	context: Context,
+	options: ObjectOptions<TObjectSchema>,
+): Promise<ObjectResult<Static<TObjectSchema>>> {
+	return streamObject(model, context, options).result();
+}
+
+async function runStructuredCall<TObjectSchema extends TSchema>(
+	output: ObjectStream<Static<TObjectSchema>>,
+	model: Model<Api>,
+	context: Context,
+	options: ObjectOptions<TObjectSchema>,
+): Promise<void> {
+	const { schema, name, description, strict, repair, ...streamOptions } = options ?? ({} as typeof options);
+	const format = buildResponseFormat({ schema, name, description, strict });
+	const attempts = repair === false ? 1 : 2;
+	const usage = emptyUsage();
+	let conversation = context;
+	let validationErrors: string | undefined;
+
+	for (let attempt = 1; attempt <= attempts; attempt++) {
+		output.push({ type: "object_start", attempt, ...(validationErrors ? { validationErrors } : {}) });
+		const request = buildStructuredRequest(model, conversation, streamOptions, format);
+		const message = await streamAnswer(output, model, request, format);
+		addUsage(usage, message.usage);
+
+		if (message.stopReason === "error" || message.stopReason === "aborted") {
+			const text = `Structured output from "${model.id}" failed: ${message.errorMessage ?? message.stopReason}`;
+			output.push({ type: "error", error: new StructuredOutputError(text, "request_failed", "", message) });
+			return;
+		}
+		const toolName = request.strategy === "tool" ? format.name : undefined;
+		const answer = readAnswer(message, toolName);
+		let problem: string;
+		if (answer.ok) {
+			try {
+				const object = validateJsonValue(schema, answer.value, format.name);
+				output.push({ type: "done", object, message, usage });
+				return;
+			} catch (error) {
+				problem = formatThrownValue(error);
+			}
+		} else {
+			problem = answer.problem;
+		}
+		if (attempt === attempts) {
+			const after = attempts > 1 ? " after one repair round trip" : "";
+			const text = `The answer of "${model.id}" does not match the schema "${format.name}"${after}: ${problem}\n\nRaw answer:\n${quoteRawText(answer.rawText)}`;
+			output.push({
+				type: "error",
+				error: new StructuredOutputError(text, "invalid_output", answer.rawText, message, problem),
+			});
+			return;
+		}
+		validationErrors = problem;
+		conversation = { ...context, messages: [...context.messages, message, repairRequest(message, problem, toolName)] };
+	}
+}
+
+/** Streams one answer, emitting the object as it grows; returns the final message. */
+async function streamAnswer<T>(
+	output: ObjectStream<T>,
+	model: Model<Api>,
+	request: StructuredRequest,
+	format: ResponseFormat,
+): Promise<AssistantMessage> {
+	const events = stream(model, request.context, request.options);
+	// The answer as text (native JSON output, or a model that wrote JSON instead of calling the tool)
+	// goes through one streaming parser; a tool call's arguments are already parsed incrementally
+	// by the message builder.
+	const textParser = new StreamingJsonParser();
+	for await (const event of events) {
+		if (event.type === "text_delta") {
+			textParser.push(event.delta);
+			const value = textParser.value;
+			if (value !== undefined)
+				output.push({ type: "object_delta", object: value as PartialObject<T>, partial: event.partial });
+		} else if (event.type === "toolcall_delta" && request.strategy === "tool") {
+			const block = event.partial.content[event.contentIndex];
+			if (block?.type === "toolCall" && block.name === format.name) {
+				output.push({ type: "object_delta", object: block.arguments as PartialObject<T>, partial: event.partial });
+			}
+		}
+	}
+	return events.result();
+}
+
+/** What the model is told after an invalid answer: a tool result for a tool answer, else a user message. */
+function repairRequest(message: AssistantMessage, problem: string, toolName: string | undefined): Message {
+	const call = message.content.find((block) => block.type === "toolCall" && block.name === toolName);
+	if (call?.type === "toolCall") {
+		return {
+			role: "toolResult",
+			toolCallId: call.id,
+			toolName: call.name,
+			content: [
+				{ type: "text", text: `${problem}\n\nCall "${call.name}" again with arguments that match its schema.` },
+			],
+			isError: true,
+			timestamp: Date.now(),
+		};
+	}
+	const ask = toolName
+		? `Call the tool "${toolName}" with arguments that match its schema.`
+		: "Answer again with only the corrected JSON.";
+	return {
+		role: "user",
+		content: `Your answer does not match the required JSON schema.\n\n${problem}\n\n${ask}`,
+		timestamp: Date.now(),
+	};
+}
+
+/** Raw text longer than this is cut in the error's message (the error's `rawText` keeps all of it). */
+const RAW_TEXT_IN_MESSAGE = 2000;
+
+function quoteRawText(rawText: string): string {
+	if (rawText === "") return "(none)";
+	if (rawText.length <= RAW_TEXT_IN_MESSAGE) return rawText;
+	return `${rawText.slice(0, RAW_TEXT_IN_MESSAGE)}… (${rawText.length} characters; the error's rawText has all of them)`;
+}
+
+function emptyUsage(): Usage {
+	return {
+		input: 0,
+		output: 0,
+		cacheRead: 0,
+		cacheWrite: 0,
+		totalTokens: 0,
+		cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+	};
+}
+
+function addUsage(total: Usage, usage: Usage): void {
+	total.input += usage.input;
+	total.output += usage.output;
+	total.cacheRead += usage.cacheRead;
+	total.cacheWrite += usage.cacheWrite;
+	total.totalTokens += usage.totalTokens;
+	total.cost.input += usage.cost.input;
+	total.cost.output += usage.cost.output;
+	total.cost.cacheRead += usage.cost.cacheRead;
+	total.cost.cacheWrite += usage.cost.cacheWrite;
+	total.cost.total += usage.cost.total;
+}
