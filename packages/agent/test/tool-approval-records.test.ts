@@ -10,6 +10,7 @@ import {
 	recordPausedToolRun,
 	recordToolApprovalDecision,
 	recordToolApprovalsCompleted,
+	Session,
 	type SessionApprovalRecord,
 	SessionRecordError,
 	serializeSessionRecord,
@@ -171,5 +172,36 @@ describe("approvals in a transcript store", () => {
 		]);
 		expect(found?.pauseId).toBe("pause-2");
 		expect(found?.calls[1]).not.toHaveProperty("decision");
+	});
+});
+
+describe("a Session's approval writer", () => {
+	it("writes a decision through the session (read back by a later open) and refuses records that are not approvals", async () => {
+		const store = createMemoryTranscriptStore();
+		const session = await Session.create(store, { sessionId: "s2" });
+		const paused = pausedRun;
+		await session.append(paused.assistantMessage);
+		await recordPausedToolRun(session.approvalRecordWriter, paused);
+		await recordToolApprovalDecision(session.approvalRecordWriter, paused, { toolCallId: "c2", approved: true });
+		expect(session.pausedToolRun()?.calls[1]).toMatchObject({ decision: { toolCallId: "c2", approved: true } });
+
+		await expect(session.appendApprovalRecords({ ...header("s2"), type: "session" })).rejects.toThrow(
+			'appendApprovalRecords() takes "approval" records; got a record of type "session"',
+		);
+		await expect(
+			session.appendApprovalRecords({
+				v: 1,
+				type: "approval",
+				sessionId: "other",
+				timestamp: 1,
+				action: "completed",
+				pauseId: "p",
+			}),
+		).rejects.toThrow('An approval record of session "other" cannot be appended to session s2');
+		await session.close();
+
+		const reopened = await Session.open(store, "s2");
+		expect(reopened.pausedToolRun()?.calls[1]).toMatchObject({ status: "pending", decision: { approved: true } });
+		await reopened.close();
 	});
 });
