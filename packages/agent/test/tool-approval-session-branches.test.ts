@@ -73,16 +73,14 @@ describe("a paused approval run in the session's tree", () => {
 		expect(agent.pendingApprovals.map((request) => request.toolCallId)).toEqual(["call-b"]);
 		expect(session.leafId).toBe(pausedLeaf);
 
-		// Away: a new conversation, with no approval waiting in it.
+		// Away: a new conversation, with no approval waiting in it, until it pauses on its own.
 		await agent.fork(null);
 		expect(agent.pendingApprovals).toEqual([]);
 		expect(session.pausedToolRun()).toBeUndefined();
-		faux.setResponses([fauxAssistantMessage("an answer elsewhere")]);
+		faux.setResponses([fauxAssistantMessage([fauxToolCall("write", { value: "x" }, "call-x")])]);
 		await agent.prompt("another question");
-		expect(describeMessages(agent.state.messages)).toEqual([
-			"user: another question",
-			"assistant: an answer elsewhere",
-		]);
+		expect(agent.pendingApprovals.map((request) => request.toolCallId)).toEqual(["call-x"]);
+		const otherLeaf = session.leafId as string;
 
 		// Back: the run waits where it paused, with the ungated result it held.
 		await agent.switchBranch(pausedLeaf);
@@ -94,6 +92,15 @@ describe("a paused approval run in the session's tree", () => {
 		expect(
 			session.messages().map((message) => (message.role === "toolResult" ? textOf(message) : message.role)),
 		).toEqual(["user", "assistant", "read:a", "write:b", "assistant"]);
+		expect(interruptedResults(session)).toEqual([]);
+
+		// The later pause on the other branch was not replaced by this one, nor this one by it.
+		await agent.switchBranch(otherLeaf);
+		expect(agent.pendingApprovals.map((request) => request.toolCallId)).toEqual(["call-x"]);
+		faux.setResponses([fauxAssistantMessage("x written")]);
+		await agent.approve("call-x");
+		expect(write.runs).toEqual(["call-b", "call-x"]);
+		expect(describeMessages(agent.state.messages).at(-1)).toBe("assistant: x written");
 		expect(interruptedResults(session)).toEqual([]);
 	});
 
