@@ -177,4 +177,48 @@ describe("tool approvals kept by the session", () => {
 		);
 		expect(results).toHaveLength(4);
 	});
+
+	it('a session opened with load: "context" restores the paused run too', async () => {
+		await pauseInChild("session-4");
+		const session = await Session.open(createJsonlTranscriptStore({ directory }), "session-4", { load: "context" });
+		const write = answeringTool("write", true);
+		faux.setResponses([fauxAssistantMessage("finished")]);
+		const agent = new Agent({
+			session,
+			initialState: { model: faux.getModel(), tools: [answeringTool("read"), write] },
+		});
+		expect(agent.pendingApprovals.map((request) => request.toolCallId)).toEqual(["call-b", "call-d"]);
+		await agent.decide([
+			{ toolCallId: "call-d", approved: true },
+			{ toolCallId: "call-b", approved: true },
+		]);
+		await session.close();
+		expect(write.runs.sort()).toEqual(["call-b", "call-d"]);
+		const sent = toolResultsOf(faux.state.requests[0].context.messages);
+		expect(sent.map((result) => result.toolCallId)).toEqual(["call-a", "call-b", "call-c", "call-d"]);
+	});
+
+	it("abort() while calls wait stores their aborted results, and the next Agent has nothing waiting", async () => {
+		await pauseInChild("session-5");
+		const session = await Session.open(createJsonlTranscriptStore({ directory }), "session-5");
+		const agent = new Agent({ session, initialState: { model: faux.getModel(), tools: [answeringTool("read")] } });
+		expect(agent.pendingApprovals).toHaveLength(2);
+		agent.abort();
+		await agent.waitForIdle();
+		expect(agent.pendingApprovals).toEqual([]);
+		await session.close();
+
+		const reopened = await Session.open(createJsonlTranscriptStore({ directory }), "session-5");
+		expect(reopened.pausedToolRun()).toBeUndefined();
+		const results = toolResultsOf(reopened.messages());
+		expect(results.map((result) => [result.toolCallId, textOf(result)])).toEqual([
+			["call-a", "read:a"],
+			["call-b", "Tool call was not run: the run was aborted while it waited for approval"],
+			["call-c", "read:c"],
+			["call-d", "Tool call was not run: the run was aborted while it waited for approval"],
+		]);
+		expect(new Agent({ session: reopened }).pendingApprovals).toEqual([]);
+		await reopened.close();
+		expect(faux.state.callCount).toBe(0);
+	});
 });
