@@ -691,24 +691,29 @@ export class Agent {
 	 */
 	private dispatch(event: AgentEvent, signal: AbortSignal): void | Promise<void> {
 		this.reduce(event);
-		if (this.sessionStore !== undefined && event.type === "message_end") {
-			return this.appendToSession(this.sessionStore, event.message).then(() => this.notifyListeners(event, signal));
-		}
-		// The approval records go in before the listeners hear of the event, and a decision's record
-		// before the approved tool runs (the loop awaits this), so a restart neither asks again nor
-		// forgets. A failed write is reported like a listener's error; the session then refuses every
-		// later write, which fails the run at its next message.
-		const recorded = this.approvalRecorder?.(event);
-		if (recorded) {
-			return recorded.then(
-				() => this.notifyListeners(event, signal),
-				(error: unknown) => {
-					this.reportListenerError(error, event);
-					return this.notifyListeners(event, signal);
-				},
-			);
-		}
+		if (this.sessionStore !== undefined) return this.recordThenNotify(this.sessionStore, event, signal);
 		return this.notifyListeners(event, signal);
+	}
+
+	/**
+	 * With a session: a finished message is written before the listeners hear of it, and so are the
+	 * approval records — a decision's record before the approved tool runs (the loop awaits this), so
+	 * a restart neither asks again nor forgets. A failed approval write is reported like a listener's
+	 * error; the session then refuses every later write, which fails the run at its next message.
+	 */
+	private recordThenNotify(session: Session, event: AgentEvent, signal: AbortSignal): void | Promise<void> {
+		if (event.type === "message_end") {
+			return this.appendToSession(session, event.message).then(() => this.notifyListeners(event, signal));
+		}
+		const recorded = this.approvalRecorder?.(event);
+		if (!recorded) return this.notifyListeners(event, signal);
+		return recorded.then(
+			() => this.notifyListeners(event, signal),
+			(error: unknown) => {
+				this.reportListenerError(error, event);
+				return this.notifyListeners(event, signal);
+			},
+		);
 	}
 
 	/**

@@ -139,4 +139,46 @@ describe("a paused approval run in the session's tree", () => {
 		]);
 		expect(interruptedResults(reopened)).toEqual([]);
 	});
+
+	it("a sequential batch paused in a session keeps the results written before the pause, and resumes after a reopen", async () => {
+		const store = createMemoryTranscriptStore();
+		const session = await Session.create(store);
+		const first = new Agent({
+			session,
+			compaction: false,
+			toolExecution: "sequential",
+			initialState: { model: faux.getModel(), tools: [answeringTool("read"), answeringTool("write", true)] },
+		});
+		faux.setResponses([
+			fauxAssistantMessage([
+				fauxToolCall("read", { value: "a" }, "call-a"),
+				fauxToolCall("write", { value: "b" }, "call-b"),
+				fauxToolCall("read", { value: "c" }, "call-c"),
+			]),
+		]);
+		await first.prompt("go");
+		expect(session.pausedToolRun()?.calls.map((call) => call.status)).toEqual(["recorded", "pending", "not-started"]);
+		await session.close();
+
+		const reopened = await Session.open(store, session.id);
+		const read = answeringTool("read");
+		const write = answeringTool("write", true);
+		const agent = new Agent({
+			session: reopened,
+			compaction: false,
+			toolExecution: "sequential",
+			initialState: { model: faux.getModel(), tools: [read, write] },
+		});
+		expect(agent.pendingApprovals.map((request) => request.toolCallId)).toEqual(["call-b"]);
+		faux.setResponses([fauxAssistantMessage("done")]);
+		await agent.approve("call-b");
+		expect(read.runs).toEqual(["call-c"]);
+		expect(write.runs).toEqual(["call-b"]);
+		expect(reopened.messages().flatMap((message) => (message.role === "toolResult" ? [textOf(message)] : []))).toEqual([
+			"read:a",
+			"write:b",
+			"read:c",
+		]);
+		expect(interruptedResults(reopened)).toEqual([]);
+	});
 });
