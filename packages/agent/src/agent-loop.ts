@@ -6,6 +6,8 @@
 //       (executeToolCallsInSequence, executeToolCallsInParallel); a response that failed or was
 //       aborted ends the run instead, its tool calls answered with not-run results
 //       (addMissingToolResults)
+//       — calls that need approval wait (approval/): the run ends there with agent_end.pausedRun,
+//       and runAgentLoopAfterApprovals later finishes the batch and goes on from here
 //     → turn_end → more turns while there were tool calls or steering messages
 //     → follow-ups start the turns again when the agent would otherwise stop
 //   → agent_end
@@ -26,6 +28,18 @@ import {
 	type ToolCall,
 	type ToolResultMessage,
 } from "@keel/ai";
+import {
+	ABORTED_WHILE_WAITING_TEXT,
+	approvalRequestEvent,
+	gateToolCall,
+	type HeldToolOutcome,
+	type RecordedToolCall,
+	resumeToolCall,
+	type WaitingToolCall,
+	waitingCall,
+} from "./approval/approval-gate.js";
+import type { PausedToolCall, PausedToolRun, ToolApprovalDecision } from "./approval/approval-types.js";
+import { applyToolApprovalDecisions, assertCanResume, createPausedToolRun } from "./approval/paused-run.js";
 import {
 	ABORTED_TOOL_TEXT,
 	createToolResultMessage,
@@ -114,6 +128,54 @@ export async function runAgentLoopContinue(
 ): Promise<AgentMessage[]> {
 	assertCanContinue(context);
 	return runLoop(createRun({ ...context, messages: [...context.messages] }, config, emit, signal, streamFn), []);
+}
+
+/**
+ * Resumes a run that paused for tool approvals (its agent_end carried `pausedRun`), in this process
+ * or another one: `context.messages` must end with the paused assistant message. `decisions` are
+ * folded into the paused state; calls left undecided keep waiting, and the run pauses again once the
+ * rest of the batch is done. With `signal` already aborted, every waiting call gets an aborted
+ * result. The results go into the transcript in call order, then the run goes on as usual.
+ */
+export function agentLoopAfterApprovals(
+	context: AgentContext,
+	pausedRun: PausedToolRun,
+	decisions: ToolApprovalDecision[],
+	config: AgentLoopConfig,
+	signal?: AbortSignal,
+	streamFn?: StreamFn,
+): EventStream<AgentEvent, AgentMessage[]> {
+	assertCanResume(context.messages, pausedRun);
+	const paused = applyToolApprovalDecisions(pausedRun, decisions);
+	const stream = createAgentEventStream();
+	const run = createRun(
+		{ ...context, messages: [...context.messages] },
+		config,
+		(event) => stream.push(event),
+		signal,
+		streamFn,
+	);
+	void runLoop(run, [], paused).then((messages) => stream.end(messages));
+	return stream;
+}
+
+/** The promise form of `agentLoopAfterApprovals`. Rejects only when the paused run cannot be resumed. */
+export async function runAgentLoopAfterApprovals(
+	context: AgentContext,
+	pausedRun: PausedToolRun,
+	decisions: ToolApprovalDecision[],
+	config: AgentLoopConfig,
+	emit: AgentEventSink,
+	signal?: AbortSignal,
+	streamFn?: StreamFn,
+): Promise<AgentMessage[]> {
+	assertCanResume(context.messages, pausedRun);
+	const paused = applyToolApprovalDecisions(pausedRun, decisions);
+	return runLoop(
+		createRun({ ...context, messages: [...context.messages] }, config, emit, signal, streamFn),
+		[],
+		paused,
+	);
 }
 
 function assertCanContinue(context: AgentContext): void {
@@ -207,6 +269,11 @@ function emit(run: Run, event: AgentEvent): void | Promise<void> {
 		case "tool_execution_end":
 			run.runningToolCalls.delete(event.toolCallId);
 			break;
+		case "tool_approval_response":
+			// A resumed call: its tool_execution_start went out in the run that paused.
+			run.runningToolCalls.add(event.toolCallId);
+			run.startedToolCalls.add(event.toolCallId);
+			break;
 		case "agent_end":
 			run.agentEnded = true;
 			break;
@@ -214,8 +281,11 @@ function emit(run: Run, event: AgentEvent): void | Promise<void> {
 	return run.sink(event);
 }
 
-/** The double loop. Never rejects: every failure ends in `failRun`. */
-async function runLoop(run: Run, prompts: AgentMessage[]): Promise<AgentMessage[]> {
+/**
+ * The double loop. Never rejects: every failure ends in `failRun`. With `resume`, the first turn
+ * finishes the paused batch of the transcript's last assistant message instead of calling the model.
+ */
+async function runLoop(run: Run, prompts: AgentMessage[], resume?: PausedToolRun): Promise<AgentMessage[]> {
 	const { config, context, signal } = run;
 	try {
 		await emit(run, { type: "agent_start" });
@@ -225,7 +295,8 @@ async function runLoop(run: Run, prompts: AgentMessage[]): Promise<AgentMessage[
 			await emit(run, { type: "message_end", message: prompt });
 		}
 		// Polled before the first turn, so messages queued while the agent was idle go in at once.
-		run.pending = await pollMessages("getSteeringMessages", config.getSteeringMessages, signal);
+		// (A resumed batch must end with its results first: steering is polled after it.)
+		if (!resume) run.pending = await pollMessages("getSteeringMessages", config.getSteeringMessages, signal);
 		let firstTurn = true;
 		while (true) {
 			let hadToolCalls = true;
@@ -240,7 +311,8 @@ async function runLoop(run: Run, prompts: AgentMessage[]): Promise<AgentMessage[
 					await recordMessage(run, message);
 				}
 
-				const assistantMessage = await streamAssistantResponse(run);
+				const resumed = resume ? findLastAssistantMessage(context.messages) : undefined;
+				const assistantMessage = resumed ?? (await streamAssistantResponse(run));
 				if (assistantMessage.stopReason === "error" || assistantMessage.stopReason === "aborted") {
 					// Its tool calls (complete or cut short) are never run, but each still gets its result.
 					const toolResults = await addMissingToolResults(run, assistantMessage, notRunText(assistantMessage));
@@ -254,15 +326,23 @@ async function runLoop(run: Run, prompts: AgentMessage[]): Promise<AgentMessage[
 				let batch = NO_TOOL_CALLS;
 				if (hadToolCalls) {
 					// One tool that must not overlap with others makes its whole batch sequential.
+					// A sequential batch that paused resumes sequentially, whatever the configuration says now.
 					const sequential =
 						(config.toolExecution ?? "parallel") !== "parallel" ||
-						toolCalls.some((toolCall) => findTool(context, toolCall.name)?.executionMode === "sequential");
+						toolCalls.some((toolCall) => findTool(context, toolCall.name)?.executionMode === "sequential") ||
+						resume?.calls.some((call) => call.status === "recorded" || call.status === "not-started") === true;
 					batch = sequential
-						? await executeToolCallsInSequence(run, assistantMessage, toolCalls)
-						: await executeToolCallsInParallel(run, assistantMessage, toolCalls);
+						? await executeToolCallsInSequence(run, assistantMessage, toolCalls, resume)
+						: await executeToolCallsInParallel(run, assistantMessage, toolCalls, resume);
 				}
+				resume = undefined;
 				const ended = emit(run, { type: "turn_end", message: assistantMessage, toolResults: batch.toolResults });
 				if (ended) await ended;
+				if (batch.paused) {
+					// Calls wait for approval: the run ends here, with the state that resumes it.
+					await emit(run, { type: "agent_end", messages: run.newMessages, pausedRun: batch.paused });
+					return run.newMessages;
+				}
 
 				// Steering messages already taken from the queue are never dropped: while they wait, the
 				// run goes on so the model answers them, even if a tool or the hook asked to stop.
@@ -438,6 +518,51 @@ interface ToolBatchResult {
 	toolResults: ToolResultMessage[];
 	/** True when every result asked to end the run. */
 	terminate: boolean;
+	/** Set when calls wait for approval: the batch is not done and the run pauses. */
+	paused?: PausedToolRun;
+}
+
+/** What a call of a batch is between preparation and its outcome. */
+type ToolCallEntry = PreparedToolCall | ToolOutcome | WaitingToolCall | HeldToolOutcome | RecordedToolCall;
+
+/**
+ * Prepares a call (prepareToolCall), then asks the approval gate; a call that must wait is announced
+ * with tool_approval_request. Synchronous when nothing on the way returns a promise.
+ */
+function prepareGatedToolCall(
+	run: Run,
+	assistantMessage: AssistantMessage,
+	toolCall: ToolCall,
+): ToolCallEntry | Promise<ToolCallEntry> {
+	const preparing = prepareToolCall(run, assistantMessage, toolCall);
+	if (isPromiseLike(preparing))
+		return preparing.then((entry) => gatePreparedToolCall(run, assistantMessage, toolCall, entry));
+	return gatePreparedToolCall(run, assistantMessage, toolCall, preparing);
+}
+
+function gatePreparedToolCall(
+	run: Run,
+	assistantMessage: AssistantMessage,
+	toolCall: ToolCall,
+	entry: PreparedToolCall | ToolOutcome,
+): ToolCallEntry | Promise<ToolCallEntry> {
+	// Without an approval policy or flag there is nothing to ask: no closure, no promise per call.
+	if (entry.kind !== "ready" || (!run.config.approvalPolicy && !entry.tool.requiresApproval)) return entry;
+	const gated = gateToolCall(run, assistantMessage, toolCall, entry);
+	return isPromiseLike(gated)
+		? gated.then((value) => announceWaitingToolCall(run, toolCall, value))
+		: announceWaitingToolCall(run, toolCall, gated);
+}
+
+/** Emits tool_approval_request for a call that must wait. */
+function announceWaitingToolCall(
+	run: Run,
+	toolCall: ToolCall,
+	entry: ToolCallEntry,
+): ToolCallEntry | Promise<ToolCallEntry> {
+	if (entry.kind !== "waiting") return entry;
+	const sent = emit(run, approvalRequestEvent(toolCall, entry.args));
+	return sent ? sent.then(() => entry) : entry;
 }
 
 const NO_TOOL_CALLS: ToolBatchResult = Object.freeze({ toolResults: [], terminate: false }) as ToolBatchResult;
@@ -447,25 +572,47 @@ async function executeToolCallsInSequence(
 	run: Run,
 	assistantMessage: AssistantMessage,
 	toolCalls: ToolCall[],
+	resume?: PausedToolRun,
 ): Promise<ToolBatchResult> {
 	const outcomes: ToolOutcome[] = [];
 	const toolResults: ToolResultMessage[] = [];
-	for (const toolCall of toolCalls) {
-		const started = emit(run, toolStartEvent(toolCall));
-		if (started) await started;
-		let outcome: ToolOutcome;
-		if (run.pending.length > 0) outcome = errorOutcome(SKIPPED_FOR_STEERING_TEXT);
-		else if (run.signal?.aborted) outcome = errorOutcome(ABORTED_TOOL_TEXT);
-		else {
-			const preparing = prepareToolCall(run, assistantMessage, toolCall);
-			const prepared = isPromiseLike(preparing) ? await preparing : preparing;
-			outcome =
-				prepared.kind === "ready"
-					? await executePreparedToolCall(run, assistantMessage, toolCall, prepared, (event) => emit(run, event))
-					: prepared;
+	for (let index = 0; index < toolCalls.length; index++) {
+		const toolCall = toolCalls[index];
+		const stored = resume?.calls[index];
+		// A call of a paused batch: answered already, decided, or still waiting (undefined: not started).
+		let entry = stored ? await resumeToolCall(run, stored, toolCall, (event) => emit(run, event)) : undefined;
+		if (entry?.kind === "recorded") continue;
+		if (!entry) {
+			const started = emit(run, toolStartEvent(toolCall));
+			if (started) await started;
+			if (run.pending.length > 0) entry = errorOutcome(SKIPPED_FOR_STEERING_TEXT);
+			else if (run.signal?.aborted) entry = errorOutcome(ABORTED_TOOL_TEXT);
+			else {
+				const preparing = prepareGatedToolCall(run, assistantMessage, toolCall);
+				entry = isPromiseLike(preparing) ? await preparing : preparing;
+			}
 		}
-		const ended = emit(run, toolEndEvent(toolCall, outcome));
-		if (ended) await ended;
+		if (entry.kind === "waiting" && !run.signal?.aborted) {
+			// The calls after this one must not run before it: the batch pauses here.
+			const calls = toolCalls.map((call, position): PausedToolCall => {
+				if (position < index) return { status: "recorded", toolCallId: call.id, toolName: call.name };
+				if (position > index) return { status: "not-started", toolCallId: call.id, toolName: call.name };
+				return waitingCall(call, (entry as WaitingToolCall).args, stored);
+			});
+			return { toolResults, terminate: false, paused: createPausedToolRun(assistantMessage, calls) };
+		}
+		let outcome: ToolOutcome;
+		if (entry.kind === "waiting") outcome = errorOutcome(ABORTED_WHILE_WAITING_TEXT);
+		else if (entry.kind === "held") outcome = entry.outcome;
+		else if (entry.kind === "ready") {
+			outcome = await executePreparedToolCall(run, assistantMessage, toolCall, entry, (event) => emit(run, event));
+		} else if (entry.kind === "done") outcome = entry;
+		else continue;
+		// A held outcome's tool_execution_end went out in the run that paused.
+		if (entry.kind !== "held") {
+			const ended = emit(run, toolEndEvent(toolCall, outcome));
+			if (ended) await ended;
+		}
 		const message = createToolResultMessage(toolCall, outcome);
 		outcomes.push(outcome);
 		toolResults.push(message);
@@ -487,15 +634,26 @@ async function executeToolCallsInParallel(
 	run: Run,
 	assistantMessage: AssistantMessage,
 	toolCalls: ToolCall[],
+	resume?: PausedToolRun,
 ): Promise<ToolBatchResult> {
-	const prepared: (PreparedToolCall | ToolOutcome)[] = [];
-	for (const toolCall of toolCalls) {
+	const prepared: ToolCallEntry[] = [];
+	for (let index = 0; index < toolCalls.length; index++) {
+		const toolCall = toolCalls[index];
+		const stored = resume?.calls[index];
+		if (stored) {
+			// A call of a paused batch: its outcome is held, or it was decided, or it still waits.
+			prepared.push(
+				(await resumeToolCall(run, stored, toolCall, (event) => emit(run, event))) ??
+					errorOutcome(`Tool call "${toolCall.id}" of the paused batch was never started`),
+			);
+			continue;
+		}
 		const started = emit(run, toolStartEvent(toolCall));
 		if (started) await started;
 		if (run.pending.length > 0) prepared.push(errorOutcome(SKIPPED_FOR_STEERING_TEXT));
 		else if (run.signal?.aborted) prepared.push(errorOutcome(ABORTED_TOOL_TEXT));
 		else {
-			const preparing = prepareToolCall(run, assistantMessage, toolCall);
+			const preparing = prepareGatedToolCall(run, assistantMessage, toolCall);
 			prepared.push(isPromiseLike(preparing) ? await preparing : preparing);
 			const polled = pollSteeringDuringToolCalls(run);
 			run.pending = isPromiseLike(polled) ? await polled : polled;
@@ -515,18 +673,43 @@ async function executeToolCallsInParallel(
 					chain = chain.then(() => emit(run, event));
 					return chain;
 				};
-	const outcomes = await Promise.all(
-		toolCalls.map(async (toolCall, index): Promise<ToolOutcome> => {
+	// A call waiting for approval has no outcome (undefined) until it is decided.
+	const settled = await Promise.all(
+		toolCalls.map(async (toolCall, index): Promise<ToolOutcome | undefined> => {
 			const entry = prepared[index];
 			let outcome: ToolOutcome;
+			// Held: its tool_execution_end went out in the run that paused.
+			if (entry.kind === "held") return entry.outcome;
 			if (entry.kind === "done") outcome = entry;
-			else if (skipPrepared) outcome = errorOutcome(SKIPPED_FOR_STEERING_TEXT);
+			// ("recorded" is a sequential batch's, which always resumes sequentially: it never gets here.)
+			else if (skipPrepared || entry.kind === "recorded") outcome = errorOutcome(SKIPPED_FOR_STEERING_TEXT);
+			else if (entry.kind === "waiting") return undefined;
 			else outcome = await executePreparedToolCall(run, assistantMessage, toolCall, entry, emitInTurn);
 			const ended = emitInTurn(toolEndEvent(toolCall, outcome));
 			if (ended) await ended;
 			return outcome;
 		}),
 	);
+	if (settled.includes(undefined)) {
+		if (!run.signal?.aborted) {
+			// Calls wait for approval: the outcomes so far are held in the paused state, none enters the
+			// transcript yet, so the results keep call order when the batch completes.
+			const calls = toolCalls.map((toolCall, index): PausedToolCall => {
+				const outcome = settled[index];
+				if (!outcome) return waitingCall(toolCall, (prepared[index] as WaitingToolCall).args, resume?.calls[index]);
+				const { result, isError } = outcome;
+				return { status: "done", toolCallId: toolCall.id, toolName: toolCall.name, result, isError };
+			});
+			return { toolResults: [], terminate: false, paused: createPausedToolRun(assistantMessage, calls) };
+		}
+		// Aborted while calls waited: each gets the aborted result.
+		for (let index = 0; index < toolCalls.length; index++) {
+			if (settled[index]) continue;
+			settled[index] = errorOutcome(ABORTED_WHILE_WAITING_TEXT);
+			await emit(run, toolEndEvent(toolCalls[index], settled[index] as ToolOutcome));
+		}
+	}
+	const outcomes = settled as ToolOutcome[];
 
 	const toolResults: ToolResultMessage[] = [];
 	for (let index = 0; index < toolCalls.length; index++) {

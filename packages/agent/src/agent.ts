@@ -11,7 +11,10 @@ import {
 	type Transport,
 } from "@keel/ai";
 import { defaultConvertToLlm, defaultStreamFn, UNKNOWN_MODEL } from "./agent-defaults.js";
-import { runAgentLoop, runAgentLoopContinue } from "./agent-loop.js";
+import { runAgentLoop, runAgentLoopAfterApprovals, runAgentLoopContinue } from "./agent-loop.js";
+import { createToolApprovalRecorder } from "./approval/approval-records.js";
+import type { PausedToolRun, ToolApprovalDecision, ToolApprovalRequest } from "./approval/approval-types.js";
+import { applyToolApprovalDecisions, assertCanResume, pendingToolApprovals } from "./approval/paused-run.js";
 import { MessageQueue, type QueuedMessage, queueKey } from "./message-queue.js";
 import { AgentCompaction, type AgentCompactionOptions } from "./session/agent-compaction.js";
 import { type CompactionResult, type CompactOptions, compact } from "./session/compaction.js";
@@ -65,13 +68,22 @@ export interface AgentOptions {
 	beforeToolCall?: AgentLoopConfig["beforeToolCall"];
 	afterToolCall?: AgentLoopConfig["afterToolCall"];
 	shouldStopAfterTurn?: AgentLoopConfig["shouldStopAfterTurn"];
+	/** Decides which tool calls wait for approval (see docs/approvals.md). */
+	approvalPolicy?: AgentLoopConfig["approvalPolicy"];
+	/**
+	 * A run that paused for approvals, to resume (for example read back from a transcript after a
+	 * restart); `initialState.messages` must end with its assistant message. With a `session`, the
+	 * paused run its branch ends with is resumed without this option.
+	 */
+	pausedRun?: PausedToolRun;
 	/** A listener that throws does not stop the run or the other listeners; its error goes here. */
 	onListenerError?: (error: unknown, event: AgentEvent) => void;
 	/**
 	 * A session (@keel/agent-core/session) to keep the conversation in: every message is appended as
 	 * it ends, queued messages are recorded until delivered, and the Agent starts from the session's
 	 * model context. `convertToLlm` then defaults to `sessionConvertToLlm` and `sessionId` to the
-	 * session's id. See docs/sessions.md.
+	 * session's id. A run that pauses for tool approvals is stored in it too, decisions included, and
+	 * an Agent made from the session later resumes it (docs/approvals.md). See docs/sessions.md.
 	 */
 	session?: Session;
 	/** With a session: automatic compaction (on by default), or false to turn it off. */
@@ -145,6 +157,12 @@ export class Agent {
 	private running: Promise<void> | undefined;
 	/** Set when continue() already took the steering messages, so the first poll must not take more. */
 	private skipNextSteeringPoll = false;
+	/** The run that paused for approvals, until it is resumed. */
+	private paused: PausedToolRun | undefined;
+	/** The decisions given since the last prompt, so deciding a call twice does nothing the second time. */
+	private decided = new Map<string, boolean>();
+	/** With a session: writes the approval records (the paused run, each decision, completion). */
+	private approvalRecorder: ((event: AgentEvent) => Promise<void> | undefined) | undefined;
 
 	convertToLlm: AgentLoopConfig["convertToLlm"];
 	transformContext: AgentLoopConfig["transformContext"];
@@ -163,6 +181,7 @@ export class Agent {
 	beforeToolCall: AgentLoopConfig["beforeToolCall"];
 	afterToolCall: AgentLoopConfig["afterToolCall"];
 	shouldStopAfterTurn: AgentLoopConfig["shouldStopAfterTurn"];
+	approvalPolicy: AgentLoopConfig["approvalPolicy"];
 	onListenerError: (error: unknown, event: AgentEvent) => void;
 	deduplicateQueuedMessages: boolean;
 
@@ -187,6 +206,11 @@ export class Agent {
 		this.beforeToolCall = options.beforeToolCall;
 		this.afterToolCall = options.afterToolCall;
 		this.shouldStopAfterTurn = options.shouldStopAfterTurn;
+		this.approvalPolicy = options.approvalPolicy;
+		if (options.pausedRun && !session) {
+			assertCanResume(this.liveState.messages, options.pausedRun);
+			this.paused = options.pausedRun;
+		}
 		this.onListenerError =
 			options.onListenerError ??
 			((error, event) => console.error(`Agent listener failed on ${event.type}: ${formatThrownValue(error)}`));
@@ -195,22 +219,30 @@ export class Agent {
 			if (options.compaction !== false) {
 				this.compaction = new AgentCompaction(session, options.compaction ?? {}, () => this.showSessionContext());
 			}
-			this.attachSession(session, options.initialState?.messages !== undefined);
+			this.attachSession(session, options.initialState?.messages !== undefined, options.pausedRun);
 		}
 	}
 
 	/**
 	 * Starts from the session: its model context becomes the transcript (unless initialState gave
-	 * messages), a turn cut short mid-tool-call gets interrupted error results (resumeAgent can re-run
-	 * the tools instead), and the queued messages not yet delivered go back into their queues.
+	 * messages), a run paused for approvals is restored (its calls keep waiting), any other turn cut
+	 * short mid-tool-call gets interrupted error results (resumeAgent can re-run the tools instead),
+	 * and the queued messages not yet delivered go back into their queues.
 	 */
-	private attachSession(session: Session, keepMessages: boolean): void {
-		const waiting = session.unansweredToolCalls();
-		for (const toolCall of waiting) {
-			// Written in order before anything this Agent appends; a failure shows on the next append.
-			session.append(syntheticToolResult(toolCall, INTERRUPTED_TOOL_TEXT)).catch(() => {});
+	private attachSession(session: Session, keepMessages: boolean, pausedRun: PausedToolRun | undefined): void {
+		const paused = pausedRun ?? session.pausedToolRun();
+		if (!paused) {
+			for (const toolCall of session.unansweredToolCalls()) {
+				// Written in order before anything this Agent appends; a failure shows on the next append.
+				session.append(syntheticToolResult(toolCall, INTERRUPTED_TOOL_TEXT)).catch(() => {});
+			}
 		}
 		if (!keepMessages) this.liveState.messages = session.modelContext();
+		if (paused) {
+			assertCanResume(this.liveState.messages, paused);
+			this.paused = paused;
+		}
+		this.approvalRecorder = createToolApprovalRecorder(session.approvalRecordWriter, { pausedRun: paused });
 		for (const item of session.pendingQueueItems()) {
 			const queue = item.queue === "steering" ? this.steeringQueue : this.followUpQueue;
 			queue.add({ message: item.message, priority: item.priority, queueItemId: item.queueItemId });
@@ -219,6 +251,13 @@ export class Agent {
 
 	private showSessionContext(): void {
 		if (this.sessionStore) this.liveState.messages = this.sessionStore.modelContext();
+	}
+
+	/** After the session's branch changed: the paused run of the branch now shown, if any. */
+	private showSessionPausedRun(session: Session): void {
+		this.paused = session.pausedToolRun();
+		this.decided.clear();
+		this.approvalRecorder = createToolApprovalRecorder(session.approvalRecordWriter, { pausedRun: this.paused });
 	}
 
 	// --- state ----------------------------------------------------------------------------------
@@ -315,11 +354,15 @@ export class Agent {
 		return result;
 	}
 
-	/** Forks the session from a message (see Session.fork) and makes that branch the transcript. */
+	/**
+	 * Forks the session from a message (see Session.fork) and makes that branch the transcript. Forking
+	 * away from a run paused for approvals leaves it waiting on its branch; switching back resumes it.
+	 */
 	async fork(messageId: string | null): Promise<void> {
 		const session = this.requireIdleSession("fork");
 		await session.fork(messageId);
 		this.showSessionContext();
+		this.showSessionPausedRun(session);
 	}
 
 	/** Switches the session to another branch (a leaf from session.branches()) and shows it. */
@@ -327,6 +370,7 @@ export class Agent {
 		const session = this.requireIdleSession("switchBranch");
 		await session.switchBranch(leafId);
 		this.showSessionContext();
+		this.showSessionPausedRun(session);
 	}
 
 	private requireIdleSession(method: string): Session {
@@ -345,6 +389,69 @@ export class Agent {
 		};
 	}
 
+	// --- approvals ------------------------------------------------------------------------------
+
+	/** The run that paused because tool calls wait for approval (plain JSON, to store), or undefined. */
+	get pausedRun(): PausedToolRun | undefined {
+		return this.paused;
+	}
+
+	/** The tool calls waiting for a decision, in call order. */
+	get pendingApprovals(): ToolApprovalRequest[] {
+		return this.paused ? pendingToolApprovals(this.paused) : [];
+	}
+
+	/** Approves a waiting call and resumes the run; resolves when the agent is idle again. */
+	approve(toolCallId: string): Promise<void> {
+		return this.decide([{ toolCallId, approved: true }]);
+	}
+
+	/** Denies a waiting call (the model reads `reason` as its result) and resumes the run. */
+	deny(toolCallId: string, reason?: string): Promise<void> {
+		return this.decide([
+			reason === undefined ? { toolCallId, approved: false } : { toolCallId, approved: false, reason },
+		]);
+	}
+
+	/**
+	 * Gives decisions and resumes the paused run: approved calls run, denied ones get their error
+	 * result; calls still undecided keep waiting (the run pauses again once the others are done).
+	 * Deciding a call again the same way does nothing; an unknown call id rejects with the ids that wait.
+	 */
+	decide(decisions: ToolApprovalDecision[]): Promise<void> {
+		const fresh: ToolApprovalDecision[] = [];
+		for (const decision of decisions) {
+			const earlier = this.decided.get(decision?.toolCallId);
+			if (earlier === undefined) fresh.push(decision);
+			else if (earlier !== decision.approved) {
+				const word = earlier ? "approved" : "denied";
+				return Promise.reject(
+					new Error(`Tool call "${decision.toolCallId}" was already ${word}; a decision cannot be changed`),
+				);
+			}
+		}
+		if (fresh.length === 0 && decisions.length > 0) return this.waitForIdle();
+		if (this.running) return Promise.reject(new Error(ALREADY_PROCESSING_CONTINUE_TEXT));
+		const paused = this.paused;
+		if (!paused) {
+			const ids = fresh.map((decision) => `"${decision?.toolCallId}"`).join(", ");
+			return Promise.reject(new Error(`No tool call ${ids} is waiting for approval: the agent has no paused run`));
+		}
+		try {
+			assertCanResume(this.liveState.messages, paused);
+			applyToolApprovalDecisions(paused, fresh);
+		} catch (error) {
+			return Promise.reject(error);
+		}
+		for (const decision of fresh) this.decided.set(decision.toolCallId, decision.approved);
+		return this.resume(paused, fresh);
+	}
+
+	private resume(paused: PausedToolRun, decisions: ToolApprovalDecision[]): Promise<void> {
+		this.paused = undefined;
+		return this.run(undefined, { paused, decisions });
+	}
+
 	// --- runs -----------------------------------------------------------------------------------
 
 	/**
@@ -353,6 +460,7 @@ export class Agent {
 	 */
 	prompt(input: string | AgentMessage | AgentMessage[], images?: ImageContent[]): Promise<void> {
 		if (this.running) return Promise.reject(new Error(ALREADY_PROCESSING_PROMPT_TEXT));
+		if (this.paused) return Promise.reject(new Error(waitingForApprovalText(this.paused)));
 		let prompts: AgentMessage[];
 		if (typeof input === "string") {
 			prompts = [{ role: "user", content: [{ type: "text", text: input }, ...(images ?? [])], timestamp: Date.now() }];
@@ -368,6 +476,7 @@ export class Agent {
 				new TypeError(`prompt() takes a string, a message with a role, or a non-empty array of messages; got ${got}`),
 			);
 		}
+		this.decided.clear();
 		return this.run(prompts);
 	}
 
@@ -379,6 +488,7 @@ export class Agent {
 	 */
 	continue(): Promise<void> {
 		if (this.running) return Promise.reject(new Error(ALREADY_PROCESSING_CONTINUE_TEXT));
+		if (this.paused) return Promise.reject(new Error(waitingForApprovalText(this.paused)));
 		const messages = this.liveState.messages;
 		if (messages.length === 0) return Promise.reject(new Error("No messages to continue from"));
 		const last = messages[messages.length - 1] as { role?: unknown };
@@ -393,8 +503,14 @@ export class Agent {
 		return Promise.reject(new Error("Cannot continue from message role: assistant"));
 	}
 
-	/** Aborts the running run; does nothing when idle. */
+	/**
+	 * Aborts the running run. While the agent waits for approvals, every waiting call gets an aborted
+	 * result (in a new run, so listeners see it); otherwise it does nothing when idle.
+	 */
 	abort(): void {
+		if (!this.abortController && this.paused && !this.running) {
+			void this.resume(this.paused, []);
+		}
 		this.abortController?.abort();
 	}
 
@@ -408,15 +524,20 @@ export class Agent {
 	 * session, the next message starts a new root in it (the old branches stay).
 	 */
 	reset(): void {
-		if (this.sessionStore) this.sessionStore.fork(null).catch(() => {});
+		if (this.sessionStore) {
+			this.sessionStore.fork(null).catch(() => {});
+			this.approvalRecorder = createToolApprovalRecorder(this.sessionStore.approvalRecordWriter);
+		}
 		this.liveState.messages = [];
 		this.liveState.streamingMessage = null;
 		this.liveState.pendingToolCalls = new Set();
 		this.liveState.errorMessage = undefined;
+		this.paused = undefined;
+		this.decided.clear();
 		this.clearAllQueues();
 	}
 
-	private run(prompts: AgentMessage[] | undefined): Promise<void> {
+	private run(prompts: AgentMessage[] | undefined, resume?: PendingResume): Promise<void> {
 		const controller = new AbortController();
 		this.abortController = controller;
 		const state = this.liveState;
@@ -430,7 +551,7 @@ export class Agent {
 			settle = resolve;
 		});
 		this.running = running;
-		void this.runLoop(prompts, controller).finally(() => {
+		void this.runLoop(prompts, controller, resume).finally(() => {
 			state.isStreaming = false;
 			state.streamingMessage = null;
 			state.pendingToolCalls = new Set();
@@ -443,7 +564,11 @@ export class Agent {
 		return running;
 	}
 
-	private async runLoop(prompts: AgentMessage[] | undefined, controller: AbortController): Promise<void> {
+	private async runLoop(
+		prompts: AgentMessage[] | undefined,
+		controller: AbortController,
+		resume?: PendingResume,
+	): Promise<void> {
 		const state = this.liveState;
 		const context = { systemPrompt: state.systemPrompt, messages: [...state.messages], tools: [...state.tools] };
 		const config = this.buildConfig(state.model);
@@ -451,9 +576,20 @@ export class Agent {
 		this.compaction?.startRun();
 		// Neither rejects: the loop ends every failure with agent_end itself, and continue() checked
 		// that the transcript can be continued before starting the run.
-		const added = prompts
-			? await runAgentLoop(prompts, context, config, sink, controller.signal, this.streamFn)
-			: await runAgentLoopContinue(context, config, sink, controller.signal, this.streamFn);
+		// (decide() checked the decisions and the constructor the transcript, so resuming does not reject.)
+		const added = resume
+			? await runAgentLoopAfterApprovals(
+					context,
+					resume.paused,
+					resume.decisions,
+					config,
+					sink,
+					controller.signal,
+					this.streamFn,
+				)
+			: prompts
+				? await runAgentLoop(prompts, context, config, sink, controller.signal, this.streamFn)
+				: await runAgentLoopContinue(context, config, sink, controller.signal, this.streamFn);
 		if (this.compaction) await this.retryAfterOverflow(added, config, sink, controller.signal);
 	}
 
@@ -513,6 +649,7 @@ export class Agent {
 			beforeToolCall: this.beforeToolCall,
 			afterToolCall: this.afterToolCall,
 			shouldStopAfterTurn: this.shouldStopAfterTurn,
+			approvalPolicy: this.approvalPolicy,
 			convertToLlm: this.convertToLlm,
 			transformContext: this.compaction ? this.compactingTransform(model) : this.transformContext,
 			getApiKey: this.getApiKey,
@@ -554,10 +691,29 @@ export class Agent {
 	 */
 	private dispatch(event: AgentEvent, signal: AbortSignal): void | Promise<void> {
 		this.reduce(event);
-		if (this.sessionStore !== undefined && event.type === "message_end") {
-			return this.appendToSession(this.sessionStore, event.message).then(() => this.notifyListeners(event, signal));
-		}
+		if (this.sessionStore !== undefined) return this.recordThenNotify(this.sessionStore, event, signal);
 		return this.notifyListeners(event, signal);
+	}
+
+	/**
+	 * With a session: a finished message is written before the listeners hear of it, and so are the
+	 * approval records — a decision's record before the approved tool runs (the loop awaits this), so
+	 * a restart neither asks again nor forgets. A failed approval write is reported like a listener's
+	 * error; the session then refuses every later write, which fails the run at its next message.
+	 */
+	private recordThenNotify(session: Session, event: AgentEvent, signal: AbortSignal): void | Promise<void> {
+		if (event.type === "message_end") {
+			return this.appendToSession(session, event.message).then(() => this.notifyListeners(event, signal));
+		}
+		const recorded = this.approvalRecorder?.(event);
+		if (!recorded) return this.notifyListeners(event, signal);
+		return recorded.then(
+			() => this.notifyListeners(event, signal),
+			(error: unknown) => {
+				this.reportListenerError(error, event);
+				return this.notifyListeners(event, signal);
+			},
+		);
 	}
 
 	/**
@@ -637,6 +793,12 @@ export class Agent {
 				state.pendingToolCalls = pending;
 				break;
 			}
+			case "tool_approval_response":
+				state.pendingToolCalls = new Set(state.pendingToolCalls).add(event.toolCallId);
+				break;
+			case "agent_end":
+				this.paused = event.pausedRun;
+				break;
 			case "turn_end": {
 				const message = event.message as { role?: unknown; errorMessage?: string };
 				if (message.role === "assistant" && message.errorMessage) state.errorMessage = message.errorMessage;
@@ -644,6 +806,17 @@ export class Agent {
 			}
 		}
 	}
+}
+
+/** A paused run and the decisions that resume it. */
+interface PendingResume {
+	paused: PausedToolRun;
+	decisions: ToolApprovalDecision[];
+}
+
+function waitingForApprovalText(paused: PausedToolRun): string {
+	const ids = pendingToolApprovals(paused).map((request) => `"${request.toolCallId}"`);
+	return `Agent is waiting for tool approval (${ids.join(", ")}): call approve(), deny() or abort() first`;
 }
 
 function describeValue(value: unknown): string {

@@ -10,7 +10,31 @@ export {
 	type QueueMessageOptions,
 } from "./agent.js";
 export { defaultConvertToLlm, isUnknownModel, NO_MODEL_TEXT, UNKNOWN_MODEL } from "./agent-defaults.js";
-export { agentLoop, agentLoopContinue, runAgentLoop, runAgentLoopContinue } from "./agent-loop.js";
+export {
+	agentLoop,
+	agentLoopAfterApprovals,
+	agentLoopContinue,
+	runAgentLoop,
+	runAgentLoopAfterApprovals,
+	runAgentLoopContinue,
+} from "./agent-loop.js";
+// --- tool approvals: pausing a run for a decision, and resuming it (owner: approvals) ---
+export { ABORTED_WHILE_WAITING_TEXT, DENIED_TOOL_TEXT } from "./approval/approval-gate.js";
+export {
+	PAUSED_TOOL_RUN_VERSION,
+	type PausedToolCall,
+	type PausedToolRun,
+	type ToolApprovalContext,
+	type ToolApprovalDecision,
+	type ToolApprovalPolicyContext,
+	type ToolApprovalRequest,
+} from "./approval/approval-types.js";
+export {
+	applyToolApprovalDecisions,
+	assertCanResume,
+	assertPausedToolRun,
+	pendingToolApprovals,
+} from "./approval/paused-run.js";
 // --- proxy: streamProxy for browsers, and the server handlers that hold the keys (owner: proxy) ---
 export { type ProxyStreamOptions, streamProxy } from "./proxy/client.js";
 export { DEFAULT_LIMIT_RANGES, type ProxyLimitRange, type ProxyLimitRanges } from "./proxy/limit-ranges.js";
@@ -59,5 +83,6 @@ export type {
 	SteeringCheck,
 	StreamFn,
 	ThinkingLevel,
+	ToolApprovalCheck,
 	ToolExecutionMode,
 } from "./types.js";

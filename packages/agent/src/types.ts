@@ -15,6 +15,7 @@ import type {
 	ToolResultMessage,
 	TSchema,
 } from "@keel/ai";
+import type { PausedToolRun, ToolApprovalContext, ToolApprovalPolicyContext } from "./approval/approval-types.js";
 
 // ---------------------------------------------------------------------------
 // Messages
@@ -88,6 +89,14 @@ export interface AgentToolResult<TDetails = unknown> {
 /** Streams partial results to the UI (tool_execution_update); they never reach the model. */
 export type AgentToolUpdateCallback<TDetails = unknown> = (partialResult: AgentToolResult<TDetails>) => void;
 
+/**
+ * Whether one call needs approval. Written as a method's type so its parameter is checked like
+ * `execute`'s: a tool with typed arguments is still an `AgentTool`.
+ */
+export type ToolApprovalCheck<TArgs> = {
+	check(args: TArgs, context: ToolApprovalContext): boolean | Promise<boolean>;
+}["check"];
+
 export interface AgentTool<TParameters extends TSchema = TSchema, TDetails = unknown> extends Tool<TParameters> {
 	/** A human-readable name for UIs. */
 	label: string;
@@ -98,6 +107,12 @@ export interface AgentTool<TParameters extends TSchema = TSchema, TDetails = unk
 	 * (for example a renamed field). Its result is what gets validated.
 	 */
 	prepareArguments?(args: unknown): unknown;
+	/**
+	 * True, or a function of the validated arguments returning true, when a call must wait for the
+	 * user's approval: the run then pauses (see docs/approvals.md). The loop's `approvalPolicy`, when
+	 * it returns a boolean, decides instead.
+	 */
+	requiresApproval?: boolean | ToolApprovalCheck<Static<TParameters>>;
 	/**
 	 * Runs the tool. Throw to report a failure: the message becomes an error result for the model.
 	 * Honour `signal`: on abort the loop stops waiting for you and discards a late result.
@@ -192,6 +207,11 @@ export interface AgentLoopConfig extends SimpleStreamOptions {
 		context: AfterToolCallContext,
 		signal?: AbortSignal,
 	) => MaybePromise<AfterToolCallResult | undefined>;
+	/**
+	 * Decides whether a prepared call waits for approval: true or false decides, undefined leaves it
+	 * to the tool's `requiresApproval`. A throw refuses the call (an error result).
+	 */
+	approvalPolicy?: (context: ToolApprovalPolicyContext, signal?: AbortSignal) => MaybePromise<boolean | undefined>;
 	/** Called after each turn_end; returning true ends the run (agent_end) without polling follow-ups. */
 	shouldStopAfterTurn?: (context: ShouldStopAfterTurnContext) => MaybePromise<boolean>;
 }
@@ -204,11 +224,15 @@ export interface AgentLoopConfig extends SimpleStreamOptions {
  * The events of a run, in this shape (see docs/agent.md for the full trees):
  * agent_start → (turn_start → message_start/update/end … → tool_execution_start/update/end and the
  * toolResult message events … → turn_end)+ → agent_end. agent_end is always the last event.
+ * A run whose tool calls wait for approval ends with `agent_end` carrying `pausedRun`.
  */
 export type AgentEvent =
 	| { type: "agent_start" }
-	/** `messages` are the messages this run added, in transcript order. */
-	| { type: "agent_end"; messages: AgentMessage[] }
+	/**
+	 * `messages` are the messages this run added, in transcript order. `pausedRun` is set when the
+	 * run stopped because tool calls wait for approval: the plain-JSON state that resumes it.
+	 */
+	| { type: "agent_end"; messages: AgentMessage[]; pausedRun?: PausedToolRun }
 	| { type: "turn_start" }
 	| { type: "turn_end"; message: AgentMessage; toolResults: ToolResultMessage[] }
 	| { type: "message_start"; message: AgentMessage }
@@ -222,7 +246,11 @@ export type AgentEvent =
 			args: unknown;
 			partialResult: AgentToolResult;
 	  }
-	| { type: "tool_execution_end"; toolCallId: string; toolName: string; result: AgentToolResult; isError: boolean };
+	| { type: "tool_execution_end"; toolCallId: string; toolName: string; result: AgentToolResult; isError: boolean }
+	/** A call waits for approval (after its tool_execution_start); the run pauses once its batch is done. */
+	| { type: "tool_approval_request"; toolCallId: string; toolName: string; args: unknown }
+	/** A resumed run reports each decision before the approved tool runs (or the denied call ends). */
+	| { type: "tool_approval_response"; toolCallId: string; toolName: string; approved: boolean; reason?: string };
 
 /** Receives the events of `runAgentLoop`; a returned promise is awaited before the loop goes on. */
 export type AgentEventSink = (event: AgentEvent) => void | Promise<void>;

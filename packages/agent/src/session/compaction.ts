@@ -12,7 +12,7 @@ import {
 	type ToolResultMessage,
 } from "@keel/ai";
 import type { AgentMessage, StreamFn } from "../types.js";
-import type { Session } from "./session.js";
+import { type Session, waitingForApprovalError } from "./session.js";
 import { sessionConvertToLlm } from "./session-convert-to-llm.js";
 import type { CompactBoundaryMessage, SessionMessageRecord, SummaryMessage } from "./session-types.js";
 
@@ -73,6 +73,9 @@ export interface CompactionResult {
  * A failed or aborted summary call rejects, and nothing is written.
  */
 export async function compact(session: Session, options: CompactOptions): Promise<CompactionResult | undefined> {
+	// Checked before the summary call: the compaction would have to close the waiting calls.
+	const paused = session.pausedToolRun();
+	if (paused) throw waitingForApprovalError(session.id, paused, "compact");
 	const context = session.modelContextRecords();
 	const cut = chooseCut(context, options);
 	if (cut <= 0) return undefined;

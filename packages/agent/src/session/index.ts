@@ -28,6 +28,15 @@ declare module "@keel/agent-core" {
 }
 
 export {
+	type ApprovalRecordWriter,
+	createToolApprovalRecorder,
+	findPausedToolRun,
+	loadPausedToolRun,
+	recordPausedToolRun,
+	recordToolApprovalDecision,
+	recordToolApprovalsCompleted,
+} from "../approval/approval-records.js";
+export {
 	type AgentCompactionOptions,
 	DEFAULT_COMPACTION_THRESHOLD,
 	estimateContextTokens,
@@ -84,6 +93,7 @@ export {
 	type NotificationMessage,
 	type ProgressMessage,
 	SESSION_FORMAT_VERSION,
+	type SessionApprovalRecord,
 	type SessionHeaderRecord,
 	type SessionInfo,
 	type SessionLeafRecord,

@@ -3,6 +3,7 @@
 // format versions. Every failure is a SessionRecordError naming the line and the field.
 
 import type { AgentMessage } from "../types.js";
+import { validateApprovalRecord } from "./approval-record-validation.js";
 import {
 	describe,
 	FieldError,
@@ -22,7 +23,7 @@ import { SESSION_FORMAT_VERSION, type SessionRecord, type UnknownSessionRecord }
 export type ParsedSessionRecord = SessionRecord | UnknownSessionRecord;
 
 /** The record types of the current format; other types are kept, not validated. */
-const KNOWN_RECORD_TYPES = new Set(["session", "message", "state", "leaf", "queue", "title"]);
+const KNOWN_RECORD_TYPES = new Set(["session", "message", "state", "leaf", "queue", "title", "approval"]);
 
 /**
  * One record as one line of JSON (no trailing newline). Throws a SessionRecordError when the record
@@ -171,6 +172,9 @@ function validateRecord(record: Record<string, unknown>): ParsedSessionRecord {
 			break;
 		case "title":
 			requireString(record, "title", "record");
+			break;
+		case "approval":
+			validateApprovalRecord(record);
 			break;
 	}
 	return record as unknown as SessionRecord;

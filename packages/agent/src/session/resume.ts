@@ -9,6 +9,8 @@
 // - "rerun": the calls without a result are run again, one after another, with the Agent's tools
 //   and hooks; only for tools that are safe to run twice.
 // Either way the results are written to the session, and `agent.continue()` lets the model answer.
+// Calls that wait for approval (a run that paused, see docs/approvals.md) are neither: they keep
+// waiting, and the Agent's `pendingApprovals` lists them.
 
 import type { AssistantMessage } from "@keel/ai";
 import { Agent, type AgentOptions } from "../agent.js";
@@ -50,7 +52,8 @@ async function rerunInterruptedToolCalls(
 	signal: AbortSignal | undefined,
 ): Promise<void> {
 	const waiting = session.unansweredToolCalls();
-	if (waiting.length === 0) return;
+	// Calls that wait for approval are not interrupted: the Agent restores their paused run.
+	if (waiting.length === 0 || session.pausedToolRun()) return;
 	const messages = session.modelContext();
 	const assistant = findLastAssistant(messages);
 	if (!assistant) return;

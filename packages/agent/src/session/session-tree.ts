@@ -6,6 +6,7 @@ import type { ToolResultMessage } from "@keel/ai";
 import type { AgentMessage } from "../types.js";
 import type {
 	CompactBoundaryMessage,
+	SessionApprovalRecord,
 	SessionHeaderRecord,
 	SessionMessageRecord,
 	SessionQueueRecord,
@@ -49,6 +50,8 @@ export class SessionTree {
 	readonly pendingQueue = new Map<string, SessionQueueRecord>();
 	/** Side records (progress, tombstones) in append order. */
 	readonly sideRecords: SessionMessageRecord[] = [];
+	/** Tool-approval records by the pause they belong to, each list in append order. */
+	readonly approvals = new Map<string, SessionApprovalRecord[]>();
 
 	add(record: SessionRecord | UnknownSessionRecord): void {
 		switch (record.type) {
@@ -68,6 +71,13 @@ export class SessionTree {
 				const queueRecord = record as SessionQueueRecord;
 				if (queueRecord.action === "enqueued") this.pendingQueue.set(queueRecord.queueItemId, queueRecord);
 				else this.pendingQueue.delete(queueRecord.queueItemId);
+				break;
+			}
+			case "approval": {
+				const approval = record as SessionApprovalRecord;
+				const list = this.approvals.get(approval.pauseId);
+				if (list) list.push(approval);
+				else this.approvals.set(approval.pauseId, [approval]);
 				break;
 			}
 			// A record type a newer version wrote: kept in the file, nothing to index.

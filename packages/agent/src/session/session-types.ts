@@ -6,6 +6,7 @@
 
 import type { AgentMessage } from "@keel/agent-core";
 import type { ImageContent, TextContent } from "@keel/ai";
+import type { PausedToolRun } from "../approval/approval-types.js";
 
 /** The format version written into every record; older versions are migrated on read. */
 export const SESSION_FORMAT_VERSION = 1;
@@ -172,6 +173,25 @@ export interface SessionTitleRecord extends RecordBase {
 	title: string;
 }
 
+/**
+ * A tool-approval change (see docs/approvals.md). "requested": a run paused with calls waiting, and
+ * `pausedRun` is the state that resumes it (the last one wins). "granted" / "denied": a waiting call
+ * was decided (written before the approved tool runs). "completed": the paused batch's results are
+ * in the transcript.
+ */
+export interface SessionApprovalRecord extends RecordBase {
+	type: "approval";
+	action: "requested" | "granted" | "denied" | "completed";
+	/** The pause the record belongs to (`PausedToolRun.pauseId`). */
+	pauseId: string;
+	/** Present on "requested". */
+	pausedRun?: PausedToolRun;
+	/** Present on "granted" and "denied". */
+	toolCallId?: string;
+	/** A denial's reason: what the model reads as the call's result. */
+	reason?: string;
+}
+
 /** A line of a record type this version does not know (a newer writer's); kept, not dropped. */
 export interface UnknownSessionRecord extends RecordBase {
 	type: string;
@@ -184,7 +204,8 @@ export type SessionRecord =
 	| SessionStateRecord
 	| SessionLeafRecord
 	| SessionQueueRecord
-	| SessionTitleRecord;
+	| SessionTitleRecord
+	| SessionApprovalRecord;
 
 // ---------------------------------------------------------------------------
 // The store

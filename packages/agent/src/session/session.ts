@@ -4,12 +4,16 @@
 // session-tree.ts) and appends records through the store's writer, one write at a time, in order.
 import type { ToolCall, ToolResultMessage } from "@keel/ai";
 import { formatThrownValue } from "@keel/ai";
+import { findPausedToolRun } from "../approval/approval-records.js";
+import type { PausedToolRun } from "../approval/approval-types.js";
+import { pendingToolApprovals } from "../approval/paused-run.js";
 import type { AgentMessage } from "../types.js";
 import { canLoadByOffset, loadOutlined, type OutlinedMessages, scanIntoTree } from "./context-loading.js";
 import { isSideMessage, type SessionBranchInfo, SessionTree } from "./session-tree.js";
 import {
 	type CompactBoundaryMessage,
 	SESSION_FORMAT_VERSION,
+	type SessionApprovalRecord,
 	type SessionHeaderRecord,
 	type SessionMessageRecord,
 	type SessionQueueRecord,
@@ -168,8 +172,9 @@ export class Session {
 	 *
 	 * Tool results keep their pairing: a tool result must answer a call of the branch's last assistant
 	 * message that has no result yet (otherwise this throws), and any other message appended while
-	 * such calls wait first closes them with "interrupted" error results. Progress and tombstones are
-	 * stored beside the branch, never on it.
+	 * such calls wait first closes them with "interrupted" error results. Calls that wait for approval
+	 * (a paused run, see `pausedToolRun`) are not closed: appending anything but their results is
+	 * refused until they are decided. Progress and tombstones are stored beside the branch, never on it.
 	 */
 	append(message: AgentMessage, options: SessionAppendOptions = {}): Promise<SessionMessageRecord> {
 		const records: SessionRecord[] = [];
@@ -187,6 +192,8 @@ export class Session {
 					);
 				}
 			} else {
+				const paused = waiting.length > 0 ? this.pausedToolRun() : undefined;
+				if (paused) return Promise.reject(waitingForApprovalError(this.id, paused, `append a ${String(role)} message`));
 				for (const toolCall of waiting) records.push(this.messageRecord(syntheticResult(toolCall)));
 			}
 		}
@@ -203,6 +210,8 @@ export class Session {
 		summary: SummaryMessage,
 		boundary: Pick<CompactBoundaryMessage, "trigger" | "tokensBefore" | "firstKeptMessageId">,
 	): Promise<{ summaryRecord: SessionMessageRecord; boundaryRecord: SessionMessageRecord }> {
+		const paused = this.pausedToolRun();
+		if (paused) throw waitingForApprovalError(this.id, paused, "compact");
 		const waiting = this.unansweredToolCalls(this.leafId);
 		const records: SessionRecord[] = waiting.map((toolCall) => this.messageRecord(syntheticResult(toolCall)));
 		const summaryRecord = this.messageRecord(asAgentMessage(summary));
@@ -288,7 +297,8 @@ export class Session {
 	 * whatever already follows it, which stays as its own branch. To edit an earlier prompt, fork from
 	 * the message before it and append the new prompt. Forking from an assistant message with tool
 	 * calls keeps its results (the fork point moves past them); calls with no result get interrupted
-	 * error results, so the new branch is valid from its first message. Forking from a summary forks
+	 * error results, so the new branch is valid from its first message — unless they wait for approval
+	 * (a paused run): those stay pending, and deciding them goes on from there. Forking from a summary forks
 	 * from its compact boundary, so the new branch keeps the compaction; forking from a message the
 	 * compaction summarised or kept (they precede the boundary in the chain) forks the full history.
 	 */
@@ -301,7 +311,65 @@ export class Session {
 		}
 		await this.writeLeaf(leaf);
 		const waiting = this.unansweredToolCalls(leaf);
-		if (waiting.length > 0) await this.write(waiting.map((toolCall) => this.messageRecord(syntheticResult(toolCall))));
+		if (waiting.length > 0 && !this.pausedToolRun(leaf))
+			await this.write(waiting.map((toolCall) => this.messageRecord(syntheticResult(toolCall))));
+	}
+
+	// --- tool approvals ------------------------------------------------------------------------
+
+	/**
+	 * The run paused for tool approvals that the branch ending at `leafId` ends with, its stored
+	 * decisions folded in; undefined when none waits there. A paused run belongs to its branch: fork
+	 * away and it no longer applies (its calls stay pending on their branch), switch back and it does.
+	 */
+	pausedToolRun(leafId: string | null = this.leafId): PausedToolRun | undefined {
+		if (this.tree.approvals.size === 0) return undefined;
+		const end = this.waitingAssistant(leafId);
+		if (!end) return undefined;
+		const callIds = toolCallsOf(end.record.message).map((toolCall) => toolCall.id);
+		for (const records of [...this.tree.approvals.values()].reverse()) {
+			const paused = findPausedToolRun(records);
+			if (!paused) continue;
+			const pausedIds = toolCallsOf(paused.assistantMessage as AgentMessage).map((toolCall) => toolCall.id);
+			if (pausedIds.length !== callIds.length || pausedIds.some((id, index) => id !== callIds[index])) continue;
+			// The results written before the pause (a sequential batch) are the only answers on the branch.
+			const recorded = new Set(
+				paused.calls.filter((call) => call.status === "recorded").map((call) => call.toolCallId),
+			);
+			const answered = callIds.filter((id) => !end.waiting.some((toolCall) => toolCall.id === id));
+			if (answered.every((id) => recorded.has(id))) return paused;
+		}
+		return undefined;
+	}
+
+	/**
+	 * A writer for the approval records (`createToolApprovalRecorder` and the record functions of
+	 * @keel/agent-core/session): they go through this session, in order with its messages. An Agent
+	 * with a session uses it on its own.
+	 */
+	get approvalRecordWriter(): { sessionId: string; append(records: SessionRecord | SessionRecord[]): Promise<void> } {
+		return { sessionId: this.id, append: (records) => this.appendApprovalRecords(records) };
+	}
+
+	/** Appends tool-approval records (type "approval" only) and resolves once they are written. */
+	appendApprovalRecords(records: SessionRecord | SessionRecord[]): Promise<void> {
+		const list = Array.isArray(records) ? records : [records];
+		for (const record of list) {
+			if (record?.type !== "approval") {
+				return Promise.reject(
+					new TypeError(
+						`appendApprovalRecords() takes "approval" records; got a record of type ${JSON.stringify(record?.type)}`,
+					),
+				);
+			}
+			if ((record as SessionApprovalRecord).sessionId !== this.id) {
+				return Promise.reject(
+					new Error(`An approval record of session "${record.sessionId}" cannot be appended to session ${this.id}`),
+				);
+			}
+		}
+		for (const record of list) this.tree.add(record);
+		return this.write(list);
 	}
 
 	// --- state, sidechains, queue ---------------------------------------------------------------
@@ -486,6 +554,11 @@ export class Session {
 	 * no result yet; empty when anything but tool results follows that message.
 	 */
 	unansweredToolCalls(leafId: string | null = this.leafId): ToolCall[] {
+		return this.waitingAssistant(leafId)?.waiting ?? [];
+	}
+
+	/** The branch's last assistant message with calls still waiting for a result, and those calls. */
+	private waitingAssistant(leafId: string | null): { record: SessionMessageRecord; waiting: ToolCall[] } | undefined {
 		const answered = new Set<string>();
 		let cursor = this.tree.visibleAncestor(leafId);
 		for (let steps = 0; cursor !== null && steps <= this.tree.messages.size; steps++) {
@@ -494,12 +567,14 @@ export class Session {
 			if (!this.tree.tombstoned.has(cursor)) {
 				const role = (record.message as { role?: unknown }).role;
 				if (role === "toolResult") answered.add((record.message as ToolResultMessage).toolCallId);
-				else if (role === "assistant") return toolCallsOf(record.message).filter((call) => !answered.has(call.id));
-				else return [];
+				else if (role === "assistant") {
+					const waiting = toolCallsOf(record.message).filter((call) => !answered.has(call.id));
+					return waiting.length > 0 ? { record, waiting } : undefined;
+				} else return undefined;
 			}
 			cursor = record.parentId;
 		}
-		return [];
+		return undefined;
 	}
 
 	/** From a summary, the compact boundary written with it (the summary alone compacts nothing). */
@@ -543,4 +618,17 @@ function asAgentMessage(message: SummaryMessage | CompactBoundaryMessage | Tombs
 
 function syntheticResult(toolCall: ToolCall): ToolResultMessage {
 	return syntheticToolResult(toolCall, INTERRUPTED_TOOL_TEXT);
+}
+
+/** The error for a change that would close calls still waiting for approval with made-up results. */
+export function waitingForApprovalError(sessionId: string, paused: PausedToolRun, action: string): Error {
+	const ids = paused.calls.filter((call) => call.status === "pending").map((call) => `"${call.toolCallId}"`);
+	const undecided = pendingToolApprovals(paused).length;
+	const hint =
+		undecided > 0
+			? "approve or deny them (agent.approve / agent.deny) or abort the run"
+			: "resume the run (agent.decide([]))";
+	return new Error(
+		`Cannot ${action} in session ${sessionId}: tool calls wait for approval (${ids.join(", ")}); ${hint} first, or fork away from the paused run`,
+	);
 }
