@@ -1,4 +1,5 @@
-import { defineConfig } from "tsup";
+import { readdirSync, rmSync } from "node:fs";
+import { defineConfig, type Options } from "tsup";
 import { writeThirdPartyNotices } from "./build/third-party-notices.js";
 
 // Every entry is its own module so that provider SDKs stay behind dynamic imports.
@@ -12,7 +13,7 @@ import { writeThirdPartyNotices } from "./build/third-party-notices.js";
 // The .d.ts files still import the types from @sinclair/typebox, so `Static` and `TSchema` are the
 // package's own, and schemas made by either copy of `Type` are the same plain objects (TypeBox
 // marks them with Symbol.for keys, shared across copies).
-export default defineConfig({
+const mainBuild: Options = {
 	entry: {
 		index: "src/index.ts",
 		"testing/index": "src/testing/index.ts",
@@ -32,7 +33,6 @@ export default defineConfig({
 	format: ["esm"],
 	dts: true,
 	sourcemap: true,
-	clean: true,
 	splitting: true,
 	target: "node20",
 	// @opentelemetry/api is an optional peer: only the tracing entry imports it, and the application's
@@ -43,4 +43,30 @@ export default defineConfig({
 	// holds, read from the build's own metafile, with its licence text.
 	metafile: true,
 	onSuccess: () => writeThirdPartyNotices("dist"),
+};
+
+// `@keel/ai/models/<provider>`: one generated entry per catalogue provider (src/models/by-provider/),
+// so that a one-provider app bundles that provider's rows only. They are a second build: built with
+// the entries above, each provider's data module would be shared with index.js and become a chunk of
+// its own, and `import("@keel/ai")` would load 41 more files. Built apart, index.js is unchanged and
+// each dist/models/<provider>.js holds its provider's data; they share only the row reader.
+// Only @keel/ai's own source goes in, so this build has no third-party notices to write.
+const providerModelsBuild: Options = {
+	entry: Object.fromEntries(
+		readdirSync(new URL("./src/models/by-provider/", import.meta.url))
+			.filter((name) => name.endsWith(".ts"))
+			.map((name) => [`models/${name.slice(0, -3)}`, `src/models/by-provider/${name}`]),
+	),
+	format: ["esm"],
+	dts: true,
+	sourcemap: true,
+	splitting: true,
+	target: "node20",
+};
+
+// The two builds run at the same time, so neither cleans dist (one would delete the other's output):
+// it is emptied here, once, before both start (not in watch mode, which rebuilds in place).
+export default defineConfig((options) => {
+	if (!options.watch) rmSync(new URL("./dist/", import.meta.url), { recursive: true, force: true });
+	return [mainBuild, providerModelsBuild];
 });

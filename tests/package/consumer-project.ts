@@ -40,7 +40,10 @@ const TIMEOUT_MS = 180_000;
 export function assertBuilt(packageDirectory: string): void {
 	const manifest = JSON.parse(readFileSync(join(packageDirectory, "package.json"), "utf8")) as PublishedManifest;
 	for (const target of exportTargets(manifest)) {
-		if (!existsSync(join(packageDirectory, target))) {
+		const built = target.includes("*")
+			? targetIsAmong(target, listDirectory(packageDirectory, target.slice(0, target.lastIndexOf("/"))))
+			: existsSync(join(packageDirectory, target));
+		if (!built) {
 			throw new Error(
 				`${manifest.name}: ${target} is missing, so the package cannot be packed. ` +
 					"Build first: `npx -y pnpm@10.34.9 run build` (or `npm run quickstart`), then `npm test`.",
@@ -49,7 +52,26 @@ export function assertBuilt(packageDirectory: string): void {
 	}
 }
 
-/** Every file an `exports` entry points at, e.g. "dist/index.js" and "dist/index.d.ts". */
+/** The files directly in `directory` of the package, as paths relative to the package ("dist/models/a.js"). */
+function listDirectory(packageDirectory: string, directory: string): string[] {
+	if (!existsSync(join(packageDirectory, directory))) return [];
+	return readdirSync(join(packageDirectory, directory)).map((name) => `${directory}/${name}`);
+}
+
+/**
+ * Whether an exports target names at least one of `files`: "dist/index.js" itself, or for a pattern
+ * target ("dist/models/*.js") a file it matches in that directory.
+ */
+export function targetIsAmong(target: string, files: readonly string[]): boolean {
+	if (!target.includes("*")) return files.includes(target);
+	const [before, after] = target.split("*");
+	return files.some(
+		(file) =>
+			file.startsWith(before) && file.endsWith(after) && !file.slice(before.length, -after.length).includes("/"),
+	);
+}
+
+/** Every file an `exports` entry points at, e.g. "dist/index.js", "dist/index.d.ts" and "dist/models/*.js". */
 export function exportTargets(manifest: PublishedManifest): string[] {
 	const targets = Object.values(manifest.exports).flatMap((entry) =>
 		typeof entry === "string" ? [entry] : Object.values(entry),

@@ -93,6 +93,8 @@ export interface GeneratedCatalogue {
 		"cohere.command-r-plus-v1:0": Model<"bedrock-converse-stream">;
 		"cohere.command-r-v1:0": Model<"bedrock-converse-stream">;
 		"deepseek.r1-v1:0": Model<"bedrock-converse-stream">;
+		"deepseek.v3-v1:0": Model<"bedrock-converse-stream">;
+		"deepseek.v3.2": Model<"bedrock-converse-stream">;
 		"eu.amazon.nova-2-lite-v1:0": Model<"bedrock-converse-stream">;
 		"eu.amazon.nova-lite-v1:0": Model<"bedrock-converse-stream">;
 		"eu.amazon.nova-micro-v1:0": Model<"bedrock-converse-stream">;
@@ -124,6 +126,11 @@ export interface GeneratedCatalogue {
 		"global.anthropic.claude-sonnet-4-6": Model<"bedrock-converse-stream">;
 		"global.anthropic.claude-sonnet-5": Model<"bedrock-converse-stream">;
 		"global.anthropic.claude-sonnet-5-5": Model<"bedrock-converse-stream">;
+		"google.gemma-3-27b-it": Model<"bedrock-converse-stream">;
+		"google.gemma-3-4b-it": Model<"bedrock-converse-stream">;
+		"in.anthropic.claude-haiku-4-5-20251001-v1:0": Model<"bedrock-converse-stream">;
+		"in.anthropic.claude-opus-5": Model<"bedrock-converse-stream">;
+		"in.anthropic.claude-sonnet-5": Model<"bedrock-converse-stream">;
 		"jp.amazon.nova-2-lite-v1:0": Model<"bedrock-converse-stream">;
 		"jp.anthropic.claude-haiku-4-5-20251001-v1:0": Model<"bedrock-converse-stream">;
 		"jp.anthropic.claude-haiku-5-5": Model<"bedrock-converse-stream">;
@@ -143,7 +150,17 @@ export interface GeneratedCatalogue {
 		"meta.llama3-3-70b-instruct-v1:0": Model<"bedrock-converse-stream">;
 		"meta.llama4-maverick-17b-instruct-v1:0": Model<"bedrock-converse-stream">;
 		"meta.llama4-scout-17b-instruct-v1:0": Model<"bedrock-converse-stream">;
+		"minimax.minimax-m2": Model<"bedrock-converse-stream">;
+		"minimax.minimax-m2.1": Model<"bedrock-converse-stream">;
 		"mistral.mistral-large-3-675b-instruct": Model<"bedrock-converse-stream">;
+		"moonshot.kimi-k2-thinking": Model<"bedrock-converse-stream">;
+		"moonshotai.kimi-k2.5": Model<"bedrock-converse-stream">;
+		"openai.gpt-oss-120b": Model<"bedrock-converse-stream">;
+		"openai.gpt-oss-120b-1:0": Model<"bedrock-converse-stream">;
+		"openai.gpt-oss-20b": Model<"bedrock-converse-stream">;
+		"openai.gpt-oss-20b-1:0": Model<"bedrock-converse-stream">;
+		"us-gov.openai.gpt-oss-120b-1:0": Model<"bedrock-converse-stream">;
+		"us-gov.openai.gpt-oss-20b-1:0": Model<"bedrock-converse-stream">;
 		"us.amazon.nova-2-lite-v1:0": Model<"bedrock-converse-stream">;
 		"us.amazon.nova-lite-v1:0": Model<"bedrock-converse-stream">;
 		"us.amazon.nova-micro-v1:0": Model<"bedrock-converse-stream">;

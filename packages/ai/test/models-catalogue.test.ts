@@ -345,6 +345,19 @@ describe("catalogue rules", () => {
 		expect(findModels("amazon-bedrock").some((model) => model.id.startsWith("ai21.jamba"))).toBe(false);
 	});
 
+	it("leaves out the Bedrock families AWS does not document for Converse", () => {
+		const ids = findModels("amazon-bedrock").map((model) => model.id);
+		for (const family of [/claude-fable/, /openai\.gpt-[56]/, /xai\.grok/, /qwen\.qwen3/, /writer\.palmyra/]) {
+			expect(ids.filter((id) => family.test(id))).toEqual([]);
+		}
+	});
+
+	it("reads India's cross-region inference profile like the others", () => {
+		const model = findModel("amazon-bedrock", "in.anthropic.claude-opus-5") as Model<"bedrock-converse-stream">;
+		expect(model.compat).toMatchObject({ supportsToolUse: true, supportsPromptCache: true, claudeThinking: true });
+		expect(model.thinkingLevelMap).toEqual(findModel("amazon-bedrock", "us.anthropic.claude-opus-5")?.thinkingLevelMap);
+	});
+
 	it("gives every Bedrock row the capability flags AWS documents for its family", () => {
 		// AWS's Converse "Supported models and model features" table, read for ConverseStream (tool use
 		// is the "Streaming tool use" column) and the prompt caching page. Vision is the row's `input`.
@@ -361,11 +374,19 @@ describe("catalogue rules", () => {
 			[/^meta\.llama3-(1|2-1b|2-3b|3)/, [false, true, false, false, false]],
 			[/^meta\.llama(3-2-(11b|90b)|4)/, [false, true, false, false, true]],
 			[/^mistral\.mistral-large-3/, [false, true, false, false, true]],
+			// Listed as Converse models on the API compatibility page, which documents no feature flags.
+			// https://docs.aws.amazon.com/bedrock/latest/userguide/models-api-compatibility.html
+			[/^deepseek\.v3/, [false, false, false, false, false]],
+			[/^google\.gemma-3-/, [false, false, false, false, true]],
+			[/^minimax\.minimax-m2(\.1)?$/, [false, false, false, false, false]],
+			[/^moonshot\.kimi-k2-thinking$/, [false, false, false, false, false]],
+			[/^moonshotai\.kimi-k2\.5$/, [false, false, false, false, true]],
+			[/^openai\.gpt-oss-(20b|120b)(-1:0)?$/, [false, true, false, false, false]],
 		];
 		const rows = findModels("amazon-bedrock").filter((model) => model.api === "bedrock-converse-stream");
 		expect(rows.length).toBeGreaterThan(20);
 		for (const row of rows as Model<"bedrock-converse-stream">[]) {
-			const bare = row.id.replace(/^(us|eu|apac|global|jp|au|ca|us-gov)\./, "");
+			const bare = row.id.replace(/^(us|eu|apac|global|jp|au|ca|us-gov|in)\./, "");
 			const family = documented.find(([pattern]) => pattern.test(bare));
 			expect(family, `${row.id} belongs to no documented family`).toBeDefined();
 			const [tools, system, cache, claudeThinking, images] = family![1];

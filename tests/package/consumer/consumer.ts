@@ -4,6 +4,7 @@ import { Agent, type AgentEvent, type AgentTool } from "@keel/agent-core";
 import { type AssistantMessage, type Context, getModel, type Model, stream, Type } from "@keel/ai";
 import { createMemoryCredentialStore, resolveStreamCredentials } from "@keel/ai/credentials";
 import { createFileCredentialStore, defaultCredentialsPath } from "@keel/ai/credentials/node";
+import { getModel as getAnthropicModel } from "@keel/ai/models/anthropic";
 import { fauxAssistantMessage, fauxToolCall, registerFauxProvider } from "@keel/ai/testing";
 
 // Declaration merging reaches the installed package.
@@ -29,6 +30,16 @@ export const weatherTool: AgentTool<typeof parameters, { city: string }> = {
 export const claude: Model<"anthropic-messages"> = getModel("anthropic", "claude-haiku-4-5");
 // @ts-expect-error an id the catalogue does not have
 getModel("anthropic", "no-such-model");
+
+// One provider's entry (built apart from the root entry) gives models the root entry's functions take.
+export const haiku: Model<"anthropic-messages"> = getAnthropicModel("claude-haiku-4-5");
+// @ts-expect-error an id of another provider
+getAnthropicModel("gpt-5.1");
+export const streamedFromEntry = () =>
+	stream(haiku, { messages: [] })
+		.result()
+		.then((message: AssistantMessage) => message.stopReason);
+export const agentOnEntryModel = new Agent({ initialState: { model: getAnthropicModel("claude-sonnet-4-6") } });
 
 export async function run(): Promise<string> {
 	const faux = registerFauxProvider();

@@ -54,6 +54,39 @@ export const BEDROCK_FAMILIES: readonly BedrockFamily[] = [
 		pattern: /^meta\.llama(3-[123]|4)-/,
 		compat: { supportsToolUse: false, supportsSystemPrompt: true, ...plain },
 	},
+	// The families below are listed as Converse models on AWS's "API compatibility" page
+	// (https://docs.aws.amazon.com/bedrock/latest/userguide/models-api-compatibility.html), which has no
+	// "Streaming tool use" or "System prompts" column, and are missing from the feature table. A flag AWS
+	// does not document is off: without tool use Keel folds tool history into text instead of sending
+	// `toolConfig`, and without system prompts it opens the first user message with the system prompt,
+	// both of which every Converse model accepts.
+	{
+		name: "DeepSeek-V3.1 and DeepSeek V3.2",
+		pattern: /^deepseek\.v3/,
+		compat: { supportsToolUse: false, supportsSystemPrompt: false, ...plain },
+	},
+	{
+		name: "Google Gemma 3",
+		pattern: /^google\.gemma-3-/,
+		compat: { supportsToolUse: false, supportsSystemPrompt: false, ...plain },
+	},
+	{
+		name: "MiniMax M2 and M2.1",
+		pattern: /^minimax\.minimax-m2(\.1)?$/,
+		compat: { supportsToolUse: false, supportsSystemPrompt: false, ...plain },
+	},
+	{
+		name: "Moonshot Kimi K2 Thinking and Kimi K2.5",
+		pattern: /^(moonshot\.kimi-k2-thinking|moonshotai\.kimi-k2\.5)$/,
+		compat: { supportsToolUse: false, supportsSystemPrompt: false, ...plain },
+	},
+	{
+		// AWS's OpenAI models page maps a Converse request's `system` array to the developer message
+		// (https://docs.aws.amazon.com/bedrock/latest/userguide/model-parameters-openai.html).
+		name: "OpenAI gpt-oss-20b and gpt-oss-120b",
+		pattern: /^openai\.gpt-oss-(20b|120b)(-1:0)?$/,
+		compat: { supportsToolUse: false, supportsSystemPrompt: true, ...plain },
+	},
 	{
 		name: "Mistral AI Instruct (Mistral 7B, Mixtral 8x7B)",
 		pattern: /^mistral\.(mistral-7b|mixtral)/,
@@ -66,7 +99,14 @@ export const BEDROCK_FAMILIES: readonly BedrockFamily[] = [
 	},
 ];
 
-const INFERENCE_PROFILE_PREFIX = /^(us|eu|apac|global|us-gov|jp|au|ca)\./;
+// Left out on purpose, because neither the Converse feature table, the API compatibility page nor the
+// prompt caching page lists them, so what ConverseStream accepts for them is not documented: Claude
+// Fable, OpenAI's GPT-5.x and GPT-6 rows, gpt-oss-safeguard, xAI Grok, Kimi K3, Z.ai GLM, Qwen3,
+// NVIDIA Nemotron, Writer Palmyra, Gemma 4, MiniMax M2.5 and Mistral's Pixtral, Magistral,
+// Ministral, Voxtral and Devstral. The generator reports them; add a row here once AWS documents one.
+
+// Cross-region inference profiles prefix the model id with a geography (`us.`, `in.` for India, …).
+const INFERENCE_PROFILE_PREFIX = /^(us|eu|apac|global|us-gov|jp|au|ca|in)\./;
 
 /** The documented family of a Bedrock model id, or undefined for a family not in the table. */
 export function bedrockFamilyFor(id: string): BedrockFamily | undefined {

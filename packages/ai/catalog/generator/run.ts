@@ -51,20 +51,25 @@ function describeSources(sources: SourceData): string {
 	return [catalogues, ...offline].join(", ");
 }
 
-/** The generated files now on disk under `root`: the index and everything in models/generated/. */
+// The directories the generator owns: the data modules and the per-provider entries over them.
+const GENERATED_DIRECTORIES = ["models/generated", "models/by-provider"];
+
+/** The generated files now on disk under `root`: the index and everything in GENERATED_DIRECTORIES. */
 function readGeneratedFiles(root: string): Map<string, string> {
 	const files = new Map<string, string>();
 	const index = readIfPresent(join(root, "models.generated.ts"));
 	if (index !== undefined) files.set("models.generated.ts", index);
-	let names: string[] = [];
-	try {
-		names = readdirSync(join(root, "models", "generated"));
-	} catch {
-		names = [];
-	}
-	for (const name of names.sort()) {
-		const text = readIfPresent(join(root, "models", "generated", name));
-		if (text !== undefined) files.set(`models/generated/${name}`, text);
+	for (const directory of GENERATED_DIRECTORIES) {
+		let names: string[] = [];
+		try {
+			names = readdirSync(join(root, directory));
+		} catch {
+			names = [];
+		}
+		for (const name of names.sort()) {
+			const text = readIfPresent(join(root, directory, name));
+			if (text !== undefined) files.set(`${directory}/${name}`, text);
+		}
 	}
 	return files;
 }
@@ -139,7 +144,7 @@ export async function runGenerator(options: GeneratorOptions): Promise<Generator
 			mkdirSync(dirname(join(root, path)), { recursive: true });
 			writeFileSync(join(root, path), content);
 		}
-		options.log(`Wrote ${options.outputPath} and models/generated/ beside it`);
+		options.log(`Wrote ${options.outputPath}, models/generated/ and models/by-provider/ beside it`);
 	}
 	return { files, text, origin: sources.origin, modelCount: models.length, warnings, changes, stale };
 }

@@ -80,7 +80,8 @@ const familyRules: readonly FamilyRule[] = [
 ];
 
 // Bedrock ids carry a region and a vendor prefix: "us.anthropic.claude-opus-4-6-v1:0".
-const BEDROCK_PREFIX = /^((us|eu|apac|global)\.)?(anthropic|meta|amazon|cohere|deepseek|mistral|openai|qwen)\./;
+const BEDROCK_PREFIX =
+	/^((us|eu|apac|global|us-gov|jp|au|ca|in)\.)?(anthropic|meta|amazon|cohere|deepseek|mistral|openai|qwen|google|minimax|moonshot|moonshotai)\./;
 
 /** The id without a vendor prefix ("anthropic/claude-opus-4.6" → "claude-opus-4.6"), lower-cased. */
 export function familyId(id: string): string {

@@ -6,6 +6,7 @@
 import { GENERATED_PROVIDER_DATA, type GeneratedCatalogue } from "../models.generated.js";
 import type { Api, Model, Provider } from "../types.js";
 import { decodeProviderModels } from "./catalogue-rows.js";
+import { deepFreeze } from "./deep-freeze.js";
 
 type Catalogue = GeneratedCatalogue;
 
@@ -20,14 +21,6 @@ export type CatalogueModel<
 	TProvider extends CatalogueProvider,
 	TModelId extends CatalogueModelId<TProvider>,
 > = Catalogue[TProvider][TModelId] extends { api: infer TApi extends Api } ? Model<TApi> : Model<Api>;
-
-function deepFreeze<T>(value: T): T {
-	if (value && typeof value === "object" && !Object.isFrozen(value)) {
-		Object.freeze(value);
-		for (const child of Object.values(value)) deepFreeze(child);
-	}
-	return value;
-}
 
 // Nothing is built at import. Each provider's data is JSON text in its own generated module, parsed
 // the first time that provider is looked up (a program that uses one provider builds only its rows),
