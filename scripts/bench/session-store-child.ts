@@ -3,6 +3,7 @@
 // Usage: node --import tsx session-store-child.ts <mode> <directory> <sessionId>
 import { open } from "node:fs/promises";
 import { join } from "node:path";
+import { resumeAgent, Session } from "../../packages/agent/src/session/index.js";
 import { createJsonlTranscriptStore } from "../../packages/agent/src/session/jsonl/index.js";
 
 const [mode, directory, sessionId] = process.argv.slice(2);
@@ -69,6 +70,14 @@ if (mode === "read") {
 	}
 	const branch = await store.readAt(sessionId, offsets.reverse());
 	loaded = branch.length;
+} else if (mode === "session-resume") {
+	// The public path: Session.open with load "context" (an outline of the history, full records for
+	// the model context only), then an Agent rebuilt from it.
+	const session = await Session.open(store, sessionId, { load: "context" });
+	const agent = await resumeAgent(session);
+	loaded = agent.state.messages.length;
+	records = loaded;
+	await session.close();
 } else if (mode === "floor") {
 	// The floor: read the file in 1 MiB chunks, split lines, JSON.parse each, no validation, nothing kept.
 	const handle = await open(join(directory, `${sessionId}.jsonl`), "r");

@@ -146,6 +146,7 @@ export default async function run(): Promise<void> {
 			["scan", "scan() — every record parsed, none kept"],
 			["scan-index", "scan() keeping id → parentId (branch choice)"],
 			["resume", "open + resume: scan index, readAt the branch since the boundary"],
+			["session-resume", 'Session.open(load: "context") + resumeAgent'],
 		] as const) {
 			// The median of three fresh processes (by time): one run is at the mercy of the machine's load.
 			const runs = [0, 1, 2].map(() => inFreshProcess(mode, directory, "big")).sort((a, b) => a.ms - b.ms);
