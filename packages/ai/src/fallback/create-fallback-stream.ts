@@ -4,7 +4,8 @@
 // or `error`.
 import { transformMessages } from "../providers/shared/transform-messages.js";
 import { stream, streamSimple } from "../stream.js";
-import { type FallbackAttemptTrace, getTracingHooks } from "../tracing/hooks.js";
+import { startFallbackTrace } from "../tracing/guarded-hooks.js";
+import type { FallbackAttemptTrace } from "../tracing/hooks.js";
 import type {
 	Api,
 	AssistantMessage,
@@ -142,7 +143,7 @@ async function runChain(
 ): Promise<void> {
 	const diagnostics: AssistantMessageDiagnostic[] = [];
 	// Undefined unless tracing is enabled: then one span over the chain and one per target tried.
-	const chainTrace = getTracingHooks()?.startFallback(order.map(({ target }) => target.model));
+	const chainTrace = startFallbackTrace(order.map(({ target }) => target.model));
 	// The terminal event of the last model that failed: the caller's, when no model answers.
 	let lastTerminal: TerminalEvent | undefined;
 	// After an overflow, only a model with a larger window is worth trying.
@@ -164,10 +165,10 @@ async function runChain(
 		if (failure === undefined) {
 			const failed = attempt.message.stopReason === "error" || attempt.message.stopReason === "aborted";
 			diagnostics.push(attemptDiagnostic(position, model, failed ? "failed" : "answered", undefined, attempt.message));
-			attemptTrace?.end(attempt.message);
 			const terminal = withDiagnostics(attempt.terminal, diagnostics);
 			output.push(terminal);
 			output.end();
+			attemptTrace?.end(attempt.message);
 			chainTrace?.end(terminal.type === "done" ? terminal.message : terminal.error);
 			return;
 		}
@@ -181,6 +182,7 @@ async function runChain(
 	if (lastTerminal) {
 		const terminal = withDiagnostics(lastTerminal, diagnostics);
 		output.push(terminal);
+		output.end();
 		chainTrace?.end(terminal.type === "done" ? terminal.message : terminal.error);
 	}
 	output.end();
