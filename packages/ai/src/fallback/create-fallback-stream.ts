@@ -21,6 +21,7 @@ import {
 	createAssistantMessageEventStream,
 	createEmptyAssistantMessage,
 } from "../utils/event-stream.js";
+import { linkAbort } from "../utils/linked-abort.js";
 import { classifyFallbackFailure, type FallbackFailureKind } from "./failure-kind.js";
 import { buildTargetOptions, type FallbackCallOptions } from "./target-options.js";
 
@@ -94,14 +95,19 @@ export function createFallbackStream(
 		const output = createAssistantMessageEventStream();
 		const first = order[0].target.model;
 		output.push({ type: "start", partial: createEmptyAssistantMessage(first.api, first.provider, first.id) });
+		// The models are called on a signal of their own: the caller's abort reaches them, and a call
+		// still running when the chain ends (an exception while reading it) is aborted, not left open.
+		const abort = linkAbort((callerOptions as { signal?: unknown } | undefined)?.signal);
 		// Every options object is a record of its keys; the union only keeps excess-key checks for callers.
-		runChain(output, order, context, callerOptions as FallbackCallOptions | undefined, options).catch(
-			(error: unknown) => {
+		const linkedOptions = { ...(callerOptions as FallbackCallOptions | undefined), signal: abort.signal };
+		runChain(output, order, context, linkedOptions, options)
+			.catch((error: unknown) => {
+				abort.release();
 				const failure = createErrorMessage(first, "error", `Fallback chain failed: ${formatThrownValue(error)}`);
 				output.push({ type: "error", reason: "error", error: failure });
 				output.end();
-			},
-		);
+			})
+			.finally(() => abort.release());
 		return output;
 	};
 }

@@ -14,6 +14,7 @@ import type {
 	Usage,
 } from "../types.js";
 import { createErrorMessage, formatThrownValue } from "../utils/error-message.js";
+import { linkAbort } from "../utils/linked-abort.js";
 import { validateJsonValue } from "../utils/validation.js";
 import { AnswerTextTracker } from "./answer-text-tracker.js";
 import { type ObjectResult, ObjectStream, type PartialObject } from "./object-stream.js";
@@ -47,13 +48,20 @@ export function streamObject<TObjectSchema extends TSchema>(
 	options: ObjectOptions<TObjectSchema>,
 ): ObjectStream<Static<TObjectSchema>> {
 	const output = new ObjectStream<Static<TObjectSchema>>();
-	runStructuredCall(output, model, context, options).catch((error: unknown) => {
-		const text = `Structured output failed: ${formatThrownValue(error)}`;
-		const from =
-			typeof model === "object" && model !== null ? model : { api: "unknown", provider: "unknown", id: "unknown" };
-		const message = createErrorMessage(from, "error", text);
-		output.push({ type: "error", error: new StructuredOutputError(text, "request_failed", "", message) });
-	});
+	// The model calls run on a signal of their own: the caller's abort reaches them, and a call still
+	// running when this one ends (an exception while reading it) is aborted rather than left open.
+	const abort = linkAbort((options as { signal?: unknown } | undefined)?.signal);
+	const linkedOptions = options && typeof options === "object" ? { ...options, signal: abort.signal } : options;
+	runStructuredCall(output, model, context, linkedOptions)
+		.catch((error: unknown) => {
+			abort.release();
+			const text = `Structured output failed: ${formatThrownValue(error)}`;
+			const from =
+				typeof model === "object" && model !== null ? model : { api: "unknown", provider: "unknown", id: "unknown" };
+			const message = createErrorMessage(from, "error", text);
+			output.push({ type: "error", error: new StructuredOutputError(text, "request_failed", "", message) });
+		})
+		.finally(() => abort.release());
 	return output;
 }
 
