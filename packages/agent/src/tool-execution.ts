@@ -19,7 +19,7 @@ import type {
 } from "./types.js";
 import { ABORTED, AbortWatch, callCallback } from "./user-code.js";
 
-/** The exact text pi-agent-core gives calls skipped because the user steered; UIs match on it. */
+/** The text a call skipped because the user steered ends with; UIs match on it, so it never changes. */
 export const SKIPPED_FOR_STEERING_TEXT = "Skipped due to queued user message.";
 export const ABORTED_TOOL_TEXT = "Tool execution was aborted.";
 

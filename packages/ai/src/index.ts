@@ -73,6 +73,10 @@ export type { GoogleVertexOptions } from "./providers/google-vertex/options.js";
 export type { MistralSimpleOptions } from "./providers/mistral-conversations/index.js";
 export type { MistralOptions } from "./providers/mistral-conversations/options.js";
 export type { MistralToolChoice } from "./providers/mistral-conversations/wire-types.js";
+export type {
+	OpenAICodexResponsesOptions,
+	OpenAICodexResponsesSimpleOptions,
+} from "./providers/openai-codex-responses/options.js";
 export type { OpenAICompletionsOptions } from "./providers/openai-completions/options.js";
 export type { ChatToolChoice as OpenAICompletionsToolChoice } from "./providers/openai-completions/wire-types.js";
 export type {

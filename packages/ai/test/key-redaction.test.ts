@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { registerApiProvider, unregisterApiProviders } from "../src/api-registry.js";
 import { apiProviderFromDefinition } from "../src/providers/shared/provider-definition.js";
 import { createProviderStream } from "../src/providers/shared/provider-stream.js";
-import { MAX_SERVER_TEXT_LENGTH, redactSecret } from "../src/providers/shared/secret-redaction.js";
+import { MAX_SERVER_TEXT_LENGTH, redactSecret, redactSecrets } from "../src/providers/shared/secret-redaction.js";
 import { stream, streamSimple } from "../src/stream.js";
 import type { AssistantMessageEvent } from "../src/types.js";
 import { testModel } from "./helpers/models.js";
@@ -162,5 +162,14 @@ describe("API key redaction", () => {
 			throw Object.assign(new Error(`401 sent ${token} with ${KEY}`), { status: 401 });
 		}).result();
 		expect(result.errorMessage).toBe("401 sent [redacted] with [redacted]");
+	});
+});
+
+describe("redactSecrets", () => {
+	it("redacts each secret of a list and skips the ones a flow does not have (undefined)", () => {
+		const text = "token at-0123456789 and refresh rt-9876543210";
+		expect(redactSecrets(text, [undefined, "at-0123456789", "rt-9876543210"])).toBe(
+			"token [redacted] and refresh [redacted]",
+		);
 	});
 });

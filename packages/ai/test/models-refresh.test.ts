@@ -210,6 +210,22 @@ describe("refreshModels", () => {
 		});
 	});
 
+	it("leaves a source URL's query string and user info out of its error", async () => {
+		const withKey = `${baseUrl}/models?key=k-0123456789#part`;
+		const withUser = `${baseUrl.replace("http://", "http://reader:pw-0123456789@")}/models`;
+		const result = await refreshModels(
+			options({
+				sources: [
+					{ kind: "openrouter", url: withKey },
+					{ kind: "openrouter", url: withUser },
+				],
+			}),
+		);
+		expect(result.sources[0].error).toMatch(new RegExp(`^${baseUrl}/models: HTTP \\d{3}$`));
+		expect(result.sources[1].error).toMatch(new RegExp(`^${baseUrl}/models: `));
+		expect(JSON.stringify(result.sources)).not.toContain("0123456789");
+	});
+
 	it("reports an unreachable source without throwing", async () => {
 		const closed = createServer();
 		await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));

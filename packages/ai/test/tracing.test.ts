@@ -3,6 +3,7 @@
 // abort, content only when opted in, and the client metrics.
 import { SpanKind, SpanStatusCode } from "@opentelemetry/api";
 import { afterEach, describe, expect, it } from "vitest";
+import { AMBIENT_CREDENTIALS } from "../src/env-api-keys.js";
 import { createProviderStream } from "../src/providers/shared/provider-stream.js";
 import { stream } from "../src/stream.js";
 import { fauxAssistantMessage, fauxToolCall, registerFauxProvider } from "../src/testing/faux-provider.js";
@@ -112,6 +113,14 @@ describe("model call spans", () => {
 		expect(span.attributes["error.type"]).toBe("aborted");
 		expect(span.events.map((event) => event.name)).toEqual(["gen_ai.first_token"]);
 		expect(telemetry.children(span)[0].status).toEqual({ code: SpanStatusCode.ERROR, message: "aborted" });
+	});
+
+	it("keeps a failed attempt's status text whole when the call runs on ambient credentials", async () => {
+		const telemetry = recordTelemetry();
+		await createProviderStream(model, { apiKey: AMBIENT_CREDENTIALS, maxRetries: 0 }, async () => {
+			throw Object.assign(new Error("request not authenticated"), { status: 401 });
+		}).result();
+		expect(telemetry.span("chat test-model attempt 1").status.message).toBe("401 request not authenticated");
 	});
 });
 

@@ -42,7 +42,7 @@ describe("validateToolArguments: coercion", () => {
 	});
 });
 
-describe("validateToolArguments: JSON-encoded arrays and objects (pi #5697, #3336)", () => {
+describe("validateToolArguments: arrays and objects a model sent as JSON-encoded strings", () => {
 	const tool = toolWith(
 		Type.Object({
 			paths: Type.Array(Type.String()),

@@ -81,8 +81,8 @@ export function decodeProxyEvent(builder: AssistantMessageBuilder, event: ProxyA
 }
 
 /**
- * The server's usage (and its cost, from the server's model) replaces the client's. A pi server
- * sends it as the event's `usage` and no summary; Keel's server sends both.
+ * The server's usage (and its cost, from the server's model) replaces the client's. The pi proxy
+ * protocol carries it as the event's `usage`, with no summary; Keel's server sends both.
  */
 function applySummary(
 	builder: AssistantMessageBuilder,

@@ -60,10 +60,10 @@ export interface ProxyMessageSummary {
  * An AssistantMessageEvent without `partial`: the client rebuilds the message from these, so each
  * SSE line costs the size of its delta rather than the size of the whole message so far.
  *
- * The shape is also the one pi's proxy protocol uses, so pi clients and servers interoperate: end
- * events carry the signature as `contentSignature`, and `done`/`error` carry `usage` at the top
- * level. Keel's server sends both spellings; Keel's client reads either (`message` is absent from a
- * pi server's events, `toolCall` from its `toolcall_end`).
+ * The shape is the pi proxy protocol's, so clients and servers that speak it interoperate with
+ * Keel's: in that protocol end events carry the signature as `contentSignature`, and `done`/`error`
+ * carry `usage` at the top level. Keel's server sends both spellings; Keel's client reads either
+ * (the protocol's events have no `message`, and its `toolcall_end` no `toolCall`).
  */
 export type ProxyAssistantMessageEvent =
 	| { type: "start" }

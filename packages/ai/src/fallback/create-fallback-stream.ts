@@ -4,7 +4,8 @@
 // or `error`.
 import { transformMessages } from "../providers/shared/transform-messages.js";
 import { stream, streamSimple } from "../stream.js";
-import { type FallbackAttemptTrace, getTracingHooks } from "../tracing/hooks.js";
+import { startFallbackTrace } from "../tracing/guarded-hooks.js";
+import type { FallbackAttemptTrace } from "../tracing/hooks.js";
 import type {
 	Api,
 	AssistantMessage,
@@ -20,6 +21,7 @@ import {
 	createAssistantMessageEventStream,
 	createEmptyAssistantMessage,
 } from "../utils/event-stream.js";
+import { linkAbort } from "../utils/linked-abort.js";
 import { classifyFallbackFailure, type FallbackFailureKind } from "./failure-kind.js";
 import { buildTargetOptions, type FallbackCallOptions } from "./target-options.js";
 
@@ -93,14 +95,19 @@ export function createFallbackStream(
 		const output = createAssistantMessageEventStream();
 		const first = order[0].target.model;
 		output.push({ type: "start", partial: createEmptyAssistantMessage(first.api, first.provider, first.id) });
+		// The models are called on a signal of their own: the caller's abort reaches them, and a call
+		// still running when the chain ends (an exception while reading it) is aborted, not left open.
+		const abort = linkAbort((callerOptions as { signal?: unknown } | undefined)?.signal);
 		// Every options object is a record of its keys; the union only keeps excess-key checks for callers.
-		runChain(output, order, context, callerOptions as FallbackCallOptions | undefined, options).catch(
-			(error: unknown) => {
+		const linkedOptions = { ...(callerOptions as FallbackCallOptions | undefined), signal: abort.signal };
+		runChain(output, order, context, linkedOptions, options)
+			.catch((error: unknown) => {
+				abort.release();
 				const failure = createErrorMessage(first, "error", `Fallback chain failed: ${formatThrownValue(error)}`);
 				output.push({ type: "error", reason: "error", error: failure });
 				output.end();
-			},
-		);
+			})
+			.finally(() => abort.release());
 		return output;
 	};
 }
@@ -142,7 +149,7 @@ async function runChain(
 ): Promise<void> {
 	const diagnostics: AssistantMessageDiagnostic[] = [];
 	// Undefined unless tracing is enabled: then one span over the chain and one per target tried.
-	const chainTrace = getTracingHooks()?.startFallback(order.map(({ target }) => target.model));
+	const chainTrace = startFallbackTrace(order.map(({ target }) => target.model));
 	// The terminal event of the last model that failed: the caller's, when no model answers.
 	let lastTerminal: TerminalEvent | undefined;
 	// After an overflow, only a model with a larger window is worth trying.
@@ -164,10 +171,10 @@ async function runChain(
 		if (failure === undefined) {
 			const failed = attempt.message.stopReason === "error" || attempt.message.stopReason === "aborted";
 			diagnostics.push(attemptDiagnostic(position, model, failed ? "failed" : "answered", undefined, attempt.message));
-			attemptTrace?.end(attempt.message);
 			const terminal = withDiagnostics(attempt.terminal, diagnostics);
 			output.push(terminal);
 			output.end();
+			attemptTrace?.end(attempt.message);
 			chainTrace?.end(terminal.type === "done" ? terminal.message : terminal.error);
 			return;
 		}
@@ -181,6 +188,7 @@ async function runChain(
 	if (lastTerminal) {
 		const terminal = withDiagnostics(lastTerminal, diagnostics);
 		output.push(terminal);
+		output.end();
 		chainTrace?.end(terminal.type === "done" ? terminal.message : terminal.error);
 	}
 	output.end();

@@ -1,8 +1,8 @@
 // Typed access to the generated catalogue. Lookups are typed from its generated interface, so an
 // unknown provider or id is a compile error and the api type is inferred:
 //   getModel("anthropic", "claude-sonnet-4-5")  →  Model<"anthropic-messages">
-// Models handed out are deeply frozen: a caller cannot change the registry by accident (in pi they
-// were shared mutable objects). Copy one (`{ ...model }`, structuredClone) to adjust it.
+// Models handed out are deeply frozen: they are shared rows, so a caller cannot change the registry
+// for everyone by accident. Copy one (`{ ...model }`, structuredClone) to adjust it.
 import { GENERATED_PROVIDER_DATA, type GeneratedCatalogue } from "../models.generated.js";
 import type { Api, Model, Provider } from "../types.js";
 import { decodeProviderModels } from "./catalogue-rows.js";
@@ -85,8 +85,8 @@ export function clearAddedModels(): void {
 
 /**
  * A catalogue model. Both arguments autocomplete and are checked at compile time. At runtime, a pair
- * that is not in the catalogue (reachable only through a cast) returns undefined, as in pi; use
- * `findModel` for ids that come from configuration, or `getModelOrThrow` for a clear error.
+ * that is not in the catalogue (reachable only through a cast) returns undefined rather than
+ * throwing; use `findModel` for ids that come from configuration, or `getModelOrThrow` for a clear error.
  */
 export function getModel<TProvider extends CatalogueProvider, TModelId extends CatalogueModelId<TProvider>>(
 	provider: TProvider,

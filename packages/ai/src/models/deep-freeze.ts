@@ -1,5 +1,5 @@
-// Catalogue models are handed out frozen, all the way down, so a caller cannot change the shared
-// rows by accident (in pi they were shared mutable objects). Copy one to adjust it.
+// Catalogue models are handed out frozen, all the way down: every caller gets the same shared rows,
+// so a change through one would silently reach every other. Copy one to adjust it.
 
 /** Freezes `value` and everything reachable from it; returns it. */
 export function deepFreeze<T>(value: T): T {

@@ -298,6 +298,23 @@ function describe(source: RefreshSource): { name: string; url: string } {
 	return { name: `${source.provider} /models`, url: source.url };
 }
 
+/**
+ * A source's URL as an error may show it: without its query string, fragment and user info, where a
+ * key is sometimes put (`?key=…`, `https://user:key@host`).
+ */
+function urlForMessages(url: string): string {
+	try {
+		const parsed = new URL(url);
+		parsed.search = "";
+		parsed.hash = "";
+		parsed.username = "";
+		parsed.password = "";
+		return parsed.toString();
+	} catch {
+		return url.split(/[?#]/, 1)[0];
+	}
+}
+
 function convert(source: RefreshSource, body: unknown): Model<Api>[] {
 	if (source.kind === "models.dev") return modelsFromModelsDev(body);
 	if (source.kind === "openrouter") return modelsFromOpenRouter(body);
@@ -331,7 +348,8 @@ export async function refreshModels(options: RefreshOptions = {}): Promise<Refre
 				source: name,
 				status: "failed",
 				added: 0,
-				error: `${url}: ${error instanceof Error ? error.message : String(error)}`,
+				// fetch quotes the URL in some of its errors: the shown URL replaces it there too.
+				error: `${urlForMessages(url)}: ${(error instanceof Error ? error.message : String(error)).split(url).join(urlForMessages(url))}`,
 			});
 		}
 	}

@@ -18,11 +18,7 @@ export function readAnswer(message: AssistantMessage, toolName: string | undefin
 			: (message.content.find((block) => block.type === "toolCall" && block.name === toolName) as ToolCall | undefined);
 	if (call) return { ok: true, value: call.arguments, rawText: JSON.stringify(call.arguments) };
 
-	const text = message.content
-		.filter((block) => block.type === "text")
-		.map((block) => block.text)
-		.join("")
-		.trim();
+	const text = answerText(message);
 	if (text === "") {
 		const expected = toolName === undefined ? "a JSON text" : `a call to the tool "${toolName}" or a JSON text`;
 		return { ok: false, problem: `The answer is empty: expected ${expected}`, rawText: "" };
@@ -33,4 +29,15 @@ export function readAnswer(message: AssistantMessage, toolName: string | undefin
 	} catch (error) {
 		return { ok: false, problem: `The answer is not valid JSON: ${(error as Error).message}`, rawText: text };
 	}
+}
+
+/**
+ * The text that holds the answer: from the first text block that opens like a JSON object to the
+ * end (prose in blocks before it is left out, as the streaming partials leave it out), or all the
+ * text when no block opens so (a fenced or broken answer, read as a whole).
+ */
+function answerText(message: AssistantMessage): string {
+	const blocks = message.content.filter((block) => block.type === "text").map((block) => block.text);
+	const first = blocks.findIndex((text) => text.trimStart().startsWith("{"));
+	return blocks.slice(Math.max(first, 0)).join("").trim();
 }

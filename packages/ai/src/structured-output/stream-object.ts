@@ -14,8 +14,9 @@ import type {
 	Usage,
 } from "../types.js";
 import { createErrorMessage, formatThrownValue } from "../utils/error-message.js";
-import { StreamingJsonParser } from "../utils/streaming-json.js";
+import { linkAbort } from "../utils/linked-abort.js";
 import { validateJsonValue } from "../utils/validation.js";
+import { AnswerTextTracker } from "./answer-text-tracker.js";
 import { type ObjectResult, ObjectStream, type PartialObject } from "./object-stream.js";
 import { buildStructuredRequest, type StructuredRequest } from "./output-strategy.js";
 import { readAnswer } from "./read-answer.js";
@@ -47,13 +48,20 @@ export function streamObject<TObjectSchema extends TSchema>(
 	options: ObjectOptions<TObjectSchema>,
 ): ObjectStream<Static<TObjectSchema>> {
 	const output = new ObjectStream<Static<TObjectSchema>>();
-	runStructuredCall(output, model, context, options).catch((error: unknown) => {
-		const text = `Structured output failed: ${formatThrownValue(error)}`;
-		const from =
-			typeof model === "object" && model !== null ? model : { api: "unknown", provider: "unknown", id: "unknown" };
-		const message = createErrorMessage(from, "error", text);
-		output.push({ type: "error", error: new StructuredOutputError(text, "request_failed", "", message) });
-	});
+	// The model calls run on a signal of their own: the caller's abort reaches them, and a call still
+	// running when this one ends (an exception while reading it) is aborted rather than left open.
+	const abort = linkAbort((options as { signal?: unknown } | undefined)?.signal);
+	const linkedOptions = options && typeof options === "object" ? { ...options, signal: abort.signal } : options;
+	runStructuredCall(output, model, context, linkedOptions)
+		.catch((error: unknown) => {
+			abort.release();
+			const text = `Structured output failed: ${formatThrownValue(error)}`;
+			const from =
+				typeof model === "object" && model !== null ? model : { api: "unknown", provider: "unknown", id: "unknown" };
+			const message = createErrorMessage(from, "error", text);
+			output.push({ type: "error", error: new StructuredOutputError(text, "request_failed", "", message) });
+		})
+		.finally(() => abort.release());
 	return output;
 }
 
@@ -127,18 +135,21 @@ async function streamAnswer<T>(
 ): Promise<AssistantMessage> {
 	const events = stream(model, request.context, request.options);
 	// The answer as text (native JSON output, or a model that wrote JSON instead of calling the tool)
-	// goes through one streaming parser; a tool call's arguments are already parsed incrementally
-	// by the message builder.
-	const textParser = new StreamingJsonParser();
+	// goes through one streaming parser that skips prose around it; a tool call's arguments are
+	// already parsed incrementally by the message builder. Once the answer tool is called, the text
+	// is no longer the answer.
+	const answerText = new AnswerTextTracker();
+	let toolAnswerStarted = false;
 	for await (const event of events) {
-		if (event.type === "text_delta") {
-			textParser.push(event.delta);
-			const value = textParser.value;
+		if (event.type === "text_delta" && !toolAnswerStarted) {
+			if (!answerText.push(event.contentIndex, event.delta)) continue;
+			const value = answerText.value;
 			if (value !== undefined)
 				output.push({ type: "object_delta", object: value as PartialObject<T>, partial: event.partial });
 		} else if (event.type === "toolcall_delta" && request.strategy === "tool") {
 			const block = event.partial.content[event.contentIndex];
 			if (block?.type === "toolCall" && block.name === format.name) {
+				toolAnswerStarted = true;
 				output.push({ type: "object_delta", object: block.arguments as PartialObject<T>, partial: event.partial });
 			}
 		}

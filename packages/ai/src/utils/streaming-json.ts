@@ -1,7 +1,7 @@
 // Incremental JSON parsing for tool-call arguments that arrive in small deltas.
 //
-// pi re-parses the whole accumulated buffer on every delta, so a 256 KB argument streamed in
-// 64-byte pieces costs quadratic time (issues #9062, #9063, #9265). This parser is a
+// Re-parsing the whole accumulated buffer on every delta would make a 256 KB argument streamed in
+// 64-byte pieces cost quadratic time (about 4000 parses of a growing text). This parser is a
 // character-level state machine with a container stack: every character is looked at once, the
 // object and array values are built in place, and `value` is readable after any delta.
 
@@ -92,9 +92,10 @@ const LITERALS: Record<string, { text: string; value: unknown }> = {
  * proportional to the delta; `value` is the best-effort value so far (objects and arrays are
  * updated in place); `finish` settles the final value.
  *
- * Partial values follow pi's semantics: an unterminated string shows its text so far, a partial
- * literal (`tr`) counts as the literal it starts, a partial number (`1.`, `2e`) as its digits,
- * unterminated containers are closed, and a key whose value has not started is left out.
+ * Partial values read as a UI wants to show them while they grow: an unterminated string shows its
+ * text so far, a partial literal (`tr`) counts as the literal it starts, a partial number (`1.`,
+ * `2e`) as its digits, unterminated containers are closed, and a key whose value has not started
+ * is left out.
  * Two slips models make are tolerated like `repairJson` does (a raw control character inside a
  * string, an invalid backslash escape): the value keeps the text, and `finish` reports it.
  */
@@ -490,9 +491,9 @@ export class StreamingJsonParser {
 }
 
 /**
- * Tolerant parse of possibly incomplete JSON, with pi's semantics: empty or blank text gives `{}`;
- * valid JSON is parsed as is; otherwise the best partial value (`{"a": "hel` → `{a: "hel"}`,
- * `{"a":1}}` → `{a: 1}`); `{}` when nothing could be read. Never throws.
+ * Tolerant parse of possibly incomplete JSON: empty or blank text gives `{}`; valid JSON is parsed
+ * as is; otherwise the best partial value (`{"a": "hel` → `{a: "hel"}`, `{"a":1}}` → `{a: 1}`);
+ * `{}` when nothing could be read. Never throws.
  */
 export function parseStreamingJson(text: string): unknown {
 	if (typeof text !== "string" || text.trim() === "") return {};

@@ -6,6 +6,7 @@ import { completeObject, StructuredOutputError, streamObject } from "../../src/i
 import {
 	type FauxProviderRegistration,
 	fauxAssistantMessage,
+	fauxText,
 	fauxToolCall,
 	registerFauxProvider,
 } from "../../src/testing/faux-provider.js";
@@ -160,6 +161,41 @@ describe("partial objects while streaming", () => {
 		expect(seen[0]).toBe('{"city":"Par"}');
 		expect(seen[seen.length - 1]).toBe('{"city":"Paris","population":2102650}');
 		expect((await objects.result()).message.stopReason).toBe("toolUse");
+	});
+
+	it("shows the answer tool's arguments when the model writes a sentence before calling it", async () => {
+		faux.setResponses([
+			fauxAssistantMessage([fauxText("Sure, here it is"), fauxToolCall("response", { city: "Paris", population: 1 })]),
+		]);
+		const objects = streamObject(faux.getModel(), context, { schema: City });
+		const seen: string[] = [];
+		for await (const event of objects) if (event.type === "object_delta") seen.push(JSON.stringify(event.object));
+		expect(seen[0]).toBe('{"city":"Par"}');
+		expect(seen[seen.length - 1]).toBe('{"city":"Paris","population":1}');
+		expect((await objects.result()).object).toEqual({ city: "Paris", population: 1 });
+	});
+
+	it("shows a text answer that follows a block of prose, leaving the prose out", async () => {
+		faux.setResponses([
+			fauxAssistantMessage([fauxText("Sure, here it is:"), fauxText('{"city": "Paris", "population": 1}')]),
+		]);
+		const objects = streamObject(faux.getModel(), context, { schema: City });
+		const seen: string[] = [];
+		for await (const event of objects) if (event.type === "object_delta") seen.push(JSON.stringify(event.object));
+		expect(seen[0]).toBe('{"city":"Pa"}');
+		expect(seen[seen.length - 1]).toBe('{"city":"Paris","population":1}');
+		expect((await objects.result()).object).toEqual({ city: "Paris", population: 1 });
+		expect(faux.state.callCount).toBe(1);
+	});
+
+	it("continues a text answer split over two text blocks", async () => {
+		faux.setResponses([fauxAssistantMessage([fauxText('{"city": "Paris",'), fauxText(' "population": 1}')])]);
+		const objects = streamObject(faux.getModel(), context, { schema: City });
+		const seen: string[] = [];
+		for await (const event of objects) if (event.type === "object_delta") seen.push(JSON.stringify(event.object));
+		expect(seen).toContain('{"city":"Paris"}');
+		expect(seen[seen.length - 1]).toBe('{"city":"Paris","population":1}');
+		expect((await objects.result()).object).toEqual({ city: "Paris", population: 1 });
 	});
 });
 

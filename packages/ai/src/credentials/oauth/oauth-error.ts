@@ -1,5 +1,3 @@
-import { redactSecret } from "../../providers/shared/secret-redaction.js";
-
 /**
  * A failed OAuth step. `code` is the server's `error` value when it sent one ("invalid_grant",
  * "access_denied", "expired_token", … from RFC 6749 section 5.2 and RFC 8628 section 3.5), else
@@ -16,11 +14,4 @@ export class OAuthError extends Error {
 		this.code = code;
 		this.status = status;
 	}
-}
-
-/** `text` with every secret in `secrets` (and every long piece of one) replaced by `[redacted]`. */
-export function redactSecrets(text: string, secrets: readonly (string | undefined)[]): string {
-	let redacted = text;
-	for (const secret of secrets) redacted = redactSecret(redacted, secret);
-	return redacted;
 }

@@ -5,12 +5,16 @@
 // would tie one call's latency to another's). A kept socket closes after `idleTimeoutMs` without a
 // request, when the server closes it, after a failure or an abort (the rest of an unfinished
 // response must not reach the next request), and when `closeOpenAICodexWebSockets()` is called.
+import { credentialFingerprint } from "./credential-fingerprint.js";
 import type { CodexWebSocket } from "./websocket-connection.js";
 
 interface KeptSocket {
 	socket: CodexWebSocket;
-	/** The credential the socket was opened with: a new token gets a new socket. */
-	token: string;
+	/**
+	 * A fingerprint of the credential the socket was opened with: a new token gets a new socket. The
+	 * token itself is not kept: a module-level map outlives the calls that own it.
+	 */
+	tokenFingerprint: string;
 	busy: boolean;
 	idleTimer?: ReturnType<typeof setTimeout>;
 }
@@ -40,7 +44,8 @@ export async function leaseCodexWebSocket(request: LeaseRequest): Promise<Socket
 	if (key === undefined || !canKeep(request.idleTimeoutMs)) return oneOffLease(await request.open());
 	const kept = keptSockets.get(key);
 	if (kept?.busy) return oneOffLease(await request.open());
-	if (kept?.socket.isOpen && kept.token === request.token) {
+	const tokenFingerprint = credentialFingerprint(request.token);
+	if (kept?.socket.isOpen && kept.tokenFingerprint === tokenFingerprint) {
 		if (kept.idleTimer !== undefined) clearTimeout(kept.idleTimer);
 		kept.idleTimer = undefined;
 		kept.busy = true;
@@ -51,7 +56,7 @@ export async function leaseCodexWebSocket(request: LeaseRequest): Promise<Socket
 	const socket = await request.open();
 	// Another call of the session may have opened one meanwhile: this one is then used once.
 	if (keptSockets.has(key)) return oneOffLease(socket);
-	const entry: KeptSocket = { socket, token: request.token, busy: true };
+	const entry: KeptSocket = { socket, tokenFingerprint, busy: true };
 	keptSockets.set(key, entry);
 	socket.onClose(() => {
 		if (keptSockets.get(key) !== entry) return;
@@ -72,6 +77,11 @@ export function closeOpenAICodexWebSockets(): void {
 /** How many sockets are kept right now (for tests and diagnostics). */
 export function keptOpenAICodexWebSocketCount(): number {
 	return keptSockets.size;
+}
+
+/** What the pool holds for each kept socket, everything but the socket and its timer (for tests). */
+export function keptSocketRecords(): ({ key: string } & Omit<KeptSocket, "socket" | "idleTimer">)[] {
+	return [...keptSockets].map(([key, { socket: _socket, idleTimer: _idleTimer, ...record }]) => ({ key, ...record }));
 }
 
 function canKeep(idleTimeoutMs: number): boolean {

@@ -335,12 +335,16 @@ export class AssistantMessageBuilder {
 		this.updateUsage({ input: 0, output: 0, cacheRead: 0, cacheWrite: 0 });
 	}
 
-	// --- internals ----------------------------------------------------------------------------
-
-	/** A server's string as it may enter the message: redacted, then bounded. */
-	private sanitize(text: string): string {
+	/**
+	 * A server's string as it may enter the message or anything else the call reports (a span's
+	 * status): every secret of the call redacted (the API key and each `addSecret` credential), then
+	 * bounded.
+	 */
+	sanitize(text: string): string {
 		return sanitizeServerText(typeof text === "string" ? text : String(text), this.secrets);
 	}
+
+	// --- internals ----------------------------------------------------------------------------
 
 	private sanitizeDetails(details: Record<string, unknown>): Record<string, unknown> {
 		const safe: Record<string, unknown> = {};

@@ -2,7 +2,8 @@
 // `start`, then loads and prepares the provider, checks the options, and runs the attempts. Its
 // top-level catch is the one place in @keel/ai where an unexpected exception becomes an error event.
 import { AMBIENT_CREDENTIALS, getEnvApiKey, missingApiKeyMessage } from "../../env-api-keys.js";
-import { getTracingHooks, type ModelCallTrace } from "../../tracing/hooks.js";
+import { startModelCallTrace } from "../../tracing/guarded-hooks.js";
+import type { ModelCallTrace } from "../../tracing/hooks.js";
 import { pushTracingEvents } from "../../tracing/trace-events.js";
 import type { Api, Context, Model, StreamOptions } from "../../types.js";
 import { type AssistantMessageEventStream, createAssistantMessageEventStream } from "../../utils/event-stream.js";
@@ -89,7 +90,7 @@ export function startProviderCall<TApi extends Api>(
 	// redacting its pieces would only garble the provider's own error text.
 	const secret = apiKey === AMBIENT_CREDENTIALS ? undefined : apiKey;
 	// Tracing costs one check per call while off; when on, the trace follows the events the caller gets.
-	const trace = getTracingHooks()?.startModelCall(model, options, context);
+	const trace = startModelCallTrace(model, options, context);
 	const push = (event: Parameters<typeof stream.push>[0]) => stream.push(event);
 	const builder = new AssistantMessageBuilder(model, trace ? pushTracingEvents(push, trace) : push, { secret });
 	const call: CallFailureContext = { model, builder };
@@ -103,8 +104,8 @@ export function startProviderCall<TApi extends Api>(
 			// After the terminal event the message belongs to the caller: a transport still running
 			// (one that ignored the abort) gets an exception instead of changing it.
 			builder.seal();
-			trace?.end(builder.message);
 			stream.end(builder.message);
+			trace?.end(builder.message);
 		});
 	return stream;
 }

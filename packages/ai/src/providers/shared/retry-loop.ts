@@ -9,7 +9,6 @@ import type { CallLifetime } from "./call-lifetime.js";
 import { NonRetryableError, type ProviderAttempt } from "./provider-attempt.js";
 import type { ErrorClassification } from "./retry.js";
 import { decideRetry, retrySettings } from "./retry-policy.js";
-import { sanitizeServerText } from "./secret-redaction.js";
 
 /** One provider call, ready to run: options mapped, key resolved, checks passed. */
 export interface ProviderCall<TApi extends Api> {
@@ -116,7 +115,7 @@ async function runAttempt<TApi extends Api>(call: ProviderCall<TApi>, attempt: n
 /** Why an attempt failed, for its trace: the thrown error, a stop, or the error the decoder ended the message with. */
 function attemptError<TApi extends Api>(call: ProviderCall<TApi>, outcome: AttemptOutcome): string | undefined {
 	if (call.lifetime.stopCause) return call.lifetime.stopCause.kind;
-	if (!outcome.ok) return sanitizeServerText(call.classify(outcome.error).message, call.apiKey);
+	if (!outcome.ok) return call.builder.sanitize(call.classify(outcome.error).message);
 	const message = call.builder.message;
 	return message.stopReason === "error" || message.stopReason === "aborted" ? message.errorMessage : undefined;
 }

@@ -50,7 +50,7 @@ export function redactSecret(text: string, secret: string | undefined): string {
  * `text` with each of the secrets redacted as `redactSecret` does. A call holds a handful at most
  * (its API key, an OAuth access token, the credentials that obtained it), so the work stays linear.
  */
-export function redactSecrets(text: string, secrets: string | readonly string[] | undefined): string {
+export function redactSecrets(text: string, secrets: string | readonly (string | undefined)[] | undefined): string {
 	if (typeof secrets === "string" || secrets === undefined) return redactSecret(text, secrets);
 	let redacted = text;
 	for (const secret of secrets) redacted = redactSecret(redacted, secret);

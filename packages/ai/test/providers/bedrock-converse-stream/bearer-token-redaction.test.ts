@@ -1,12 +1,14 @@
 // A Bedrock API key sent as a bearer token is kept out of every event and the result like an API
 // key, whichever way it was given (options.bearerToken, AWS_BEARER_TOKEN_BEDROCK, options.apiKey):
 // here a server echoes the Authorization header it received in its error body, on a retried error
-// (the retry diagnostic) and on the final one.
+// (the retry diagnostic) and on the final one. With tracing on, the spans' status text is redacted
+// the same way.
 import { describe, expect, it, vi } from "vitest";
 import { streamBedrock } from "../../../src/providers/bedrock-converse-stream/index.js";
 import type { BedrockOptions } from "../../../src/providers/bedrock-converse-stream/options.js";
 import type { AssistantMessageEvent } from "../../../src/types.js";
 import { userMessage } from "../../helpers/messages.js";
+import { recordTelemetry } from "../../helpers/tracing.js";
 import { bedrockModel } from "./fixtures.js";
 import { useBedrockServer } from "./server-setup.js";
 
@@ -53,5 +55,25 @@ describe("a Bedrock bearer token echoed by the server", () => {
 		);
 		expect(JSON.stringify(events)).not.toContain(TOKEN.slice(0, 7));
 		expect(JSON.stringify(events)).not.toContain(TOKEN.slice(-7));
+	});
+});
+
+describe("a Bedrock bearer token echoed by the server, with tracing on", () => {
+	it("never appears in a span's status", async () => {
+		const telemetry = recordTelemetry();
+		const server = await wire.start(() => ({
+			status: 403,
+			errorType: "AccessDeniedException",
+			message: `denied: Bearer ${TOKEN}`,
+		}));
+		const message = await streamBedrock(bedrockModel({ baseUrl: server.url }), context, {
+			bearerToken: TOKEN,
+			maxRetries: 0,
+		}).result();
+		expect(message.errorMessage).toBe("403 denied: Bearer [redacted] (AccessDeniedException)");
+		const statuses = telemetry.spans().map((span) => span.status.message ?? "");
+		expect(statuses).toContain("403 denied: Bearer [redacted] (AccessDeniedException)");
+		expect(JSON.stringify(statuses)).not.toContain(TOKEN.slice(0, 7));
+		expect(JSON.stringify(statuses)).not.toContain(TOKEN.slice(-7));
 	});
 });

@@ -11,6 +11,7 @@ import {
 	type OpenAICodexResponsesSimpleOptions,
 	streamOpenAICodexResponses,
 } from "../../../src/providers/openai-codex-responses/index.js";
+import { keptSocketRecords } from "../../../src/providers/openai-codex-responses/websocket-pool.js";
 import type { AssistantMessageEvent, Context } from "../../../src/types.js";
 import { useWireTestServer } from "../../helpers/wire-server.js";
 import {
@@ -265,6 +266,18 @@ describe("one WebSocket per sessionId", () => {
 		await callOverSocket({ sessionId: "session-token", apiKey: `${TOKEN}x` }).result();
 		expect(sockets.connections).toBe(2);
 		expect(keptOpenAICodexWebSocketCount()).toBe(1);
+	});
+
+	it("keeps no token in the pool, only a fingerprint that still tells tokens apart", async () => {
+		sockets.enqueue(textAnswer("a"), textAnswer("b"));
+		await callOverSocket({ sessionId: "session-fingerprint" }).result();
+		const [first] = keptSocketRecords();
+		await callOverSocket({ sessionId: "session-fingerprint", apiKey: `${TOKEN}x` }).result();
+		const [second] = keptSocketRecords();
+		const pool = JSON.stringify([first, second]);
+		expect(pool).not.toContain(TOKEN.slice(0, 12));
+		expect(pool).not.toContain(TOKEN.slice(-12));
+		expect(first.tokenFingerprint).not.toBe(second.tokenFingerprint);
 	});
 
 	it("closes a kept socket after webSocketIdleTimeoutMs without a request", async () => {
