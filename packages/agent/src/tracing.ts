@@ -84,7 +84,22 @@ export function traceAgentEvents(sink: AgentEventSink, model: Model<Api> | undef
 /** Runs `start` (the stream function call) with the current turn's span as the parent of its model call. */
 export function inTurnTrace<T>(sink: AgentEventSink, start: () => T): T {
 	const turn = tracers.get(sink)?.turn;
-	return turn ? turn.activate(start) : start();
+	if (!turn) return start();
+	// A tracer that throws must neither fail the call nor start it twice: `start` runs exactly once,
+	// and only its own failure reaches the caller.
+	let outcome: { value: T } | { error: unknown } | undefined;
+	try {
+		turn.activate(() => {
+			try {
+				outcome = { value: start() };
+			} catch (error) {
+				outcome = { error };
+			}
+		});
+	} catch {}
+	if (outcome === undefined) outcome = { value: start() };
+	if ("error" in outcome) throw outcome.error;
+	return outcome.value;
 }
 
 function lastAssistantMessage(messages: AgentMessage[]): AssistantMessage | undefined {
