@@ -6,8 +6,12 @@
 // resume" keeps an index and loads the current branch since the last compaction with readAt; the
 // tail read and the session list, on a small and on the big file, to show their time does not
 // depend on its size.
+//
+// While iterating on the open path: KEEL_BENCH_SESSION_DIR=<directory> keeps the generated sessions
+// there (and reuses them on the next run instead of writing 200 MB again); KEEL_BENCH_SESSION_ONLY=resume
+// runs only the two resume rows.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -121,33 +125,43 @@ function inFreshProcess(mode: string, directory: string, sessionId: string) {
 }
 
 export default async function run(): Promise<void> {
-	const directory = mkdtempSync(join(tmpdir(), "keel-session-bench-"));
+	const keptDirectory = process.env.KEEL_BENCH_SESSION_DIR;
+	const onlyResume = process.env.KEEL_BENCH_SESSION_ONLY === "resume";
+	if (keptDirectory) mkdirSync(keptDirectory, { recursive: true });
+	const directory = keptDirectory ?? mkdtempSync(join(tmpdir(), "keel-session-bench-"));
 	try {
-		printTable([await appendRate(directory, "os", 20_000), await appendRate(directory, "fsync-each", 500)]);
+		if (!onlyResume) {
+			printTable([await appendRate(directory, "os", 20_000), await appendRate(directory, "fsync-each", 500)]);
+		}
 
 		// The big session, written in batches of 1,000 messages of ~2 KB.
 		const store = createJsonlTranscriptStore({ directory });
-		const big = await store.openWriter("big", { create: header("big", "A long session") as never });
-		for (let start = 0; start < BIG_MESSAGES; start += 1_000) {
-			await big.append(Array.from({ length: 1_000 }, (_, offset) => message("big", start + offset, 1_750)));
+		if (!keptDirectory || !existsSync(join(directory, "big.jsonl")) || !existsSync(join(directory, "small.jsonl"))) {
+			await store.delete("big").catch(() => {});
+			await store.delete("small").catch(() => {});
+			const big = await store.openWriter("big", { create: header("big", "A long session") as never });
+			for (let start = 0; start < BIG_MESSAGES; start += 1_000) {
+				await big.append(Array.from({ length: 1_000 }, (_, offset) => message("big", start + offset, 1_750)));
+			}
+			await big.close();
+			const small = await store.openWriter("small", { create: header("small", "A short session") as never });
+			await small.append(Array.from({ length: 100 }, (_, index) => message("small", index, 1_750)));
+			await small.close();
 		}
-		await big.close();
-		const small = await store.openWriter("small", { create: header("small", "A short session") as never });
-		await small.append(Array.from({ length: 100 }, (_, index) => message("small", index, 1_750)));
-		await small.close();
 		const bigBytes = statSync(join(directory, "big.jsonl")).size;
 		console.log(`\nbig session: ${BIG_MESSAGES} messages, ${(bigBytes / MIB).toFixed(0)} MiB\n`);
 
 		const baseline = inFreshProcess("baseline", directory, "big");
 		const rows: Record<string, string | number>[] = [];
-		for (const [mode, label] of [
+		const modes = [
 			["floor", "floor: read, split, JSON.parse, nothing kept"],
 			["read", "read() — every record parsed and returned"],
 			["scan", "scan() — every record parsed, none kept"],
 			["scan-index", "scan() keeping id → parentId (branch choice)"],
 			["resume", "open + resume: scan index, readAt the branch since the boundary"],
 			["session-resume", 'Session.open(load: "context") + resumeAgent'],
-		] as const) {
+		] as const;
+		for (const [mode, label] of modes.filter(([mode]) => !onlyResume || mode.includes("resume"))) {
 			// The median of three fresh processes (by time): one run is at the mercy of the machine's load.
 			const runs = [0, 1, 2].map(() => inFreshProcess(mode, directory, "big")).sort((a, b) => a.ms - b.ms);
 			const figures = runs[1];
@@ -166,6 +180,7 @@ export default async function run(): Promise<void> {
 		);
 		printTable(rows);
 		console.log("");
+		if (onlyResume) return;
 
 		const sizeRows: Record<string, string | number>[] = [];
 		for (const sessionId of ["small", "big"]) {
@@ -202,6 +217,6 @@ export default async function run(): Promise<void> {
 		}
 		printTable(sizeRows);
 	} finally {
-		rmSync(directory, { recursive: true, force: true });
+		if (!keptDirectory) rmSync(directory, { recursive: true, force: true });
 	}
 }

@@ -23,10 +23,13 @@ export function canLoadByOffset(store: TranscriptStore): store is OffsetReadingS
 	return typeof store.scan === "function" && typeof (store as { readAt?: unknown }).readAt === "function";
 }
 
-/** Messages whose full record is still on disk, and where each one's line starts. */
+/**
+ * Messages whose full record is still on disk, by id, with where each one's line starts. A loaded
+ * message leaves the map: one map rather than a set beside it keeps the index of a 100,000-message
+ * session smaller.
+ */
 export interface OutlinedMessages {
 	offsets: Map<string, number>;
-	outlined: Set<string>;
 }
 
 /**
@@ -38,7 +41,7 @@ export async function scanIntoTree(
 	sessionId: string,
 	tree: SessionTree,
 ): Promise<{ problems: TranscriptReadProblem[]; outline: OutlinedMessages }> {
-	const outline: OutlinedMessages = { offsets: new Map(), outlined: new Set() };
+	const outline: OutlinedMessages = { offsets: new Map() };
 	const problems = await store.scan(sessionId, (record, _lineNumber, byteOffset) => {
 		if (record.type !== "message" || byteOffset === undefined) {
 			tree.add(record);
@@ -64,7 +67,6 @@ export async function scanIntoTree(
 			message: outlineOf(messageRecord.message),
 		});
 		outline.offsets.set(messageRecord.id, byteOffset);
-		outline.outlined.add(messageRecord.id);
 	});
 	return { problems, outline };
 }
@@ -79,20 +81,22 @@ export async function loadOutlined(
 ): Promise<SessionMessageRecord[]> {
 	const offsets: number[] = [];
 	for (const record of records) {
-		if (!outline.outlined.has(record.id)) continue;
-		offsets.push(outline.offsets.get(record.id) as number);
+		const offset = outline.offsets.get(record.id);
+		if (offset !== undefined) offsets.push(offset);
 	}
 	const loaded: SessionMessageRecord[] = [];
 	if (offsets.length === 0) return loaded;
 	for (const record of await store.readAt(sessionId, offsets)) {
 		if (record.type !== "message") continue;
 		const messageRecord = record as SessionMessageRecord;
-		if (!outline.outlined.delete(messageRecord.id)) continue;
+		if (!outline.offsets.delete(messageRecord.id)) continue;
 		tree.messages.set(messageRecord.id, messageRecord);
 		loaded.push(messageRecord);
 	}
 	return loaded;
 }
+
+const NO_CONTENT: AssistantMessage["content"] = Object.freeze([]) as unknown as AssistantMessage["content"];
 
 /** What the branch structure and the pairing rule read of a message; its content stays on disk. */
 function outlineOf(message: AgentMessage): AgentMessage {
@@ -103,19 +107,28 @@ function outlineOf(message: AgentMessage): AgentMessage {
 			role: "toolResult",
 			toolCallId: result.toolCallId,
 			toolName: result.toolName,
-			content: [],
+			content: NO_CONTENT as unknown as ToolResultMessage["content"],
 			isError: result.isError,
 			timestamp: result.timestamp,
 		};
 	}
 	if (value.role === "assistant") {
+		// Only the role, time, stop reason and tool calls: copying the rest (usage and its cost
+		// object, model names) would keep the parsed objects alive for every assistant message.
 		const assistant = message as AssistantMessage;
+		let toolCalls: AssistantMessage["content"] | undefined;
+		for (const block of assistant.content) {
+			if (block.type !== "toolCall") continue;
+			toolCalls ??= [];
+			toolCalls.push({ type: "toolCall", id: block.id, name: block.name, arguments: {} });
+		}
 		return {
-			...assistant,
-			content: assistant.content
-				.filter((block) => block.type === "toolCall")
-				.map((block) => ({ type: "toolCall" as const, id: block.id, name: block.name, arguments: {} })),
-		};
+			role: "assistant",
+			// Most assistant messages call no tool: they share one frozen empty list.
+			content: toolCalls ?? NO_CONTENT,
+			stopReason: assistant.stopReason,
+			timestamp: assistant.timestamp,
+		} as unknown as AgentMessage;
 	}
 	return { role: value.role, timestamp: value.timestamp } as unknown as AgentMessage;
 }

@@ -41,8 +41,12 @@ export function isSideMessage(message: AgentMessage): boolean {
 export class SessionTree {
 	header: SessionHeaderRecord | undefined;
 	readonly messages = new Map<string, SessionMessageRecord>();
-	/** Message ids by parent id (null: the roots), in append order. */
-	readonly children = new Map<string | null, string[]>();
+	/**
+	 * Message ids by parent id (null: the roots), in append order. A parent with one child (nearly
+	 * every message: branches are rare) maps to that id itself rather than to an array of one, which
+	 * keeps the index of a long session much smaller. Read it through childrenOf().
+	 */
+	private readonly children = new Map<string | null, string | string[]>();
 	readonly tombstoned = new Set<string>();
 	leafId: string | null = null;
 	state: SessionState = {};
@@ -93,9 +97,17 @@ export class SessionTree {
 		}
 		this.messages.set(record.id, record);
 		const siblings = this.children.get(record.parentId);
-		if (siblings) siblings.push(record.id);
-		else this.children.set(record.parentId, [record.id]);
+		if (siblings === undefined) this.children.set(record.parentId, record.id);
+		else if (typeof siblings === "string") this.children.set(record.parentId, [siblings, record.id]);
+		else siblings.push(record.id);
 		this.leafId = record.id;
+	}
+
+	/** The ids of the messages that follow `parentId` (null: the roots), in append order. */
+	childrenOf(parentId: string | null): readonly string[] {
+		const children = this.children.get(parentId);
+		if (children === undefined) return [];
+		return typeof children === "string" ? [children] : children;
 	}
 
 	/** The nearest message at or above `id` that is not tombstoned (null: none, the branch is empty). */
@@ -153,17 +165,22 @@ export class SessionTree {
 		return context;
 	}
 
-	/** Every leaf: messages no visible message follows. The current one is flagged. */
-	branches(): SessionBranchInfo[] {
-		const current = this.visibleAncestor(this.leafId);
+	/** The ids of every leaf (messages no visible message follows), without walking their branches. */
+	leafIds(): Set<string> {
 		const leaves = new Set<string>();
 		for (const id of this.messages.keys()) {
 			if (this.hasVisibleChild(id)) continue;
 			const leaf = this.visibleAncestor(id);
 			if (leaf !== null) leaves.add(leaf);
 		}
+		return leaves;
+	}
+
+	/** Every leaf: messages no visible message follows. The current one is flagged. */
+	branches(): SessionBranchInfo[] {
+		const current = this.visibleAncestor(this.leafId);
 		const result: SessionBranchInfo[] = [];
-		for (const leafId of leaves) {
+		for (const leafId of this.leafIds()) {
 			const record = this.messages.get(leafId) as SessionMessageRecord;
 			result.push({
 				leafId,
@@ -178,7 +195,8 @@ export class SessionTree {
 
 	private hasVisibleChild(id: string): boolean {
 		const children = this.children.get(id);
-		if (!children) return false;
+		if (children === undefined) return false;
+		if (typeof children === "string") return !this.tombstoned.has(children) || this.hasVisibleChild(children);
 		for (const child of children) {
 			if (!this.tombstoned.has(child) || this.hasVisibleChild(child)) return true;
 		}

@@ -80,7 +80,7 @@ export class Session {
 		this.tree = tree;
 		this.problems = problems;
 		for (const record of tree.messages.values()) {
-			if (!outline?.outlined.has(record.id)) this.ids.set(record.message as object, record.id);
+			if (!outline?.offsets.has(record.id)) this.ids.set(record.message as object, record.id);
 		}
 	}
 
@@ -120,7 +120,8 @@ export class Session {
 				const session = new Session(store, writer, tree, problems, outline);
 				await session.loadRecords([
 					...tree.modelContext(),
-					...tree.branches().map((branch) => tree.messages.get(branch.leafId) as SessionMessageRecord),
+					// Only the leaves' records: branches() would also walk every branch to count it.
+					...[...tree.leafIds()].map((leafId) => tree.messages.get(leafId) as SessionMessageRecord),
 				]);
 				return session;
 			}
@@ -530,9 +531,9 @@ export class Session {
 
 	/** Refuses to hand out outlines for messages (a session opened with load: "context"). */
 	private requireLoaded(records: SessionMessageRecord[], leafId: string | null): SessionMessageRecord[] {
-		if (!this.outline || this.outline.outlined.size === 0) return records;
+		if (!this.outline || this.outline.offsets.size === 0) return records;
 		for (const record of records) {
-			if (this.outline.outlined.has(record.id)) {
+			if (this.outline.offsets.has(record.id)) {
 				throw new Error(
 					`Session ${this.id} was opened with load: "context" and this branch is not loaded: await session.loadBranch(${JSON.stringify(leafId)}) first`,
 				);
@@ -579,7 +580,7 @@ export class Session {
 
 	/** From a summary, the compact boundary written with it (the summary alone compacts nothing). */
 	private pastCompactBoundary(messageId: string): string {
-		const boundary = (this.tree.children.get(messageId) ?? []).find((childId) => {
+		const boundary = this.tree.childrenOf(messageId).find((childId) => {
 			const child = this.tree.messages.get(childId)?.message as unknown as { role?: unknown; summaryId?: unknown };
 			return !this.tree.tombstoned.has(childId) && child?.role === "compact_boundary" && child.summaryId === messageId;
 		});
@@ -591,7 +592,7 @@ export class Session {
 		let cursor = messageId;
 		let waiting = this.unansweredToolCalls(cursor);
 		while (waiting.length > 0) {
-			const next = (this.tree.children.get(cursor) ?? []).find((childId) => {
+			const next = this.tree.childrenOf(cursor).find((childId) => {
 				const child = this.tree.messages.get(childId)?.message as ToolResultMessage | undefined;
 				return (
 					!this.tree.tombstoned.has(childId) &&

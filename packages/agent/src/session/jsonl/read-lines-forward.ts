@@ -26,7 +26,15 @@ export async function readLinesForward(
 	report: (problem: TranscriptReadProblem) => void,
 ): Promise<void> {
 	const chunkBytes = options.chunkBytes ?? DEFAULT_CHUNK_BYTES;
-	const chunk = Buffer.allocUnsafe(chunkBytes);
+	// Two buffers in turn: the next chunk is read while this one's lines are parsed, so the disk (or
+	// the page cache copy) and the parsing overlap instead of taking turns.
+	const buffers = [Buffer.allocUnsafe(chunkBytes), Buffer.allocUnsafe(chunkBytes)];
+	const readChunk = (into: Buffer, at: number) =>
+		at < options.endOffset
+			? handle.read(into, 0, Math.min(chunkBytes, options.endOffset - at), at)
+			: Promise.resolve({ bytesRead: 0 });
+	let turn = 0;
+	let nextRead = readChunk(buffers[0], 0);
 	let position = 0;
 	let lineNumber = 1;
 	let lineStart = 0;
@@ -34,49 +42,62 @@ export async function readLinesForward(
 	let pendingBytes = 0;
 	let oversized = false;
 
-	while (position < options.endOffset) {
-		const { bytesRead } = await handle.read(chunk, 0, Math.min(chunkBytes, options.endOffset - position), position);
-		if (bytesRead === 0) break;
-		const view = bytesRead === chunkBytes ? chunk : chunk.subarray(0, bytesRead);
-		let from = 0;
-		for (;;) {
-			const newline = view.indexOf(NEWLINE, from);
-			if (newline === -1) {
-				const rest = bytesRead - from;
-				if (!oversized && pendingBytes + rest > options.maxLineBytes) {
-					oversized = true;
-					pending = [];
+	try {
+		await readLines();
+	} finally {
+		// A visitor that stops early (or throws) leaves the read ahead running: it settles before the
+		// caller may close the handle, and its failure, if any, is not left unhandled.
+		await nextRead.catch(() => {});
+	}
+
+	async function readLines(): Promise<void> {
+		while (position < options.endOffset) {
+			const { bytesRead } = await nextRead;
+			if (bytesRead === 0) break;
+			const chunk = buffers[turn];
+			turn = 1 - turn;
+			nextRead = readChunk(buffers[turn], position + bytesRead);
+			const view = bytesRead === chunkBytes ? chunk : chunk.subarray(0, bytesRead);
+			let from = 0;
+			for (;;) {
+				const newline = view.indexOf(NEWLINE, from);
+				if (newline === -1) {
+					const rest = bytesRead - from;
+					if (!oversized && pendingBytes + rest > options.maxLineBytes) {
+						oversized = true;
+						pending = [];
+					}
+					// The chunk buffer is reused by a later read, so a partial line is copied out.
+					if (!oversized && rest > 0) pending.push(Buffer.from(view.subarray(from, bytesRead)));
+					pendingBytes += rest;
+					break;
 				}
-				// The chunk buffer is reused by the next read, so a partial line is copied out.
-				if (!oversized && rest > 0) pending.push(Buffer.from(view.subarray(from, bytesRead)));
-				pendingBytes += rest;
-				break;
+				const lineBytes = pendingBytes + newline - from;
+				let keepGoing: boolean | undefined = true;
+				if (oversized || lineBytes > options.maxLineBytes) {
+					report({
+						line: lineNumber,
+						byteOffset: lineStart,
+						kind: "oversized",
+						message: `line ${lineNumber}: ${lineBytes} bytes is over the limit of ${options.maxLineBytes} bytes (maxLineBytes); the record was skipped`,
+					});
+				} else if (lineBytes > 0) {
+					const text =
+						pending.length === 0
+							? view.toString("utf8", from, newline)
+							: Buffer.concat([...pending, view.subarray(from, newline)]).toString("utf8");
+					keepGoing = visit(text, lineNumber, lineStart);
+				}
+				pending = [];
+				pendingBytes = 0;
+				oversized = false;
+				lineNumber++;
+				lineStart = position + newline + 1;
+				from = newline + 1;
+				if (keepGoing === false) return;
 			}
-			const lineBytes = pendingBytes + newline - from;
-			let keepGoing: boolean | undefined = true;
-			if (oversized || lineBytes > options.maxLineBytes) {
-				report({
-					line: lineNumber,
-					byteOffset: lineStart,
-					kind: "oversized",
-					message: `line ${lineNumber}: ${lineBytes} bytes is over the limit of ${options.maxLineBytes} bytes (maxLineBytes); the record was skipped`,
-				});
-			} else if (lineBytes > 0) {
-				const text =
-					pending.length === 0
-						? view.toString("utf8", from, newline)
-						: Buffer.concat([...pending, view.subarray(from, newline)]).toString("utf8");
-				keepGoing = visit(text, lineNumber, lineStart);
-			}
-			pending = [];
-			pendingBytes = 0;
-			oversized = false;
-			lineNumber++;
-			lineStart = position + newline + 1;
-			from = newline + 1;
-			if (keepGoing === false) return;
+			position += bytesRead;
 		}
-		position += bytesRead;
 	}
 	if (pendingBytes > 0) {
 		report({
