@@ -1,14 +1,11 @@
 // Importing @keel/ai must not load any provider SDK: they are large (the OpenAI SDK alone takes tens
 // of milliseconds to import) and a program that uses one provider should not pay for all of them.
-// A fresh Node process records every module URL it resolves (a module.register resolve hook),
+// A fresh Node process records every module URL it resolves (helpers/resolved-modules.ts),
 // imports the package entry, and the test reads the record.
 //
 // A provider loaded on its first call writes into the stream the caller already holds: the caller
 // gets `start` at once, then the loaded provider's events, and every failure on the way (the module,
 // the attempt, an abort while loading) as one error event in that same stream.
-import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
@@ -18,44 +15,17 @@ import { stream } from "../src/stream.js";
 import type { AssistantMessageEvent, Context } from "../src/types.js";
 import { AssistantMessageEventStream } from "../src/utils/event-stream.js";
 import { testModel } from "./helpers/models.js";
+import { createModuleRecorder } from "./helpers/resolved-modules.js";
 
 const packageRoot = join(dirname(fileURLToPath(import.meta.url)), "..");
-const workDirectory = mkdtempSync(join(tmpdir(), "keel-lazy-loading-"));
 const PROVIDER_SDK = /\/node_modules\/(@anthropic-ai\/sdk|openai|@google\/genai|@aws-sdk\/|@mistralai\/)/;
 
-const hookPath = join(workDirectory, "record-resolutions.mjs");
-writeFileSync(
-	hookPath,
-	`import { appendFileSync } from "node:fs";
-export async function resolve(specifier, context, nextResolve) {
-	const result = await nextResolve(specifier, context);
-	appendFileSync(process.env.KEEL_RESOLUTION_LOG, result.url + "\\n");
-	return result;
-}
-`,
-);
-const registerPath = join(workDirectory, "register.mjs");
-writeFileSync(
-	registerPath,
-	`import { register } from "node:module";\nregister(${JSON.stringify(pathToFileURL(hookPath).href)});\n`,
-);
+const recorder = createModuleRecorder(packageRoot);
+const { resolvedModules } = recorder;
 
 afterAll(() => {
-	rmSync(workDirectory, { recursive: true, force: true });
+	recorder.remove();
 });
-
-/** Runs `script` as an ES module in a fresh Node (with tsx for .ts sources); returns the resolved URLs. */
-function resolvedModules(name: string, script: string): string[] {
-	const log = join(workDirectory, `${name}.log`);
-	writeFileSync(log, "");
-	const child = spawnSync(
-		process.execPath,
-		["--import", "tsx", "--import", pathToFileURL(registerPath).href, "--input-type=module", "-e", script],
-		{ cwd: packageRoot, env: { ...process.env, KEEL_RESOLUTION_LOG: log }, encoding: "utf8", timeout: 60_000 },
-	);
-	if (child.status !== 0) throw new Error(`node exited with ${child.status}: ${child.stderr}`);
-	return readFileSync(log, "utf8").split("\n").filter(Boolean);
-}
 
 // Each test spawns Node with tsx, which takes seconds on a loaded machine: hence the 60 s timeouts.
 describe("lazy loading of provider SDKs", () => {

@@ -1,49 +1,20 @@
 // Tracing is opt-in and @opentelemetry/api an optional peer: importing @keel/ai and making calls
 // must never load it; only the `@keel/ai/tracing` entry does. A fresh Node process records every
-// module URL it resolves (a module.register resolve hook) and the test reads the record.
-import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+// module URL it resolves (helpers/resolved-modules.ts) and the test reads the record.
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { createModuleRecorder } from "./helpers/resolved-modules.js";
 
 const packageRoot = join(dirname(fileURLToPath(import.meta.url)), "..");
-const workDirectory = mkdtempSync(join(tmpdir(), "keel-tracing-not-loaded-"));
 const OPEN_TELEMETRY = /\/node_modules\/@opentelemetry\//;
 
-const hookPath = join(workDirectory, "record-resolutions.mjs");
-writeFileSync(
-	hookPath,
-	`import { appendFileSync } from "node:fs";
-export async function resolve(specifier, context, nextResolve) {
-	const result = await nextResolve(specifier, context);
-	appendFileSync(process.env.KEEL_RESOLUTION_LOG, result.url + "\\n");
-	return result;
-}
-`,
-);
-const registerPath = join(workDirectory, "register.mjs");
-writeFileSync(
-	registerPath,
-	`import { register } from "node:module";\nregister(${JSON.stringify(pathToFileURL(hookPath).href)});\n`,
-);
+const recorder = createModuleRecorder(packageRoot);
+const { resolvedModules } = recorder;
 
 afterAll(() => {
-	rmSync(workDirectory, { recursive: true, force: true });
+	recorder.remove();
 });
-
-function resolvedModules(name: string, script: string): string[] {
-	const log = join(workDirectory, `${name}.log`);
-	writeFileSync(log, "");
-	const child = spawnSync(
-		process.execPath,
-		["--import", "tsx", "--import", pathToFileURL(registerPath).href, "--input-type=module", "-e", script],
-		{ cwd: packageRoot, env: { ...process.env, KEEL_RESOLUTION_LOG: log }, encoding: "utf8", timeout: 60_000 },
-	);
-	if (child.status !== 0) throw new Error(`node exited with ${child.status}: ${child.stderr}`);
-	return readFileSync(log, "utf8").split("\n").filter(Boolean);
-}
 
 const source = (path: string) => JSON.stringify(pathToFileURL(join(packageRoot, "src", path)).href);
 
