@@ -72,7 +72,8 @@ export async function buildSetup(
 	terminal: Terminal,
 	options: { json: boolean; saved?: ChatSettings },
 ): Promise<BuiltSetup> {
-	const template: Template = values.template !== undefined ? loadTemplate(commandName, terminal.env, values.template) : {};
+	const template: Template =
+		values.template !== undefined ? loadTemplate(commandName, terminal.env, values.template) : {};
 	// A stored conversation's server and model stay unless -m picks another.
 	const saved = values.model === undefined && template.model === undefined ? options.saved : undefined;
 	const modelFlags = {
@@ -128,7 +129,11 @@ export function saveTemplateFromFlags(commandName: string, values: CallValues, t
 	selectTools(commandName, template.tools ?? []);
 	if (template.model !== undefined) {
 		// Checked now, so a template never fails later for what could be known today.
-		const model = selectModel(commandName, { model: template.model, baseUrl: values["base-url"], api: values.api }, terminal.env);
+		const model = selectModel(
+			commandName,
+			{ model: template.model, baseUrl: values["base-url"], api: values.api },
+			terminal.env,
+		);
 		parseModelOptions(commandName, model, options);
 		selectReasoning(commandName, model, template.reasoning);
 	}

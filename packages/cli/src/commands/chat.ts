@@ -70,7 +70,8 @@ export const chatCommand: Command = {
 				"chat",
 			);
 		}
-		if (values.save !== undefined) throw new UsageError("--save belongs to keel prompt: keel --save <name> -s …", "chat");
+		if (values.save !== undefined)
+			throw new UsageError("--save belongs to keel prompt: keel --save <name> -s …", "chat");
 		const resuming = values.resume !== undefined;
 		const store = resuming ? openPrivateSessionStore(terminal.env) : logStore(values, terminal.env);
 		let resumed: Awaited<ReturnType<typeof readChatTranscript>> | undefined;
@@ -217,8 +218,13 @@ class ChatLoop {
 					const model = selectModel("chat", modelFlags, this.terminal.env);
 					const credentials = await resolveCallCredentials(model, this.keyFlag, this.terminal.env);
 					const reasoning = conversation.reasoning && selectReasoning("chat", model, conversation.reasoning);
-					await conversation.change({ model, modelFlags, credentials, reasoning: reasoning ? reasoning.level : undefined });
-					if (reasoning && reasoning.note) say(reasoning.note);
+					await conversation.change({
+						model,
+						modelFlags,
+						credentials,
+						reasoning: reasoning ? reasoning.level : undefined,
+					});
+					if (reasoning?.note) say(reasoning.note);
 					say(`Model: ${this.label}`);
 				} catch (error) {
 					say(this.styles.red(error instanceof Error ? error.message : String(error)));

@@ -6,17 +6,23 @@ import { createInterface } from "node:readline";
 import type { ToolApprovalRequest } from "@keel/agent-core";
 import { Session, type TranscriptStore } from "@keel/agent-core/session";
 import { type Api, completeObject, type ImageContent, type Model, StructuredOutputError } from "@keel/ai";
-import { formatUsage } from "../answer-output.js";
+import { formatUsage, missingKeyHint } from "../answer-output.js";
 import {
 	buildSetup,
 	CALL_OPTIONS,
 	CALL_OPTIONS_HELP,
-	type CallValues,
 	logStore,
 	openPrivateSessionStore,
 	saveTemplateFromFlags,
 } from "../call-setup.js";
-import { type Command, EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_SUCCESS, parseCommandArguments, UsageError } from "../command.js";
+import {
+	type Command,
+	EXIT_FAILURE,
+	EXIT_INTERRUPTED,
+	EXIT_SUCCESS,
+	parseCommandArguments,
+	UsageError,
+} from "../command.js";
 import { Conversation, type ConversationSetup, titleFrom } from "../conversation/conversation.js";
 import { readAttachments } from "../prompt-input/attachments.js";
 import { joinOptionPairs } from "../prompt-input/model-options.js";
@@ -208,7 +214,7 @@ async function answerWithSchema(
 			return EXIT_INTERRUPTED;
 		}
 		const message = error instanceof StructuredOutputError || error instanceof Error ? error.message : String(error);
-		terminal.stderr.write(`${styles.red("Error:")} ${message}\n`);
+		terminal.stderr.write(`${styles.red("Error:")} ${message}\n${missingKeyHint(message, setup.model.provider)}`);
 		return EXIT_FAILURE;
 	} finally {
 		stopListening();

@@ -44,7 +44,10 @@ export function loadTemplate(commandName: string, env: Environment, name: string
 	try {
 		return JSON.parse(text) as Template;
 	} catch (error) {
-		throw new UsageError(`template "${name}" in ${path} is not valid JSON (${(error as Error).message}): fix or remove it`, commandName);
+		throw new UsageError(
+			`template "${name}" in ${path} is not valid JSON (${(error as Error).message}): fix or remove it`,
+			commandName,
+		);
 	}
 }
 

@@ -43,7 +43,7 @@ export class Conversation {
 
 	/** `store` undefined: nothing is logged (keel logs off, --no-log); the Agent keeps the messages in memory. */
 	constructor(
-		private readonly terminal: Terminal,
+		readonly terminal: Terminal,
 		private setup: ConversationSetup,
 		private readonly store: TranscriptStore | undefined,
 		private readonly confirm: ConfirmToolCall,

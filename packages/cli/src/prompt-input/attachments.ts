@@ -43,7 +43,10 @@ export async function readAttachments(
 	for (const spec of specs) {
 		const bytes = await readAttachment(commandName, spec, sources);
 		if (bytes.length > MAX_ATTACHMENT_BYTES) {
-			throw new UsageError(`attachment ${spec} is ${formatMegabytes(bytes.length)}: the limit is ${formatMegabytes(MAX_ATTACHMENT_BYTES)}; make it smaller`, commandName);
+			throw new UsageError(
+				`attachment ${spec} is ${formatMegabytes(bytes.length)}: the limit is ${formatMegabytes(MAX_ATTACHMENT_BYTES)}; make it smaller`,
+				commandName,
+			);
 		}
 		const mimeType = imageMimeType(bytes);
 		if (mimeType === undefined) {
@@ -59,18 +62,25 @@ export async function readAttachments(
 
 async function readAttachment(commandName: string, spec: string, sources: AttachmentSources): Promise<Uint8Array> {
 	if (spec === "-") {
-		if (sources.stdin.isTTY === true) throw new UsageError("-a - reads the attachment from stdin: pipe it in", commandName);
+		if (sources.stdin.isTTY === true)
+			throw new UsageError("-a - reads the attachment from stdin: pipe it in", commandName);
 		return readBytes(sources.stdin);
 	}
 	if (/^https?:\/\//i.test(spec)) {
 		if (!sources.allowUrls) {
-			throw new UsageError(`-a ${spec} is a URL: download it first, or pass --allow-urls to let keel fetch it`, commandName);
+			throw new UsageError(
+				`-a ${spec} is a URL: download it first, or pass --allow-urls to let keel fetch it`,
+				commandName,
+			);
 		}
 		const response = await fetch(spec);
 		if (!response.ok) throw new Error(`could not download ${spec}: HTTP ${response.status}`);
 		const length = Number(response.headers.get("content-length") ?? 0);
 		if (length > MAX_ATTACHMENT_BYTES) {
-			throw new UsageError(`attachment ${spec} is ${formatMegabytes(length)}: the limit is ${formatMegabytes(MAX_ATTACHMENT_BYTES)}`, commandName);
+			throw new UsageError(
+				`attachment ${spec} is ${formatMegabytes(length)}: the limit is ${formatMegabytes(MAX_ATTACHMENT_BYTES)}`,
+				commandName,
+			);
 		}
 		return new Uint8Array(await response.arrayBuffer());
 	}
@@ -84,7 +94,10 @@ async function readAttachment(commandName: string, spec: string, sources: Attach
 		throw new UsageError(`attachment ${spec} does not exist: check the path (a URL needs --allow-urls)`, commandName);
 	}
 	if (size > MAX_ATTACHMENT_BYTES) {
-		throw new UsageError(`attachment ${spec} is ${formatMegabytes(size)}: the limit is ${formatMegabytes(MAX_ATTACHMENT_BYTES)}; make it smaller`, commandName);
+		throw new UsageError(
+			`attachment ${spec} is ${formatMegabytes(size)}: the limit is ${formatMegabytes(MAX_ATTACHMENT_BYTES)}; make it smaller`,
+			commandName,
+		);
 	}
 	return new Uint8Array(readFileSync(spec));
 }

@@ -37,10 +37,17 @@ export interface ParsedModelOptions {
 }
 
 /** Each `key=value` checked against the model; a usage error says what is accepted. */
-export function parseModelOptions(commandName: string, model: Model<Api>, pairs: Record<string, string>): ParsedModelOptions {
+export function parseModelOptions(
+	commandName: string,
+	model: Model<Api>,
+	pairs: Record<string, string>,
+): ParsedModelOptions {
 	const parsed: ParsedModelOptions = { callOptions: {} };
 	for (const [rawKey, value] of Object.entries(pairs)) {
-		const key = rawKey.replace(/-/g, "_").replace(/([a-z])([A-Z])/g, "$1_$2").toLowerCase();
+		const key = rawKey
+			.replace(/-/g, "_")
+			.replace(/([a-z])([A-Z])/g, "$1_$2")
+			.toLowerCase();
 		if (key === "temperature") {
 			const number = Number(value);
 			if (value.trim() === "" || !Number.isFinite(number) || number < 0 || number > 2) {
@@ -73,7 +80,8 @@ export function optionPairs(commandName: string, values: string[] | undefined): 
 	const pairs: Record<string, string> = {};
 	for (const entry of values ?? []) {
 		const equals = entry.indexOf("=");
-		if (equals <= 0) throw new UsageError(`-o takes a name and a value, e.g. -o temperature 0.2 (got "${entry}")`, commandName);
+		if (equals <= 0)
+			throw new UsageError(`-o takes a name and a value, e.g. -o temperature 0.2 (got "${entry}")`, commandName);
 		pairs[entry.slice(0, equals)] = entry.slice(equals + 1);
 	}
 	return pairs;

@@ -29,7 +29,10 @@ export function parseSchemaSpec(commandName: string, spec: string): TSchema {
 		schema = parseShortSchema(commandName, trimmed);
 	}
 	if (typeof schema !== "object" || schema === null || (schema as { type?: unknown }).type !== "object") {
-		throw new UsageError(`--schema: the schema's root must be an object ("type": "object"); ${SCHEMA_HELP}`, commandName);
+		throw new UsageError(
+			`--schema: the schema's root must be an object ("type": "object"); ${SCHEMA_HELP}`,
+			commandName,
+		);
 	}
 	return schema as TSchema;
 }
@@ -38,13 +41,19 @@ function parseJson(commandName: string, text: string, source: string): unknown {
 	try {
 		return JSON.parse(text);
 	} catch (error) {
-		throw new UsageError(`--schema: ${source} is not valid JSON (${(error as Error).message}); ${SCHEMA_HELP}`, commandName);
+		throw new UsageError(
+			`--schema: ${source} is not valid JSON (${(error as Error).message}); ${SCHEMA_HELP}`,
+			commandName,
+		);
 	}
 }
 
 function parseShortSchema(commandName: string, spec: string): TSchema {
 	const properties: Record<string, Record<string, string>> = {};
-	const fields = spec.split(/[,\n]/).map((field) => field.trim()).filter((field) => field !== "");
+	const fields = spec
+		.split(/[,\n]/)
+		.map((field) => field.trim())
+		.filter((field) => field !== "");
 	if (fields.length === 0) throw new UsageError(`--schema is empty; ${SCHEMA_HELP}`, commandName);
 	for (const field of fields) {
 		const colon = field.indexOf(":");
@@ -60,5 +69,10 @@ function parseShortSchema(commandName: string, spec: string): TSchema {
 		}
 		properties[match[1]] = description ? { type, description } : { type };
 	}
-	return { type: "object", properties, required: Object.keys(properties), additionalProperties: false } as unknown as TSchema;
+	return {
+		type: "object",
+		properties,
+		required: Object.keys(properties),
+		additionalProperties: false,
+	} as unknown as TSchema;
 }

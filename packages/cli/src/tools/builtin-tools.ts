@@ -22,7 +22,8 @@ const currentTime: AgentTool<typeof currentTimeParameters> = {
 
 const calculatorParameters = Type.Object({
 	expression: Type.String({
-		description: "Arithmetic: numbers, + - * / % ^, parentheses, pi, e, sqrt(), abs(), round(), min(), max(), ln(), log10()",
+		description:
+			"Arithmetic: numbers, + - * / % ^, parentheses, pi, e, sqrt(), abs(), round(), min(), max(), ln(), log10()",
 	}),
 });
 
@@ -44,7 +45,10 @@ export function selectTools(commandName: string, names: string[]): AgentTool[] {
 		const tool = BUILTIN_TOOLS.find((candidate) => candidate.name === name);
 		if (!tool) {
 			const known = BUILTIN_TOOLS.map((candidate) => candidate.name).join(", ");
-			throw new UsageError(`unknown tool "${name}": the built-in tools are ${known} (keel tools describes them)`, commandName);
+			throw new UsageError(
+				`unknown tool "${name}": the built-in tools are ${known} (keel tools describes them)`,
+				commandName,
+			);
 		}
 		return tool;
 	});
