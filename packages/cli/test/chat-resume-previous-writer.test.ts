@@ -84,7 +84,14 @@ describe("a transcript of the previous chat writer", () => {
 		expect(chat.stdout).toBe("Still Ada.\n");
 		const sent = server.lastRequest!.json as { model: string; messages: { role: string; content: unknown }[] };
 		expect(sent.model).toBe("faux-model");
-		expect(sent.messages.map((message) => message.role)).toEqual(["system", "user", "assistant", "user", "assistant", "user"]);
+		expect(sent.messages.map((message) => message.role)).toEqual([
+			"system",
+			"user",
+			"assistant",
+			"user",
+			"assistant",
+			"user",
+		]);
 		expect(sent.messages[0].content).toBe("Be brief.");
 		expect(sent.messages[1].content).toBe("My name is Ada.");
 		expect(sent.messages.at(-1)!.content).toBe("And now?");
@@ -95,7 +102,9 @@ describe("a transcript of the previous chat writer", () => {
 		server.enqueue(chatCompletionsResponse({ text: ["Yes, Ada."] }));
 		const env = isolatedEnvironment(home);
 		// The stored server and API (the faux provider) stay unless flags replace them.
-		const continued = await runKeel(["-c", "--base-url", server.url, "--api", "openai-completions", "Still me?"], { env });
+		const continued = await runKeel(["-c", "--base-url", server.url, "--api", "openai-completions", "Still me?"], {
+			env,
+		});
 		expect(continued.exitCode).toBe(0);
 		expect(continued.stdout).toBe("Yes, Ada.\n");
 		const logs = JSON.parse((await runKeel(["logs", "--cid", SESSION_ID, "--json"], { env })).stdout) as {

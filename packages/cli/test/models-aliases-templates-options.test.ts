@@ -50,7 +50,10 @@ describe("the default model and aliases", () => {
 		const local = getModels("deepseek" as never).find((candidate) => candidate.api === "openai-completions")!;
 		expect((await runKeel(["aliases", "set", "local", `deepseek/${local.id}`], { env })).exitCode).toBe(0);
 		const proxied = { ...env, KEEL_BASE_URL: server.url, KEEL_API_KEY: "sk-test" };
-		server.enqueue(chatCompletionsResponse({ text: ["via alias"] }), chatCompletionsResponse({ text: ["via default"] }));
+		server.enqueue(
+			chatCompletionsResponse({ text: ["via alias"] }),
+			chatCompletionsResponse({ text: ["via default"] }),
+		);
 		const viaAlias = await runKeel(["-m", "local", "hello"], { env: proxied });
 		expect(viaAlias.stdout).toBe("via alias\n");
 		expect(lastRequest().model).toBe(local.id);
@@ -191,7 +194,9 @@ describe("keel models width", () => {
 		expect(lines[0].split(/\s{2,}/)).toEqual(["model", "context", "max out", "$ in/M", "$ out/M", "think", "img"]);
 		// Every id is whole, on some line, so it can be copied.
 		for (const model of getModels("amazon-bedrock")) {
-			expect(lines.some((line) => line.startsWith(`amazon-bedrock/${model.id} `) || line === `amazon-bedrock/${model.id}`)).toBe(true);
+			expect(
+				lines.some((line) => line.startsWith(`amazon-bedrock/${model.id} `) || line === `amazon-bedrock/${model.id}`),
+			).toBe(true);
 		}
 
 		const wide = await runKeel(["models", "amazon-bedrock", "--wide"], { env });

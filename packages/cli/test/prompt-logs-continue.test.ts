@@ -48,7 +48,10 @@ async function logEntries(env: Record<string, string>, ...flags: string[]): Prom
 
 describe("prompt is the default command", () => {
 	it('keel "text" answers, and so does keel with piped input and no arguments', async () => {
-		server.enqueue(chatCompletionsResponse({ text: ["From the argument."] }), chatCompletionsResponse({ text: ["From the pipe."] }));
+		server.enqueue(
+			chatCompletionsResponse({ text: ["From the argument."] }),
+			chatCompletionsResponse({ text: ["From the pipe."] }),
+		);
 		const env = serverEnvironment();
 		const argument = await runKeel(["Say something"], { env });
 		expect(argument.exitCode).toBe(0);

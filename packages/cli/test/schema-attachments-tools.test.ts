@@ -28,7 +28,8 @@ interface ChatRequest {
 }
 
 const request = (index: number) => server.requests[index].json as ChatRequest;
-const environment = () => isolatedEnvironment(createTemporaryHome(), { KEEL_BASE_URL: server.url, KEEL_MODEL: "test-model" });
+const environment = () =>
+	isolatedEnvironment(createTemporaryHome(), { KEEL_BASE_URL: server.url, KEEL_MODEL: "test-model" });
 
 /** A 1×1 PNG. */
 const PNG = Buffer.from(
@@ -57,7 +58,10 @@ describe("--schema", () => {
 			properties: { name: { type: "string" }, age: { type: "integer", description: "years" } },
 			required: ["name", "age"],
 		});
-		const logs = JSON.parse((await runKeel(["logs", "--json"], { env })).stdout) as { prompt: string; response: string }[];
+		const logs = JSON.parse((await runKeel(["logs", "--json"], { env })).stdout) as {
+			prompt: string;
+			response: string;
+		}[];
 		expect(logs[0].prompt).toBe("Invent a person");
 		expect(JSON.parse(logs[0].response)).toEqual({ name: "Ada", age: 36 });
 	});
@@ -128,10 +132,9 @@ describe("-a attachments", () => {
 			{ body: new Uint8Array(PNG), headers: { "content-type": "image/png" } },
 			chatCompletionsResponse({ text: ["A downloaded dot."] }),
 		);
-		const allowed = await runKeel(
-			[...imageModel, server.url, "--allow-urls", "-a", `${server.url}/dot.png`, "hi"],
-			{ env },
-		);
+		const allowed = await runKeel([...imageModel, server.url, "--allow-urls", "-a", `${server.url}/dot.png`, "hi"], {
+			env,
+		});
 		expect(allowed.stdout).toBe("A downloaded dot.\n");
 		expect((request(1).messages[0].content as unknown[])[1]).toMatchObject({ type: "image_url" });
 	});
@@ -188,7 +191,9 @@ describe("-T built-in tools", () => {
 		);
 		const result = await runKeel(["-T", "current_time", "What time is it?"], { env });
 		expect(result.exitCode).toBe(0);
-		expect(result.stderr).toContain("Refused current_time: tool calls are confirmed at a terminal and there is none; pass --yes");
+		expect(result.stderr).toContain(
+			"Refused current_time: tool calls are confirmed at a terminal and there is none; pass --yes",
+		);
 		const toolResult = request(1).messages.find((message) => message.role === "tool");
 		expect(String(toolResult?.content)).toContain("denied");
 	});

@@ -53,22 +53,27 @@ function startShell(extraEnvironment: Record<string, string> = {}, columns = 100
 	return pane;
 }
 
-/** Types a command followed by a marker that shows its exit status. */
-function run(terminal: TmuxPane, command: string): void {
-	terminal.typeLine(`${command}; echo "[status $?]"`);
+let commandCount = 0;
+
+/** Types a command followed by a marker line of its own, "[done N status]"; returns N. */
+function run(terminal: TmuxPane, command: string): number {
+	commandCount++;
+	terminal.typeLine(`${command}; echo "[done ${commandCount} $?]"`);
+	return commandCount;
 }
 
-/** Waits for the next "[status N]" line and returns N. */
-async function nextStatus(terminal: TmuxPane, seen: number): Promise<number> {
-	const screen = await terminal.waitFor(
-		(text) => (plain(text).match(/^\[status \d+\]$/gm) ?? []).length > seen,
-		`exit status number ${seen + 1}`,
-	);
-	const statuses = plain(screen).match(/^\[status (\d+)\]$/gm) ?? [];
-	return Number(/\d+/.exec(statuses[seen])![0]);
+/** Waits for the marker of command `id` and returns its exit status. */
+async function statusOf(terminal: TmuxPane, id: number): Promise<number> {
+	const marker = new RegExp(`^\\[done ${id} (\\d+)\\]$`, "m");
+	const screen = await terminal.waitFor((text) => marker.test(plain(text)), `command ${id} to finish`);
+	return Number(marker.exec(plain(screen))![1]);
 }
 
-function answer(held: HeldAnswer, text: string, extra: Parameters<typeof chatCompletionsPieces>[0] = { text: [] }): void {
+function answer(
+	held: HeldAnswer,
+	text: string,
+	extra: Parameters<typeof chatCompletionsPieces>[0] = { text: [] },
+): void {
 	for (const piece of chatCompletionsPieces({ ...extra, text: [text] })) held.send(piece);
 	held.end();
 }
@@ -90,19 +95,19 @@ describe.skipIf(skipReason !== undefined)("the llm habits in a terminal", () => 
 		const terminal = startShell({ KEEL_BASE_URL: server.url, KEEL_API_KEY: "sk-test" });
 		const name = `${textModel.provider}/${textModel.id}`;
 
-		run(terminal, `keel aliases set fast ${name} && keel models default fast`);
-		expect(await nextStatus(terminal, 0)).toBe(0);
+		const command1 = run(terminal, `keel aliases set fast ${name} && keel models default fast`);
+		expect(await statusOf(terminal, command1)).toBe(0);
 		expect(plain(terminal.capture())).toContain(`Default model: fast (${name})`);
 
 		// No -m: the default model, through its alias.
-		run(terminal, 'keel "My name is Ada."');
+		const command2 = run(terminal, 'keel "My name is Ada."');
 		const first = await server.nextRequest();
 		expect(modelOf(first)).toBe(textModel.id);
 		expect(messagesOf(first)).toEqual([{ role: "user", content: "My name is Ada." }]);
 		answer(first, "Hello, Ada.");
-		expect(await nextStatus(terminal, 1)).toBe(0);
+		expect(await statusOf(terminal, command2)).toBe(0);
 
-		run(terminal, 'keel -c "What is my name?"');
+		const command3 = run(terminal, 'keel -c "What is my name?"');
 		const second = await server.nextRequest();
 		expect(messagesOf(second).map((message) => message.content)).toEqual([
 			"My name is Ada.",
@@ -110,22 +115,25 @@ describe.skipIf(skipReason !== undefined)("the llm habits in a terminal", () => 
 			"What is my name?",
 		]);
 		answer(second, "You are Ada.");
-		expect(await nextStatus(terminal, 2)).toBe(0);
+		expect(await statusOf(terminal, command3)).toBe(0);
 
-		run(terminal, `keel --save pirate -s "Talk like a pirate." -m local-model --base-url ${server.url}`);
-		expect(await nextStatus(terminal, 3)).toBe(0);
-		run(terminal, 'keel -t pirate "Hello"');
+		const command4 = run(
+			terminal,
+			`keel --save pirate -s "Talk like a pirate." -m local-model --base-url ${server.url}`,
+		);
+		expect(await statusOf(terminal, command4)).toBe(0);
+		const command5 = run(terminal, 'keel -t pirate "Hello"');
 		const third = await server.nextRequest();
 		expect(messagesOf(third)[0]).toEqual({ role: "system", content: "Talk like a pirate." });
 		answer(third, "Ahoy!");
-		expect(await nextStatus(terminal, 4)).toBe(0);
+		expect(await statusOf(terminal, command5)).toBe(0);
 
-		run(terminal, "keel -t nobody hi");
-		expect(await nextStatus(terminal, 5)).toBe(2);
+		const command6 = run(terminal, "keel -t nobody hi");
+		expect(await statusOf(terminal, command6)).toBe(2);
 		expect(plain(terminal.capture())).toContain('no template "nobody" (saved templates: pirate)');
 
-		run(terminal, "clear; keel logs -n 2");
-		expect(await nextStatus(terminal, 0)).toBe(0);
+		const command7 = run(terminal, "clear; keel logs -n 2");
+		expect(await statusOf(terminal, command7)).toBe(0);
 		const logs = plain(terminal.capture());
 		expect(logs).toContain("> Hello\n\nAhoy!");
 		expect(logs).toContain("> What is my name?\n\nYou are Ada.");
@@ -140,17 +148,20 @@ describe.skipIf(skipReason !== undefined)("the llm habits in a terminal", () => 
 			toolCalls: [{ id: "call_1", name: "calculator", arguments: '{"expression":"6*7"}' }],
 		};
 
-		run(terminal, 'keel -T calculator "What is 6 times 7?"');
+		const command8 = run(terminal, 'keel -T calculator "What is 6 times 7?"');
 		answer(await server.nextRequest(), "", toolCall);
-		await terminal.waitFor((screen) => plain(screen).includes('Run calculator {"expression":"6*7"}? [y/N]'), "the question");
+		await terminal.waitFor(
+			(screen) => plain(screen).includes('Run calculator {"expression":"6*7"}? [y/N]'),
+			"the question",
+		);
 		terminal.typeLine("y");
 		const afterYes = await server.nextRequest();
 		expect(messagesOf(afterYes).at(-1)).toMatchObject({ role: "tool", content: "42" });
 		answer(afterYes, "It is 42.");
-		expect(await nextStatus(terminal, 0)).toBe(0);
+		expect(await statusOf(terminal, command8)).toBe(0);
 		expect(plain(terminal.capture())).toContain("It is 42.");
 
-		run(terminal, 'keel -T calculator "And 6 times 8?"');
+		const command9 = run(terminal, 'keel -T calculator "And 6 times 8?"');
 		answer(await server.nextRequest(), "", toolCall);
 		await terminal.waitFor(
 			(screen) => (plain(screen).match(/Run calculator/g) ?? []).length === 2,
@@ -160,7 +171,33 @@ describe.skipIf(skipReason !== undefined)("the llm habits in a terminal", () => 
 		const afterNo = await server.nextRequest();
 		expect(String(messagesOf(afterNo).at(-1)!.content)).toContain("denied");
 		answer(afterNo, "You did not let me calculate.");
-		expect(await nextStatus(terminal, 1)).toBe(0);
+		expect(await statusOf(terminal, command9)).toBe(0);
+	});
+
+	it("keel chat -T asks at the chat's prompt before the tool runs, then the chat goes on", async () => {
+		pane = TmuxPane.start({
+			command: [process.execPath, CLI_PATH, "chat", "-m", "tool-model", "--base-url", server.url, "-T", "calculator"],
+			env: isolatedEnvironment(createTemporaryHome()),
+		});
+		const terminal = pane;
+		await terminal.waitFor((screen) => /^> ?$/m.test(plain(screen)), "the prompt");
+		terminal.typeLine("What is 6 times 7?");
+		answer(await server.nextRequest(), "", {
+			text: [],
+			toolCalls: [{ id: "call_1", name: "calculator", arguments: '{"expression":"6*7"}' }],
+		});
+		await terminal.waitFor(
+			(screen) => plain(screen).includes('Run calculator {"expression":"6*7"}? [y/N]'),
+			"the question",
+		);
+		terminal.typeLine("yes");
+		const afterYes = await server.nextRequest();
+		expect(messagesOf(afterYes).at(-1)).toMatchObject({ role: "tool", content: "42" });
+		answer(afterYes, "It is 42.");
+		await terminal.waitFor((screen) => /It is 42\.\n(.*\n)?> ?$/m.test(plain(screen)), "the answer and the prompt");
+		terminal.typeLine("/exit");
+		expect(await terminal.waitForExit()).toBe(0);
+		expect(plain(terminal.capture())).toMatch(/Session saved: \S+/);
 	});
 
 	it("--schema prints JSON and -a sends an image, typed at a shell", async () => {
@@ -168,35 +205,38 @@ describe.skipIf(skipReason !== undefined)("the llm habits in a terminal", () => 
 		writeFileSync(image, PNG);
 		const terminal = startShell({ KEEL_BASE_URL: server.url, KEEL_MODEL: "schema-model" });
 
-		run(terminal, 'keel --schema "city str, people int" "The biggest city in Portugal"');
+		const command10 = run(terminal, 'keel --schema "city str, people int" "The biggest city in Portugal"');
 		const structured = await server.nextRequest();
 		expect((structured.body as { response_format: { type: string } }).response_format.type).toBe("json_schema");
 		answer(structured, '{"city":"Lisbon","people":545000}');
-		expect(await nextStatus(terminal, 0)).toBe(0);
+		expect(await statusOf(terminal, command10)).toBe(0);
 		expect(plain(terminal.capture())).toContain('{\n  "city": "Lisbon",\n  "people": 545000\n}');
 
-		run(terminal, `KEEL_API_KEY=sk-test keel -m ${imageModel.provider}/${imageModel.id} -a ${image} "What is this?"`);
+		const command11 = run(
+			terminal,
+			`KEEL_API_KEY=sk-test keel -m ${imageModel.provider}/${imageModel.id} -a ${image} "What is this?"`,
+		);
 		const withImage = await server.nextRequest();
 		expect(messagesOf(withImage)[0].content).toEqual([
 			{ type: "text", text: "What is this?" },
 			{ type: "image_url", image_url: { url: `data:image/png;base64,${PNG.toString("base64")}` } },
 		]);
 		answer(withImage, "A single dot.");
-		expect(await nextStatus(terminal, 1)).toBe(0);
+		expect(await statusOf(terminal, command11)).toBe(0);
 
 		// The custom model takes text only: the image is refused before any call, with exit 2.
-		run(terminal, `keel -a ${image} "What is this?"`);
-		expect(await nextStatus(terminal, 2)).toBe(2);
+		const command12 = run(terminal, `keel -a ${image} "What is this?"`);
+		expect(await statusOf(terminal, command12)).toBe(2);
 		expect(plain(terminal.capture())).toContain("does not accept images");
 	});
 
 	it("keel models fits an 80-column terminal, and shows every column on a wide one", async () => {
 		const narrow = startShell({}, 80);
-		run(narrow, "keel models anthropic | head -n 12");
-		expect(await nextStatus(narrow, 0)).toBe(0);
+		const command13 = run(narrow, "keel models anthropic | head -n 12");
+		expect(await statusOf(narrow, command13)).toBe(0);
 		// On a terminal too (not piped): the table chooses its width from the terminal's.
-		run(narrow, "clear; keel models anthropic --search haiku");
-		expect(await nextStatus(narrow, 0)).toBe(0);
+		const command14 = run(narrow, "clear; keel models anthropic --search haiku");
+		expect(await statusOf(narrow, command14)).toBe(0);
 		const narrowLines = plain(narrow.capture()).split("\n");
 		expect(narrowLines.some((line) => /^model\s+context\s+max out/.test(line))).toBe(true);
 		expect(narrowLines.every((line) => line.trimEnd().length <= 80)).toBe(true);
@@ -204,8 +244,8 @@ describe.skipIf(skipReason !== undefined)("the llm habits in a terminal", () => 
 
 		const wide = startShell({}, 220);
 		pane = wide;
-		run(wide, "keel models anthropic --search haiku");
-		expect(await nextStatus(wide, 0)).toBe(0);
+		const command15 = run(wide, "keel models anthropic --search haiku");
+		expect(await statusOf(wide, command15)).toBe(0);
 		expect(plain(wide.capture())).toMatch(/^provider\s+id\s+api\s+context/m);
 	});
 });

@@ -15,7 +15,12 @@ A template is a saved system prompt, model, options and tools. Save one with --s
 Flags given with -t override the template's. Templates are JSON files in $KEEL_HOME/templates.
 
 Options:
-  -h, --help       show this help`;
+  -h, --help       show this help
+
+Examples:
+  keel templates
+  keel templates show reviewer
+  keel templates remove reviewer`;
 
 export const templatesCommand: Command = {
 	name: "templates",

@@ -12,6 +12,7 @@ Options:
   -h, --help       show this help
 
 Examples:
+  keel tools
   keel -T calculator "What is 1234 * 5678?"
   keel -T current_time -T calculator --yes "How many days until 1 January?"`;
 

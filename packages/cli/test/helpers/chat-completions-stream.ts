@@ -44,7 +44,9 @@ export function chatCompletionsPieces(answer: ChatCompletionsAnswer): string[] {
 		...answer.text.map((piece) => chunk({ content: piece })),
 		...(answer.toolCalls ?? []).map((call, index) =>
 			chunk({
-				tool_calls: [{ index, id: call.id, type: "function", function: { name: call.name, arguments: call.arguments } }],
+				tool_calls: [
+					{ index, id: call.id, type: "function", function: { name: call.name, arguments: call.arguments } },
+				],
 			}),
 		),
 	];
