@@ -30,8 +30,8 @@ export const COMMANDS: Command[] = [
 function overview(): string {
 	const width = Math.max(...COMMANDS.map((command) => command.name.length));
 	const lines = COMMANDS.map((command) => `  ${command.name.padEnd(width)}  ${command.summary}`);
-	return `Usage: keel [command] [options]
-       keel "prompt" [options]       (prompt is the default command)
+	return `Usage: keel <command> [options]
+       keel "prompt" [options]       (prompt is the default command: keel prompt "prompt")
 
 Talk to LLMs from the shell: every provider Keel knows, or any OpenAI-compatible server.
 

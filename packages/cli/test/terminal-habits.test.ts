@@ -174,7 +174,7 @@ describe.skipIf(skipReason !== undefined)("the llm habits in a terminal", () => 
 		expect(await statusOf(terminal, command9)).toBe(0);
 	});
 
-	it("keel chat -T asks at the chat's prompt before the tool runs, then the chat goes on", async () => {
+	it("keel chat -T asks at the chat's prompt before the tool runs; Ctrl-C at the question answers no", async () => {
 		pane = TmuxPane.start({
 			command: [process.execPath, CLI_PATH, "chat", "-m", "tool-model", "--base-url", server.url, "-T", "calculator"],
 			env: isolatedEnvironment(createTemporaryHome()),
@@ -195,6 +195,26 @@ describe.skipIf(skipReason !== undefined)("the llm habits in a terminal", () => 
 		expect(messagesOf(afterYes).at(-1)).toMatchObject({ role: "tool", content: "42" });
 		answer(afterYes, "It is 42.");
 		await terminal.waitFor((screen) => /It is 42\.\n(.*\n)?> ?$/m.test(plain(screen)), "the answer and the prompt");
+
+		// Ctrl-C at the question answers no; the chat goes on.
+		terminal.typeLine("And 6 times 8?");
+		answer(await server.nextRequest(), "", {
+			text: [],
+			toolCalls: [{ id: "call_2", name: "calculator", arguments: '{"expression":"6*8"}' }],
+		});
+		await terminal.waitFor(
+			(screen) => (plain(screen).match(/Run calculator/g) ?? []).length === 2,
+			"the second question",
+		);
+		terminal.sendKeys("C-c");
+		const afterNo = await server.nextRequest();
+		expect(String(messagesOf(afterNo).at(-1)!.content)).toContain("denied");
+		answer(afterNo, "Not allowed, then.");
+		await terminal.waitFor(
+			(screen) => /Not allowed, then\.\n(.*\n)?> ?$/m.test(plain(screen)),
+			"the chat prompt again",
+		);
+		expect(terminal.exitStatus()).toBeUndefined();
 		terminal.typeLine("/exit");
 		expect(await terminal.waitForExit()).toBe(0);
 		expect(plain(terminal.capture())).toMatch(/Session saved: \S+/);

@@ -99,7 +99,7 @@ class ChatLoop {
 	private readline!: Interface;
 	private lines!: { next(): Promise<string | undefined> };
 	private interruptedAtPrompt = false;
-	private confirming: ((answer: boolean) => void) | undefined;
+	private confirming = false;
 
 	constructor(
 		private readonly terminal: Terminal,
@@ -125,8 +125,6 @@ class ChatLoop {
 		this.readline = readline;
 		this.lines = lineQueue(readline);
 		readline.on("SIGINT", () => this.onInterrupt());
-		// Piped input: Ctrl-C arrives as a signal rather than a key.
-		const stopListening = this.interactive ? () => {} : terminal.onInterrupt(() => this.onInterrupt());
 		if (this.interactive) {
 			const resumedNote = conversation.sessionId ? `, resuming session ${conversation.sessionId}` : "";
 			terminal.stdout.write(
@@ -147,12 +145,14 @@ class ChatLoop {
 					if ((await this.runSlashCommand(text)) === "exit") break;
 					continue;
 				}
-				const message = await conversation.send(text);
+				// Piped input: Ctrl-C arrives as a signal rather than a key, and stops the answer being
+				// written; between answers it ends keel as usual.
+				const stopListening = this.interactive ? () => {} : terminal.onInterrupt(() => conversation.abort());
+				const message = await conversation.send(text).finally(stopListening);
 				sessionId = conversation.sessionId;
 				if ((message === undefined || message.stopReason === "error") && !this.interactive) exitCode = EXIT_FAILURE;
 			}
 		} finally {
-			stopListening();
 			readline.close();
 			sessionId = conversation.sessionId ?? sessionId;
 			await conversation.close();
@@ -166,20 +166,19 @@ class ChatLoop {
 	async confirm(request: ToolApprovalRequest): Promise<boolean> {
 		if (!this.interactive) return refuseWithoutTerminal(this.terminal, request);
 		this.terminal.stdout.write(confirmationQuestion(request));
-		return new Promise<boolean>((resolve) => {
-			this.confirming = resolve;
-			void this.lines.next().then((answer) => {
-				this.confirming = undefined;
-				resolve(isYes(answer));
-			});
-		});
+		this.confirming = true;
+		try {
+			return isYes(await this.lines.next());
+		} finally {
+			this.confirming = false;
+		}
 	}
 
 	private onInterrupt(): void {
 		if (this.confirming) {
-			this.terminal.stdout.write("\n");
-			this.confirming(false);
-			this.confirming = undefined;
+			// Ctrl-C at the question answers no: an empty line ends the question's wait for a line.
+			this.readline.write(null, { ctrl: true, name: "u" });
+			this.readline.write("\n");
 			return;
 		}
 		if (this.conversation.answering) {
