@@ -75,7 +75,7 @@ export const modelsCommand: Command = {
 		if (terminal.stdout.isTTY) {
 			const styles = createStyles(colorEnabled(terminal.stderr, terminal.env));
 			terminal.stderr.write(
-				styles.dim(`${models.length} models. Use one with: keel prompt -m <provider>/<id> "your prompt"\n`),
+				styles.dim(`${models.length} models. Use one with: keel -m <provider>/<id> "your prompt"\n`),
 			);
 		}
 		return EXIT_SUCCESS;
