@@ -2,6 +2,7 @@
 // or (only with --allow-urls) an http(s) URL. Keel's messages carry text and images; other files
 // (PDF, audio, …) have no content block yet and are refused by name.
 import { readFileSync, statSync } from "node:fs";
+import { Readable } from "node:stream";
 import type { Api, ImageContent, Model } from "@keel/ai";
 import { UsageError } from "../command.js";
 import type { InputStream } from "../terminal.js";
@@ -82,7 +83,9 @@ async function readAttachment(commandName: string, spec: string, sources: Attach
 				commandName,
 			);
 		}
-		return new Uint8Array(await response.arrayBuffer());
+		if (!response.body) return new Uint8Array();
+		// Read up to one byte past the limit, so a server that sends no length cannot fill the memory.
+		return readBytes(Readable.fromWeb(response.body as never) as unknown as InputStream);
 	}
 	let size: number;
 	try {
