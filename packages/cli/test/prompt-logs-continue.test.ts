@@ -110,6 +110,9 @@ describe("keel logs", () => {
 		expect(statSync(sessions).mode & 0o777).toBe(0o700);
 		for (const file of readdirSync(sessions)) expect(statSync(join(sessions, file)).mode & 0o777).toBe(0o600);
 
+		expect((await runKeel(["logs", "-r"], { env })).stdout).toBe("Rome.\n");
+		expect((await runKeel(["logs", "-r", "-q", "France"], { env })).stdout).toBe("Paris.\n");
+
 		const text = await runKeel(["logs"], { env });
 		expect(text.stdout).toMatch(/custom\/test-model · 20 in, 3 out · \$0 · \d+ ms/);
 		expect(text.stdout).toContain("> Capital of France?\n\nParis.\n");

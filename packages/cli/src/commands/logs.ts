@@ -32,12 +32,14 @@ Options:
       --until date     only prompts sent before date
       --cid id         only this conversation
       --json           print the exchanges as a JSON array
+  -r, --response       print only the latest answer's text (after the filters)
   -h, --help           show this help
 
 Examples:
   keel logs
   keel logs -n 10 -q "server-sent events"
   keel logs -m claude --since 2026-11-01 --json | jq '.[].usage.cost.total'
+  keel logs -r | pbcopy
   keel logs show 2026-11-27T07-08-33-prmqyp
   keel logs off`;
 
@@ -54,6 +56,7 @@ export const logsCommand: Command = {
 			until: { type: "string" },
 			cid: { type: "string" },
 			json: { type: "boolean" },
+			response: { type: "boolean", short: "r" },
 		});
 		const [subcommand = "list", argument, ...extra] = positionals;
 		const expectArguments = (count: number) => {
@@ -113,6 +116,11 @@ export const logsCommand: Command = {
 		// A whole conversation reads in order; otherwise the newest first, the count limiting.
 		if (conversationId !== undefined) entries = entries.reverse();
 		else if (count > 0) entries = entries.slice(0, count);
+		if (values.response) {
+			const latest = conversationId !== undefined ? entries.at(-1) : entries[0];
+			if (latest) terminal.stdout.write(`${latest.response}\n`);
+			return EXIT_SUCCESS;
+		}
 		if (values.json) {
 			terminal.stdout.write(`${JSON.stringify(entries, null, 2)}\n`);
 			return EXIT_SUCCESS;
