@@ -149,12 +149,11 @@ class ChatLoop {
 				// written; between answers it ends keel as usual.
 				const stopListening = this.interactive ? () => {} : terminal.onInterrupt(() => conversation.abort());
 				const message = await conversation.send(text).finally(stopListening);
-				sessionId = conversation.sessionId;
 				if ((message === undefined || message.stopReason === "error") && !this.interactive) exitCode = EXIT_FAILURE;
 			}
 		} finally {
 			readline.close();
-			sessionId = conversation.sessionId ?? sessionId;
+			sessionId = conversation.sessionId;
 			await conversation.close();
 		}
 		if (this.interactive) terminal.stdout.write("\n");
