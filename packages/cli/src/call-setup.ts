@@ -37,8 +37,6 @@ export const CALL_OPTIONS_HELP = `${MODEL_OPTIONS_HELP}
                            tools lists them); each call is confirmed first
   -y, --yes                run tool calls without asking
   -t, --template name      use a saved template (system prompt, model, options, tools)
-      --save name          save the system prompt, model, options and tools given as a template
-                           and exit, without calling the model
       --no-log             do not log this conversation (keel logs off turns logging off)
       --log                log it even when logging is off`;
 

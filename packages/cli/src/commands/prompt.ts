@@ -41,6 +41,8 @@ alone. The token usage and cost go to stderr. Every prompt and answer is logged 
 
 Options:
 ${CALL_OPTIONS_HELP}
+      --save name          save the system prompt, model, options and tools given as a template
+                           and exit, without calling the model
   -c, --continue           continue the last conversation (its model and settings too)
       --cid id             continue the conversation with this id (keel logs shows them)
       --schema spec        answer with JSON matching a schema: a JSON Schema file, inline JSON,
