@@ -7,6 +7,7 @@ import type {
 } from "@aws-sdk/client-bedrock-runtime";
 import type { Context, Model, Tool } from "../../types.js";
 import { sanitizeSurrogates } from "../../utils/sanitize-unicode.js";
+import { foldSystemMessages } from "../../utils/system-messages.js";
 import { usesAdaptiveThinking } from "../anthropic/thinking.js";
 import { NonRetryableError } from "../shared/provider-stream.js";
 import { resolveCacheRetention } from "../shared/simple-options.js";
@@ -98,10 +99,14 @@ export function encodeBedrockRequest(
 	if (!Number.isInteger(maxTokens) || maxTokens < 0) {
 		throw new NonRetryableError(`maxTokens must be a non-negative integer, got ${maxTokens}`);
 	}
-	const tools = context.tools ?? [];
+	// Converse messages are user or assistant only: every system message is replayed into the
+	// `system` blocks (or, for models without them, the text that opens the first user message).
+	// @see https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_Message.html
+	const folded = foldSystemMessages(context);
+	const tools = folded.tools ?? [];
 	const sendsTools = tools.length > 0 && compat.supportsToolUse && options.toolChoice !== "none";
-	const messages = transformMessages(context.messages, model, normalizeAnthropicToolCallId);
-	const systemPrompt = context.systemPrompt && context.systemPrompt.trim() !== "" ? context.systemPrompt : undefined;
+	const messages = transformMessages(folded.messages, model, normalizeAnthropicToolCallId);
+	const systemPrompt = folded.systemPrompt && folded.systemPrompt.trim() !== "" ? folded.systemPrompt : undefined;
 	const request: ConverseStreamCommandInput = {
 		modelId: model.id,
 		messages: encodeBedrockMessages(
