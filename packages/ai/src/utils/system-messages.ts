@@ -89,7 +89,10 @@ export function assertValidSystemMessages(messages: readonly unknown[]): void {
 }
 
 /** The tools available after replaying every system message's changes over `tools`. */
-export function resolveCurrentTools(tools: readonly Tool[] | undefined, messages: readonly Message[]): Tool[] | undefined {
+export function resolveCurrentTools(
+	tools: readonly Tool[] | undefined,
+	messages: readonly Message[],
+): Tool[] | undefined {
 	let current = tools ? [...tools] : undefined;
 	for (const message of messages) {
 		if (message.role !== "system") continue;
@@ -138,7 +141,11 @@ export function renderSystemMessageUpdate(message: SystemMessage): string {
 	const text = systemMessageContentText(message);
 	if (text.trim() !== "") parts.push(text);
 	for (const [name, value] of Object.entries(message.sections ?? {})) {
-		parts.push(value === null ? `The prompt section "${name}" no longer applies.` : `The prompt section "${name}" now reads:\n${value}`);
+		parts.push(
+			value === null
+				? `The prompt section "${name}" no longer applies.`
+				: `The prompt section "${name}" now reads:\n${value}`,
+		);
 	}
 	const added = (message.toolsAdded ?? []).map((tool) => tool.name);
 	if (added.length > 0) parts.push(`Tools now available: ${added.join(", ")}.`);

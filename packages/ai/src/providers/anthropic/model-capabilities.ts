@@ -36,15 +36,15 @@ export function claudeIdOmitsThinkingByDefault(modelId: string): boolean {
 export function claudeIdTakesMidConversationSystemMessages(modelId: string, baseUrl: string): boolean {
 	const version = claudeVersion(modelId);
 	return (
-		version?.family === "opus" &&
-		version.major === 4 &&
-		version.minor === 8 &&
-		baseUrl.includes("api.anthropic.com")
+		version?.family === "opus" && version.major === 4 && version.minor === 8 && baseUrl.includes("api.anthropic.com")
 	);
 }
 
 export type ResolvedAnthropicCapabilities = Required<
-	Pick<AnthropicMessagesCompat, "supportsTemperature" | "omitsThinkingByDefault" | "supportsMidConversationSystemMessages">
+	Pick<
+		AnthropicMessagesCompat,
+		"supportsTemperature" | "omitsThinkingByDefault" | "supportsMidConversationSystemMessages"
+	>
 >;
 
 /** The model's `compat` flags, each missing one read from its id. */

@@ -13,7 +13,7 @@ const EFFORT_VALUES: ReadonlySet<string> = new Set(["low", "medium", "high", "xh
 // (claude-opus-4-6, claude-sonnet-4.6), or the major alone (claude-sonnet-5, claude-fable-5). The
 // minor part is one or two digits, so a date suffix (claude-sonnet-4-20250514) is not mistaken for
 // a minor version.
-const CLAUDE_VERSION = /(opus|sonnet|haiku|fable)-(\d+)(?:[-.](\d{1,2})(?!\d))?/;
+const CLAUDE_VERSION = /(opus|sonnet|haiku|fable)-(\d{1,2})(?!\d)(?:[-.](\d{1,2})(?!\d))?/;
 
 /** The family and version a Claude model id names, or undefined for an id that names none. */
 export function claudeVersion(modelId: string): { family: string; major: number; minor: number } | undefined {

@@ -8,6 +8,7 @@ import type {
 import type { Context, Model, Tool } from "../../types.js";
 import { sanitizeSurrogates } from "../../utils/sanitize-unicode.js";
 import { foldSystemMessages } from "../../utils/system-messages.js";
+import { claudeIdOmitsThinkingByDefault, claudeIdTakesTemperature } from "../anthropic/model-capabilities.js";
 import { usesAdaptiveThinking } from "../anthropic/thinking.js";
 import { NonRetryableError } from "../shared/provider-stream.js";
 import { resolveCacheRetention } from "../shared/simple-options.js";
@@ -64,7 +65,9 @@ function claudeThinkingFields(
 	maxTokens: number,
 ): Record<string, unknown> {
 	if (usesAdaptiveThinking(model)) {
-		return { thinking: { type: "adaptive" }, output_config: { effort: options.effort ?? "high" } };
+		// Claude Opus 4.7 and later stream empty thinking unless asked for a summary.
+		const display = claudeIdOmitsThinkingByDefault(model.id) ? { display: "summarized" } : {};
+		return { thinking: { type: "adaptive", ...display }, output_config: { effort: options.effort ?? "high" } };
 	}
 	const budget = options.thinkingBudgetTokens ?? MIN_THINKING_BUDGET_TOKENS;
 	if (!Number.isInteger(budget) || budget < MIN_THINKING_BUDGET_TOKENS) {
@@ -127,8 +130,12 @@ export function encodeBedrockRequest(
 	}
 	const thinking = compat.claudeThinking && model.reasoning && options.thinkingEnabled === true;
 	request.inferenceConfig = { maxTokens };
-	// Claude accepts only the default temperature together with thinking.
-	if (options.temperature !== undefined && !thinking) request.inferenceConfig.temperature = options.temperature;
+	// Claude accepts only the default temperature together with thinking, and Claude Opus 4.7 and
+	// later not at all (see claudeIdTakesTemperature).
+	const takesTemperature = !compat.claudeThinking || claudeIdTakesTemperature(model.id);
+	if (options.temperature !== undefined && !thinking && takesTemperature) {
+		request.inferenceConfig.temperature = options.temperature;
+	}
 	if (thinking) request.additionalModelRequestFields = claudeThinkingFields(model, options, maxTokens) as never;
 	if (sendsTools) {
 		request.toolConfig = { tools: encodeBedrockTools(tools) };

@@ -1,5 +1,9 @@
 import type { Context, Model, ThinkingLevel } from "../../types.js";
-import { findSystemMessageProblem, foldSystemMessages, keepSystemMessagesInPlace } from "../../utils/system-messages.js";
+import {
+	findSystemMessageProblem,
+	foldSystemMessages,
+	keepSystemMessagesInPlace,
+} from "../../utils/system-messages.js";
 import { buildGitHubCopilotHeaders } from "../shared/github-copilot-headers.js";
 import { mergeHeaders } from "../shared/headers.js";
 import { resolveCacheRetention } from "../shared/simple-options.js";
