@@ -161,7 +161,8 @@ export function encodeAnthropicMessages(
 
 // How a system message inside the conversation reaches Claude. Opus 4.8 on the Claude API takes a
 // `{role: "system"}` entry where it stands, under placement rules: not first, right after a user
-// turn, followed by an assistant turn or nothing, never next to another one.
+// turn, followed by an assistant turn or nothing, never next to another one. One that stands
+// between an answer and the next question moves to just after the question.
 // @see https://platform.claude.com/docs/en/build-with-claude/mid-conversation-system-messages
 // Every other model has only the top-level `system`, and changing it would invalidate the prompt
 // cache for the whole conversation; so there, and wherever the placement rules forbid an entry,
@@ -195,6 +196,19 @@ function placeSystemMessages(messages: MessageParam[], systemRoleInMessages: boo
 			systemRoleInMessages && previous?.role === "user" && (next === undefined || next.role === "assistant");
 		if (nativeAllowed) {
 			placed.push(message);
+			continue;
+		}
+		// The common case, instructions between an answer and the next question: the entry goes
+		// right after that question, the nearest place the rules allow, still before the answer.
+		const afterNext = merged[index + 2];
+		if (
+			systemRoleInMessages &&
+			previous?.role === "assistant" &&
+			next?.role === "user" &&
+			(afterNext === undefined || afterNext.role === "assistant")
+		) {
+			placed.push(next, message);
+			index++;
 			continue;
 		}
 		const block: TextBlockParam = {

@@ -470,3 +470,62 @@ describe("encodeAnthropicRequest: thinking", () => {
 		).toThrow("thinkingBudgetTokens (4096) must be below maxTokens (4096)");
 	});
 });
+
+describe("encodeAnthropicRequest: system messages inside the conversation", () => {
+	const call = { type: "toolCall" as const, id: "toolu_1", name: "read", arguments: {} };
+	const rule: Message = { role: "system", content: "Stay in scope.", timestamp: 3 };
+
+	it("adds the instructions after the tool results of the user turn they follow, marked as system text", () => {
+		const context: Context = {
+			messages: [
+				{ role: "user", content: "read it", timestamp: 1 },
+				assistant([call]),
+				toolResult("toolu_1", [{ type: "text", text: "file" }]),
+				rule,
+			],
+		};
+		const body = encodeAnthropicRequest(model, context, { cacheRetention: "none" });
+		expect(body.messages[2]).toEqual({
+			role: "user",
+			content: [
+				{ type: "tool_result", tool_use_id: "toolu_1", content: "file" },
+				{ type: "text", text: "<system-instructions>\nStay in scope.\n</system-instructions>" },
+			],
+		});
+	});
+
+	it("sends a system entry after the tool results for a model that takes them, and merges adjacent ones", () => {
+		const opus48 = claudeModel({ id: "claude-opus-4-8" });
+		const context: Context = {
+			messages: [
+				{ role: "user", content: "read it", timestamp: 1 },
+				assistant([call]),
+				toolResult("toolu_1", [{ type: "text", text: "file" }]),
+				rule,
+				{ role: "system", content: "Be brief.", timestamp: 4 },
+			],
+		};
+		const body = encodeAnthropicRequest(opus48, context, { cacheRetention: "none" });
+		expect(body.messages.map((message) => message.role)).toEqual(["user", "assistant", "user", "system"]);
+		expect(body.messages[3]).toEqual({ role: "system", content: "Stay in scope.\n\nBe brief." });
+	});
+
+	it("falls back to marked text where the placement rules forbid an entry (two system messages around a question)", () => {
+		const opus48 = claudeModel({ id: "claude-opus-4-8" });
+		const context: Context = {
+			messages: [
+				{ role: "user", content: "hi", timestamp: 1 },
+				assistant([{ type: "text", text: "hello" }]),
+				rule,
+				{ role: "user", content: "next", timestamp: 4 },
+				{ role: "user", content: "and more", timestamp: 5 },
+			],
+		};
+		const body = encodeAnthropicRequest(opus48, context, { cacheRetention: "none" });
+		expect(body.messages.map((message) => message.role)).toEqual(["user", "assistant", "user", "user"]);
+		expect(body.messages[2].content).toEqual([
+			{ type: "text", text: "<system-instructions>\nStay in scope.\n</system-instructions>" },
+			{ type: "text", text: "next" },
+		]);
+	});
+});
