@@ -69,6 +69,12 @@ const UPDATE_TEXT = [
 
 type Body = Record<string, unknown>;
 
+function sentBody(): Body {
+	const request = wire.server.lastRequest;
+	if (!request) throw new Error("no request recorded");
+	return request.json as Body;
+}
+
 function roleAndText(message: { role?: unknown; content?: unknown }): [unknown, unknown] {
 	const content = message.content;
 	if (typeof content === "string") return [message.role, content];
@@ -160,7 +166,7 @@ describe.each(API_CASES)("$name: system messages in the transcript", (api) => {
 		wire.server.enqueue({ body: api.okBody() });
 		const result = await api.streamContext(wire.server.url, conversation, { apiKey: TEST_KEY }).result();
 		expect(result.errorMessage).toBeUndefined();
-		const body = wire.server.lastRequest?.json as Body;
+		const body = sentBody();
 		EXPECTED[api.name](body);
 	});
 
@@ -190,7 +196,7 @@ describe("anthropic-messages: Claude Opus 4.8 takes system entries in messages",
 		});
 		const result = await streamAnthropic(model, conversation, { apiKey: TEST_KEY }).result();
 		expect(result.errorMessage).toBeUndefined();
-		const body = wire.server.lastRequest?.json as Body;
+		const body = sentBody();
 		expect((body.messages as Body[]).map(roleAndText)).toEqual([
 			["user", "What is 2+2?"],
 			["assistant", "4"],
@@ -207,7 +213,7 @@ describe("openai-completions: servers that take a system message only at the sta
 			apiKey: TEST_KEY,
 		}).result();
 		expect(result.errorMessage).toBeUndefined();
-		const messages = (wire.server.lastRequest?.json as Body).messages as Body[];
+		const messages = sentBody().messages as Body[];
 		expect(messages.map(roleAndText)).toEqual([
 			["system", FOLDED_PROMPT],
 			["user", "What is 2+2?"],
@@ -220,7 +226,7 @@ describe("openai-completions: servers that take a system message only at the sta
 		wire.server.enqueue({ body: textStream("ok") });
 		const model = serverModel(wire.server.url, { id: "o4-mini", reasoning: true });
 		await streamOpenAICompletions(model, conversation, { apiKey: TEST_KEY }).result();
-		const messages = (wire.server.lastRequest?.json as Body).messages as Body[];
+		const messages = sentBody().messages as Body[];
 		expect(messages.map(roleAndText)).toContainEqual(["developer", UPDATE_TEXT]);
 	});
 });
