@@ -9,7 +9,6 @@ import type {
 	UserMessage,
 } from "../../types.js";
 import { sanitizeSurrogates } from "../../utils/sanitize-unicode.js";
-import { renderSystemMessageUpdate } from "../../utils/system-messages.js";
 import {
 	IMAGE_OMITTED_NOTE,
 	IMAGE_ONLY_TOOL_RESULT_TEXT,
@@ -47,10 +46,9 @@ export function encodeMistralMessages(
 	const output: MistralMessage[] = [];
 	if (systemPrompt) output.push({ role: "system", content: sanitizeSurrogates(systemPrompt) });
 	for (const message of transformMessages(messages, model as Model<Api>, normalizeMistralToolCallId)) {
-		if (message.role === "system") {
-			const text = renderSystemMessageUpdate(message);
-			if (text.trim() !== "") output.push({ role: "system", content: sanitizeSurrogates(text) });
-		} else if (message.role === "user") output.push(encodeUserMessage(message, acceptsImages));
+		// System messages were folded into the first message by the caller (foldSystemMessages).
+		if (message.role === "system") continue;
+		if (message.role === "user") output.push(encodeUserMessage(message, acceptsImages));
 		else if (message.role === "toolResult") output.push(encodeToolResult(message, acceptsImages));
 		else {
 			const encoded = encodeAssistantMessage(message);

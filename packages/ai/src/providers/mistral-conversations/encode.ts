@@ -1,6 +1,6 @@
 import { clampThinkingLevel } from "../../models/thinking-levels.js";
 import type { Context, MistralConversationsCompat, Model, ThinkingLevel, Tool } from "../../types.js";
-import { findSystemMessageProblem, keepSystemMessagesInPlace } from "../../utils/system-messages.js";
+import { findSystemMessageProblem, foldSystemMessages } from "../../utils/system-messages.js";
 import { mergeHeaders } from "../shared/headers.js";
 import { resolveCacheRetention } from "../shared/simple-options.js";
 import { encodeMistralMessages } from "./encode-messages.js";
@@ -16,8 +16,10 @@ export function encodeMistralRequest(
 	context: Context,
 	options: MistralOptions = {},
 ): MistralChatRequest {
-	// Mistral takes `system` messages anywhere in the conversation: later ones are sent where they stand.
-	const { systemPrompt, messages, tools } = keepSystemMessagesInPlace(context);
+	// Mistral takes a `system` message only before the conversation: one after an assistant turn is
+	// answered with 400 "Unexpected role 'system' after role 'assistant'". Every system message is
+	// therefore replayed into the first one.
+	const { systemPrompt, messages, tools } = foldSystemMessages(context);
 	const body: MistralChatRequest = {
 		model: model.id,
 		messages: encodeMistralMessages(model, systemPrompt, messages),

@@ -124,11 +124,11 @@ const EXPECTED: Record<string, (body: Body) => void> = {
 		expect(toolNames(body.tools)).toEqual(["grep"]);
 	},
 	"mistral-conversations": (body) => {
+		// Mistral answers a system message after an assistant turn with 400: all of them lead.
 		expect((body.messages as Body[]).map(roleAndText)).toEqual([
-			["system", LEADING_PROMPT],
+			["system", FOLDED_PROMPT],
 			["user", "What is 2+2?"],
 			["assistant", "4"],
-			["system", UPDATE_TEXT],
 			["user", "And 3+3?"],
 		]);
 		expect(toolNames(body.tools)).toEqual(["grep"]);
