@@ -1,3 +1,13 @@
+import {
+	IMAGE_OMITTED_NOTE,
+	IMAGE_ONLY_TOOL_RESULT_TEXT,
+	imageDataUrl,
+	modelAcceptsImages,
+	parseJsonSignature,
+	splitToolResultContent,
+} from "../../message/encode-content.js";
+import { normalizeOpenAICompletionsToolCallId } from "../../message/tool-call-ids.js";
+import { transformMessages } from "../../message/transform-messages.js";
 import type {
 	Api,
 	AssistantMessage,
@@ -11,16 +21,6 @@ import type {
 } from "../../types.js";
 import { sanitizeSurrogates } from "../../utils/sanitize-unicode.js";
 import { renderSystemMessageUpdate } from "../../utils/system-messages.js";
-import {
-	IMAGE_OMITTED_NOTE,
-	IMAGE_ONLY_TOOL_RESULT_TEXT,
-	imageDataUrl,
-	modelAcceptsImages,
-	parseJsonSignature,
-	splitToolResultContent,
-} from "../shared/encode-content.js";
-import { normalizeOpenAICompletionsToolCallId } from "../shared/tool-call-ids.js";
-import { transformMessages } from "../shared/transform-messages.js";
 import type { ResolvedOpenAICompletionsCompat } from "./compat.js";
 import type {
 	ChatAssistantMessage,
