@@ -265,6 +265,19 @@ describe("bedrock-converse-stream: system messages in the transcript", () => {
 		expect(body.toolConfig.tools.map((tool) => tool.toolSpec.name)).toEqual(["grep"]);
 	});
 
+	it("ends the call before any request when a system message carries an image", async () => {
+		const server = await bedrock.start(() => ({ frames: textFrames("ok") }));
+		const bad = {
+			messages: [
+				userMessage("hi"),
+				{ role: "system", content: [{ type: "image", data: "AAAA", mimeType: "image/png" }], timestamp: 2 },
+			],
+		} as unknown as Context;
+		const result = await streamBedrock(bedrockModel({ baseUrl: server.url }), bad).result();
+		expect(result.errorMessage).toContain("context.messages[1] (system) has content");
+		expect(server.requests).toHaveLength(0);
+	});
+
 	it("opens the first user message with the replayed prompt for a model without system blocks", async () => {
 		const server = await bedrock.start(() => ({ frames: textFrames("ok") }));
 		const model = bedrockModel({ baseUrl: server.url, compat: { supportsSystemPrompt: false } });
