@@ -49,7 +49,7 @@ export {
 	DEFAULT_KEEP_RECENT_MESSAGES,
 	estimateTokens,
 } from "./compaction.js";
-export { createMemoryTranscriptStore } from "./memory-transcript-store.js";
+export { createMemoryTranscriptStore, isSummaryRecord } from "./memory-transcript-store.js";
 export {
 	getAgentMessageImages,
 	getAgentMessageText,

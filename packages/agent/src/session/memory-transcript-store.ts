@@ -5,7 +5,13 @@
 import { type ParsedSessionRecord, parseSessionRecords, serializeSessionRecord } from "./record-format.js";
 import { SessionLockedError, SessionNotFoundError, SessionRecordError } from "./session-errors.js";
 import { assertValidSessionId } from "./session-id.js";
-import { assertValidListOptions, foldForSearch, pageSessionInfos, searchableText, titleMatches } from "./session-list.js";
+import {
+	assertValidListOptions,
+	foldForSearch,
+	pageSessionInfos,
+	searchableText,
+	titleMatches,
+} from "./session-list.js";
 import type {
 	SessionHeaderRecord,
 	SessionInfo,
