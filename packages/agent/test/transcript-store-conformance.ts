@@ -533,3 +533,58 @@ export function describeTranscriptStoreConformance(name: string, harness: Transc
 		});
 	});
 }
+
+/** Two stores over one database, scoped to two tenants. */
+export interface TenantStores {
+	tenantA: TranscriptStore & { readAt?(sessionId: string, positions: readonly number[]): Promise<unknown> };
+	tenantB: TranscriptStore & { readAt?(sessionId: string, positions: readonly number[]): Promise<unknown> };
+}
+
+/** Stores shared by several tenants: one tenant can neither read, list, write nor delete another's sessions. */
+export function describeTenantIsolation(
+	name: string,
+	harness: { open(): Promise<TenantStores>; cleanup(): Promise<void> },
+): void {
+	describe(`the ${name} store keeps tenants apart`, () => {
+		let stores: TenantStores;
+		beforeEach(async () => {
+			stores = await harness.open();
+			const writer = await stores.tenantA.openWriter("shared-id", {
+				create: header("shared-id", { title: "A's secret plan" }),
+			});
+			await writer.append(userRecord("shared-id", "a1", null, "tenant A's words"));
+			await writer.close();
+		});
+		afterEach(() => harness.cleanup());
+
+		it("another tenant cannot see, read, scan, write or delete the session", async () => {
+			const { tenantB } = stores;
+			expect(await tenantB.exists("shared-id")).toBe(false);
+			await expect(tenantB.read("shared-id")).rejects.toBeInstanceOf(SessionNotFoundError);
+			await expect(tenantB.readTail("shared-id", { entries: 5 })).rejects.toBeInstanceOf(SessionNotFoundError);
+			await expect(tenantB.scan?.("shared-id", () => {})).rejects.toBeInstanceOf(SessionNotFoundError);
+			await expect(tenantB.readAt?.("shared-id", [1])).rejects.toBeInstanceOf(SessionNotFoundError);
+			await expect(tenantB.openWriter("shared-id")).rejects.toBeInstanceOf(SessionNotFoundError);
+			await expect(tenantB.delete("shared-id")).rejects.toBeInstanceOf(SessionNotFoundError);
+			expect(await tenantB.list()).toEqual([]);
+			expect(await tenantB.list({ search: "secret" })).toEqual([]);
+			expect(await tenantB.list({ search: "words" })).toEqual([]);
+			expect(idsOf((await stores.tenantA.read("shared-id")).records)).toEqual(["session", "a1"]);
+		});
+
+		it("the same session id in another tenant is a session of its own, with its own lock", async () => {
+			const { tenantA, tenantB } = stores;
+			const holdingA = await tenantA.openWriter("shared-id");
+			const writerB = await tenantB.openWriter("shared-id", { create: header("shared-id", { title: "B's notes" }) });
+			await writerB.append(userRecord("shared-id", "b1", null, "tenant B's words"));
+			await writerB.close();
+			await holdingA.close();
+			expect(idsOf((await tenantA.read("shared-id")).records)).toEqual(["session", "a1"]);
+			expect(idsOf((await tenantB.read("shared-id")).records)).toEqual(["session", "b1"]);
+			expect((await tenantA.list()).map((info) => info.title)).toEqual(["A's secret plan"]);
+			expect((await tenantB.list()).map((info) => info.title)).toEqual(["B's notes"]);
+			await tenantB.delete("shared-id");
+			expect(await tenantA.exists("shared-id")).toBe(true);
+		});
+	});
+}

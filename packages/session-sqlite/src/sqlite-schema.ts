@@ -57,7 +57,7 @@ export const SCHEMA_STEPS: readonly SchemaStep[] = [
 		`);
 		const titles = database.prepare("SELECT tenant, session_id, title FROM keel_sessions WHERE title IS NOT NULL");
 		const setTitle = database.prepare("UPDATE keel_sessions SET title_search = ? WHERE tenant = ? AND session_id = ?");
-		for (const row of titles.iterate() as Iterable<{ tenant: string; session_id: string; title: string }>) {
+		for (const row of titles.all() as { tenant: string; session_id: string; title: string }[]) {
 			setTitle.run(foldForSearch(row.title), row.tenant, row.session_id);
 		}
 		const messages = database.prepare("SELECT rowid, line FROM keel_records WHERE role IS NOT NULL");
