@@ -8,7 +8,7 @@
 // like a damaged line. `seq` numbers a session's records from 1 (the header), so it doubles as the
 // line number in problems.
 
-import { foldForSearch, parseSessionRecords, searchableText } from "@keel/agent-core/session";
+import { foldForSearch } from "@keel/agent-core/session";
 import type { Database } from "better-sqlite3";
 import { SqliteSchemaVersionError } from "./sqlite-errors.js";
 
@@ -48,35 +48,18 @@ export const SCHEMA_STEPS: readonly SchemaStep[] = [
 			CREATE INDEX keel_records_summaries ON keel_records (tenant, session_id, seq) WHERE role = 'summary';
 		`);
 	},
-	// 1 → 2: search by title and text. The folded text is computed here, in JavaScript, so every
-	// store folds case the same way; rows written before this version are filled in.
+	// 1 → 2: search by title. The folded title is computed here, in JavaScript, so every store folds
+	// case the same way; sessions written before this version are filled in. (Message text is
+	// searched in the stored lines themselves: see sqlite-search.ts.)
 	(database) => {
-		database.exec(`
-			ALTER TABLE keel_sessions ADD COLUMN title_search TEXT;
-			ALTER TABLE keel_records ADD COLUMN search_text TEXT;
-		`);
+		database.exec("ALTER TABLE keel_sessions ADD COLUMN title_search TEXT");
 		const titles = database.prepare("SELECT tenant, session_id, title FROM keel_sessions WHERE title IS NOT NULL");
 		const setTitle = database.prepare("UPDATE keel_sessions SET title_search = ? WHERE tenant = ? AND session_id = ?");
 		for (const row of titles.all() as { tenant: string; session_id: string; title: string }[]) {
 			setTitle.run(foldForSearch(row.title), row.tenant, row.session_id);
 		}
-		const messages = database.prepare("SELECT rowid, line FROM keel_records WHERE role IS NOT NULL");
-		const setText = database.prepare("UPDATE keel_records SET search_text = ? WHERE rowid = ?");
-		for (const row of messages.all() as { rowid: number; line: string }[]) {
-			setText.run(searchTextOfLine(row.line), row.rowid);
-		}
 	},
 ];
-
-/** The folded searchable text of a stored line; null when it has none (or cannot be parsed). */
-export function searchTextOfLine(line: string): string | null {
-	try {
-		const text = parseSessionRecords(line).map(searchableText).join("\n");
-		return text === "" ? null : foldForSearch(text);
-	} catch {
-		return null;
-	}
-}
 
 /**
  * Brings the database to SQLITE_SCHEMA_VERSION (or to `targetVersion`, which tests use to write an

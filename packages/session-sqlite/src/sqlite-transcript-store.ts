@@ -21,6 +21,7 @@ import {
 import Database from "better-sqlite3";
 import { SqliteTranscriptStoreError } from "./sqlite-errors.js";
 import { migrateSqliteSchema } from "./sqlite-schema.js";
+import { MESSAGE_TEXT_CONTAINS, registerSearchFunction, searchAsJson } from "./sqlite-search.js";
 import { openSqliteWriter, type SqliteOpenWriterOptions } from "./sqlite-transcript-writer.js";
 import { isLeaseLive, parseWriterHolder } from "./writer-holder.js";
 
@@ -144,6 +145,7 @@ function createStoreOver(
 	limits: { leaseMs: number; maxRecordBytes: number },
 ): SqliteTranscriptStore {
 	migrateSqliteSchema(database);
+	registerSearchFunction(database);
 	const statements = {
 		session: database.prepare(
 			`SELECT session_id, created_at, updated_at, title, parent_session_id, parent_message_id, size_bytes,
@@ -246,9 +248,11 @@ function createStoreOver(
 			const parameters: Record<string, unknown> = { tenant };
 			if (listOptions?.search) {
 				parameters.search = foldForSearch(listOptions.search);
+				parameters.searchJson = searchAsJson(parameters.search as string);
 				conditions.push(`(instr(s.title_search, @search) > 0 OR EXISTS (
 					SELECT 1 FROM keel_records r WHERE r.tenant = s.tenant AND r.session_id = s.session_id
-					AND instr(r.search_text, @search) > 0))`);
+					AND r.role IS NOT NULL AND instr(lower(r.line), @searchJson) > 0
+					AND ${MESSAGE_TEXT_CONTAINS}(r.line, @search)))`);
 			}
 			if (listOptions?.after) {
 				parameters.afterUpdated = listOptions.after.updatedAt;

@@ -12,7 +12,6 @@ import {
 	SessionNotFoundError,
 	type SessionRecord,
 	SessionRecordError,
-	searchableText,
 	serializeSessionRecord,
 	type TranscriptWriter,
 } from "@keel/agent-core/session";
@@ -46,7 +45,6 @@ interface EncodedRecord {
 	line: string;
 	bytes: number;
 	role: string | null;
-	searchText: string | null;
 }
 
 /** Serialises and measures records before any write, so a record that cannot be stored stops the whole batch. */
@@ -60,8 +58,7 @@ export function encodeRecords(records: SessionRecord[], maxRecordBytes: number):
 			);
 		}
 		const role = record.type === "message" ? String((record.message as { role?: unknown }).role) : null;
-		const text = role === null ? "" : searchableText(record);
-		return { line, bytes, role, searchText: text === "" ? null : foldForSearch(text) };
+		return { line, bytes, role };
 	});
 }
 
@@ -77,7 +74,7 @@ export function openSqliteWriter(
 		"SELECT writer_token, writer_holder, lease_expires_at FROM keel_sessions WHERE tenant = ? AND session_id = ?",
 	);
 	const insertRecord = database.prepare(
-		"INSERT INTO keel_records (tenant, session_id, seq, role, line, search_text) VALUES (?, ?, ?, ?, ?, ?)",
+		"INSERT INTO keel_records (tenant, session_id, seq, role, line) VALUES (?, ?, ?, ?, ?)",
 	);
 
 	const token = database
@@ -105,7 +102,7 @@ export function openSqliteWriter(
 						describeThisWriter(),
 						now + leaseMs,
 					);
-				insertRecord.run(tenant, sessionId, 1, null, encodedHeader.line, null);
+				insertRecord.run(tenant, sessionId, 1, null, encodedHeader.line);
 				return 1;
 			}
 			if (isLeaseLive(row.writer_holder, row.lease_expires_at, now) && !options.takeOver) {
@@ -160,7 +157,7 @@ export function openSqliteWriter(
 		const first = moved.last_seq - records.length + 1;
 		for (let index = 0; index < records.length; index++) {
 			const record = encoded[index];
-			insertRecord.run(tenant, sessionId, first + index, record.role, record.line, record.searchText);
+			insertRecord.run(tenant, sessionId, first + index, record.role, record.line);
 		}
 	});
 
