@@ -40,6 +40,15 @@ export interface PostgresTranscriptStoreOptions {
 	leaseMs?: number;
 	/** Records larger than this are refused before anything is written. Default 32 MiB. */
 	maxRecordBytes?: number;
+	/**
+	 * "os" (default): an append resolves once the server has committed it, before its WAL reaches
+	 * the disk (`synchronous_commit = off`): it survives the writing process being killed; a crash of
+	 * the database server or its machine may lose the last fraction of a second of appends, never
+	 * leaving a partial one. "fsync-each": the server's own setting (by default: flushed to disk
+	 * before the commit returns). Applies to the pool the store makes; an application's own `pool`
+	 * keeps its settings.
+	 */
+	durability?: "os" | "fsync-each";
 }
 
 export interface PostgresTranscriptStore extends TranscriptStore {
@@ -98,10 +107,18 @@ export async function createPostgresTranscriptStore(
 	if (!options.pool && !options.connectionString && !options.poolConfig) {
 		throw new TypeError("createPostgresTranscriptStore needs a `connectionString`, `poolConfig` or `pool`.");
 	}
+	const durability = options.durability ?? "os";
+	if (durability !== "os" && durability !== "fsync-each") {
+		throw new TypeError(`Unknown durability ${JSON.stringify(durability)}: use "os" or "fsync-each".`);
+	}
 	const poolConfig: PoolConfig = {
 		...options.poolConfig,
 		connectionString: options.connectionString ?? options.poolConfig?.connectionString,
 	};
+	if (durability === "os") {
+		// A startup parameter, so every connection of the pool has it without a statement of its own.
+		poolConfig.options = [options.poolConfig?.options, "-c synchronous_commit=off"].filter(Boolean).join(" ");
+	}
 	const target = describeTarget(options.pool ? (options.pool.options as PoolConfig) : poolConfig);
 	const ownsPool = options.pool === undefined;
 	const pool = options.pool ?? createPool(poolConfig);

@@ -6,6 +6,7 @@
 // before it writes anything (SessionFencedError) and two instances never interleave records. Lease
 // times come from the database's clock, so instances with skewed clocks agree.
 
+import { createHash } from "node:crypto";
 import {
 	foldForSearch,
 	SessionFencedError,
@@ -175,6 +176,8 @@ function createWriter(context: PostgresWriterContext, sessionId: string, token: 
 		SELECT $1, $2, moved.last_seq - $4 + record.ordinality, record.role, record.line, record.search_text
 		FROM moved, unnest($10::text[], $11::text[], $12::text[]) WITH ORDINALITY AS record(role, line, search_text, ordinality)`;
 
+	// A named statement is parsed and planned once per connection, not on every append.
+	const appendStatementName = `keel_append_${createHash("sha256").update(appendStatement).digest("hex").slice(0, 24)}`;
 	let closed = false;
 	// Appends run one after another even when not awaited: the pool would otherwise send them on
 	// different connections, in any order.
@@ -182,20 +185,24 @@ function createWriter(context: PostgresWriterContext, sessionId: string, token: 
 
 	async function appendNow(records: SessionRecord[]): Promise<void> {
 		const batch = encodeBatch(records, maxRecordBytes);
-		const result = await pool.query(appendStatement, [
-			tenant,
-			sessionId,
-			token,
-			records.length,
-			batch.bytes,
-			batch.newestTimestamp,
-			batch.title,
-			batch.title === null ? null : foldForSearch(batch.title),
-			leaseMs,
-			batch.roles,
-			batch.lines,
-			batch.searchTexts,
-		]);
+		const result = await pool.query({
+			name: appendStatementName,
+			text: appendStatement,
+			values: [
+				tenant,
+				sessionId,
+				token,
+				records.length,
+				batch.bytes,
+				batch.newestTimestamp,
+				batch.title,
+				batch.title === null ? null : foldForSearch(batch.title),
+				leaseMs,
+				batch.roles,
+				batch.lines,
+				batch.searchTexts,
+			],
+		});
 		if (result.rowCount === records.length) return;
 		const { rowCount } = await pool.query(
 			`SELECT 1 FROM ${schema}.keel_sessions WHERE tenant = $1 AND session_id = $2`,
