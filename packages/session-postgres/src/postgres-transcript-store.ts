@@ -71,8 +71,8 @@ export interface PostgresTranscriptStore extends TranscriptStore {
 export const DEFAULT_MAX_RECORD_BYTES = 32 * 1024 * 1024;
 const DEFAULT_LEASE_MS = 30_000;
 const MAX_TENANT_LENGTH = 160;
-/** Records per round trip when scanning: a few MiB of ~2 KB messages. */
-const SCAN_PAGE_ROWS = 2_000;
+/** Records per round trip when scanning: about 1 MiB of ~2 KB messages, so a scan holds little at a time. */
+const SCAN_PAGE_ROWS = 500;
 
 interface RecordRow {
 	seq: string;
