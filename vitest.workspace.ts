@@ -1,1 +1,8 @@
-export default ["packages/ai", "packages/agent", "packages/cli", "tests"];
+export default [
+	"packages/ai",
+	"packages/agent",
+	"packages/cli",
+	"packages/session-sqlite",
+	"packages/session-postgres",
+	"tests",
+];

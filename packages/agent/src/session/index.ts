@@ -49,7 +49,7 @@ export {
 	DEFAULT_KEEP_RECENT_MESSAGES,
 	estimateTokens,
 } from "./compaction.js";
-export { createMemoryTranscriptStore } from "./memory-transcript-store.js";
+export { createMemoryTranscriptStore, isSummaryRecord } from "./memory-transcript-store.js";
 export {
 	getAgentMessageImages,
 	getAgentMessageText,
@@ -80,11 +80,20 @@ export {
 } from "./session-convert-to-llm.js";
 export {
 	InvalidSessionIdError,
+	SessionFencedError,
 	SessionLockedError,
 	SessionNotFoundError,
 	SessionRecordError,
 } from "./session-errors.js";
 export { assertValidSessionId, MAX_SESSION_ID_LENGTH } from "./session-id.js";
+export {
+	assertValidListOptions,
+	compareSessionInfos,
+	foldForSearch,
+	pageSessionInfos,
+	searchableText,
+	titleMatches,
+} from "./session-list.js";
 export type { SessionBranchInfo } from "./session-tree.js";
 export {
 	type AttachmentMessage,
@@ -97,6 +106,7 @@ export {
 	type SessionHeaderRecord,
 	type SessionInfo,
 	type SessionLeafRecord,
+	type SessionListOptions,
 	type SessionMessageRecord,
 	type SessionQueueRecord,
 	type SessionRecord,

@@ -223,6 +223,26 @@ export interface SessionInfo {
 	parentMessageId?: string;
 }
 
+/**
+ * What `list()` returns: newest first (by `updatedAt`, then by `sessionId` for equal times), one page
+ * at a time when `limit` is given.
+ */
+export interface SessionListOptions {
+	/** At most this many sessions (a positive integer); all of them when absent. */
+	limit?: number;
+	/**
+	 * The next page: the sessions that come after this one in the list's order. Pass the last
+	 * `SessionInfo` of the previous page (only its `updatedAt` and `sessionId` are read). Keyset
+	 * paging: a session appended to between two pages moves to the front and is not listed twice.
+	 */
+	after?: Pick<SessionInfo, "updatedAt" | "sessionId">;
+	/**
+	 * Only the sessions whose title, or the text of one of whose messages (`getAgentMessageText`),
+	 * contains this string, compared without case for ASCII letters. An empty string matches every session.
+	 */
+	search?: string;
+}
+
 /** Something a read set aside instead of failing: the rest of the transcript is still returned. */
 export interface TranscriptReadProblem {
 	/**
@@ -277,8 +297,12 @@ export interface TranscriptStore {
 		sessionId: string,
 		visit: (record: SessionRecord | UnknownSessionRecord, lineNumber: number, byteOffset?: number) => void,
 	): Promise<TranscriptReadProblem[]>;
-	/** Every session, newest first, without reading whole transcripts. */
-	list(): Promise<SessionInfo[]>;
+	/**
+	 * Every session, newest first, without reading whole transcripts; a page of them with `limit` /
+	 * `after`, the ones whose title or text match with `search` (see SessionListOptions). A store
+	 * shared by several tenants lists only its own tenant's sessions.
+	 */
+	list(options?: SessionListOptions): Promise<SessionInfo[]>;
 	exists(sessionId: string): Promise<boolean>;
 	delete(sessionId: string): Promise<void>;
 }
