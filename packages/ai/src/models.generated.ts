@@ -193,24 +193,15 @@ export interface GeneratedCatalogue {
 		"Ring-2.6-1T": Model<"openai-completions">;
 	};
 	"anthropic": {
-		"claude-3-5-haiku-20241022": Model<"anthropic-messages">;
-		"claude-3-5-haiku-latest": Model<"anthropic-messages">;
-		"claude-3-5-sonnet-20240620": Model<"anthropic-messages">;
-		"claude-3-5-sonnet-20241022": Model<"anthropic-messages">;
-		"claude-3-7-sonnet-20250219": Model<"anthropic-messages">;
 		"claude-3-haiku-20240307": Model<"anthropic-messages">;
-		"claude-3-opus-20240229": Model<"anthropic-messages">;
-		"claude-3-sonnet-20240229": Model<"anthropic-messages">;
 		"claude-fable-5": Model<"anthropic-messages">;
 		"claude-fable-5-1": Model<"anthropic-messages">;
 		"claude-fable-5-2": Model<"anthropic-messages">;
 		"claude-haiku-4-5": Model<"anthropic-messages">;
 		"claude-haiku-4-5-20251001": Model<"anthropic-messages">;
 		"claude-haiku-5-5": Model<"anthropic-messages">;
-		"claude-opus-4-0": Model<"anthropic-messages">;
 		"claude-opus-4-1": Model<"anthropic-messages">;
 		"claude-opus-4-1-20250805": Model<"anthropic-messages">;
-		"claude-opus-4-20250514": Model<"anthropic-messages">;
 		"claude-opus-4-5": Model<"anthropic-messages">;
 		"claude-opus-4-5-20251101": Model<"anthropic-messages">;
 		"claude-opus-4-6": Model<"anthropic-messages">;
@@ -218,8 +209,6 @@ export interface GeneratedCatalogue {
 		"claude-opus-4-8": Model<"anthropic-messages">;
 		"claude-opus-5": Model<"anthropic-messages">;
 		"claude-opus-5-5": Model<"anthropic-messages">;
-		"claude-sonnet-4-0": Model<"anthropic-messages">;
-		"claude-sonnet-4-20250514": Model<"anthropic-messages">;
 		"claude-sonnet-4-5": Model<"anthropic-messages">;
 		"claude-sonnet-4-5-20250929": Model<"anthropic-messages">;
 		"claude-sonnet-4-6": Model<"anthropic-messages">;
@@ -530,11 +519,6 @@ export interface GeneratedCatalogue {
 	"google": {
 		"deep-research-max-preview-04-2026": Model<"google-generative-ai">;
 		"deep-research-preview-04-2026": Model<"google-generative-ai">;
-		"gemini-1.5-flash": Model<"google-generative-ai">;
-		"gemini-1.5-flash-8b": Model<"google-generative-ai">;
-		"gemini-1.5-pro": Model<"google-generative-ai">;
-		"gemini-2.0-flash": Model<"google-generative-ai">;
-		"gemini-2.0-flash-lite": Model<"google-generative-ai">;
 		"gemini-2.5-computer-use-preview-10-2025": Model<"google-generative-ai">;
 		"gemini-2.5-flash": Model<"google-generative-ai">;
 		"gemini-2.5-flash-lite": Model<"google-generative-ai">;
@@ -564,11 +548,6 @@ export interface GeneratedCatalogue {
 		"gemma-4-31b-it": Model<"google-generative-ai">;
 	};
 	"google-vertex": {
-		"gemini-1.5-flash": Model<"google-vertex">;
-		"gemini-1.5-flash-8b": Model<"google-vertex">;
-		"gemini-1.5-pro": Model<"google-vertex">;
-		"gemini-2.0-flash": Model<"google-vertex">;
-		"gemini-2.0-flash-lite": Model<"google-vertex">;
 		"gemini-2.5-flash": Model<"google-vertex">;
 		"gemini-2.5-flash-lite": Model<"google-vertex">;
 		"gemini-2.5-flash-lite-preview-06-17": Model<"google-vertex">;
@@ -829,13 +808,9 @@ export interface GeneratedCatalogue {
 	"openai": {
 		"chat-latest": Model<"openai-responses">;
 		"codex-mini-latest": Model<"openai-responses">;
-		"gpt-4": Model<"openai-responses">;
-		"gpt-4-turbo": Model<"openai-responses">;
 		"gpt-4.1": Model<"openai-responses">;
 		"gpt-4.1-mini": Model<"openai-responses">;
-		"gpt-4.1-nano": Model<"openai-responses">;
 		"gpt-4o": Model<"openai-responses">;
-		"gpt-4o-2024-05-13": Model<"openai-responses">;
 		"gpt-4o-2024-08-06": Model<"openai-responses">;
 		"gpt-4o-2024-11-20": Model<"openai-responses">;
 		"gpt-4o-mini": Model<"openai-responses">;
@@ -874,13 +849,9 @@ export interface GeneratedCatalogue {
 		"gpt-6.1-terra": Model<"openai-responses">;
 		"gpt-daybreak-blue-latest": Model<"openai-responses">;
 		"gpt-daybreak-red-latest": Model<"openai-responses">;
-		"o1": Model<"openai-responses">;
-		"o1-pro": Model<"openai-responses">;
 		"o3": Model<"openai-responses">;
 		"o3-deep-research": Model<"openai-responses">;
-		"o3-mini": Model<"openai-responses">;
 		"o3-pro": Model<"openai-responses">;
-		"o4-mini": Model<"openai-responses">;
 		"o4-mini-deep-research": Model<"openai-responses">;
 	};
 	"openai-codex": {
@@ -2092,7 +2063,6 @@ export interface GeneratedCatalogue {
 		"grok-2-vision": Model<"openai-completions">;
 		"grok-2-vision-1212": Model<"openai-completions">;
 		"grok-2-vision-latest": Model<"openai-completions">;
-		"grok-3": Model<"openai-completions">;
 		"grok-3-fast": Model<"openai-completions">;
 		"grok-3-fast-latest": Model<"openai-completions">;
 		"grok-3-latest": Model<"openai-completions">;
@@ -2101,8 +2071,6 @@ export interface GeneratedCatalogue {
 		"grok-3-mini-fast-latest": Model<"openai-completions">;
 		"grok-3-mini-latest": Model<"openai-completions">;
 		"grok-4": Model<"openai-completions">;
-		"grok-4-fast-non-reasoning": Model<"openai-completions">;
-		"grok-4-fast-reasoning": Model<"openai-completions">;
 		"grok-4.20-0309-non-reasoning": Model<"openai-completions">;
 		"grok-4.20-0309-reasoning": Model<"openai-completions">;
 		"grok-4.3": Model<"openai-completions">;
@@ -2111,7 +2079,6 @@ export interface GeneratedCatalogue {
 		"grok-4.7": Model<"openai-completions">;
 		"grok-beta": Model<"openai-completions">;
 		"grok-build-0.1": Model<"openai-completions">;
-		"grok-code-fast-1": Model<"openai-completions">;
 		"grok-vision-beta": Model<"openai-completions">;
 	};
 	"xiaomi": {

@@ -4,7 +4,7 @@
 // rows and patches go on top, then Azure clones of the OpenAI models. Pure: same input, same output.
 
 import type { Api, Model, OpenAICompletionsCompat } from "../../src/types.js";
-import type { CuratedModel, CuratedPatch } from "../index.js";
+import type { CuratedModel, CuratedPatch, ModelRetirement } from "../index.js";
 import { bedrockCompatFor, bedrockFamilyFor } from "./bedrock-compat.js";
 import { claudeCompatFor } from "./claude-compat.js";
 import {
@@ -27,6 +27,25 @@ export interface CatalogueInput {
 	sources: SourceData;
 	curatedModels: readonly CuratedModel[];
 	curatedPatches: readonly CuratedPatch[];
+	/** Providers' announced retirements (catalog/retirements.ts). */
+	retirements?: readonly ModelRetirement[];
+	/**
+	 * The catalogue's date, YYYY-MM-DD: rows retired before it are dropped, rows retiring on or after
+	 * it are marked deprecated. The generator passes the newest source's publication date, so the
+	 * output depends on its input only, never on the day it runs.
+	 */
+	asOf?: string;
+}
+
+/** A curated value that differs from every source that lists the field for the same row. */
+export interface CuratedConflict {
+	provider: string;
+	id: string;
+	field: MergedField;
+	curated: unknown;
+	sources: { source: string; value: unknown }[];
+	/** The provider page the row cites for this field (`overrides`), if any. */
+	citation?: string;
 }
 
 export interface BuiltCatalogue {
@@ -36,6 +55,10 @@ export interface BuiltCatalogue {
 	warnings: string[];
 	/** "provider/id" → where each field of that row came from. */
 	provenance: Map<string, RowProvenance>;
+	/** "provider/id" of the rows dropped because the provider retired them before `asOf`. */
+	retired: string[];
+	/** Curated values that contradict every source (each needs a citation in the row's `overrides`). */
+	curatedConflicts: CuratedConflict[];
 }
 
 function key(provider: string, id: string): string {
@@ -244,6 +267,7 @@ export function buildCatalogue(input: CatalogueInput): BuiltCatalogue {
 		);
 	}
 	const rows = new Map<string, Model<Api>>();
+	const orderedByKey = new Map<string, Candidate[]>();
 	const provenanceByKey = new Map<string, RowProvenance>();
 	const byDate = (left: Candidate, right: Candidate) => compareStrings(right.source.published, left.source.published);
 	for (const [rowKey, candidates] of candidatesByKey) {
@@ -256,6 +280,7 @@ export function buildCatalogue(input: CatalogueInput): BuiltCatalogue {
 			ordered.push({ model, source: { name: table.name, published: table.published }, present: new Set(["cost"]) });
 		}
 		ordered.sort(byDate);
+		orderedByKey.set(rowKey, ordered);
 		const { model, provenance } = mergeCandidates(ordered);
 		if (ruleForProvider(model.provider)?.subscription)
 			model.cost = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
@@ -265,8 +290,11 @@ export function buildCatalogue(input: CatalogueInput): BuiltCatalogue {
 		provenanceByKey.set(rowKey, provenance);
 	}
 
+	const curatedConflicts: CuratedConflict[] = [];
 	for (const row of input.curatedModels) {
-		rows.set(key(row.provider, row.id), curatedToModel(row));
+		const model = curatedToModel(row);
+		curatedConflicts.push(...conflictsWithSources(row, model, orderedByKey.get(key(row.provider, row.id)) ?? []));
+		rows.set(key(row.provider, row.id), model);
 		const fields = MERGED_FIELDS.filter((field) => field !== "thinkingLevelMap" || row.thinkingLevelMap);
 		provenanceByKey.set(key(row.provider, row.id), Object.fromEntries(fields.map((field) => [field, "curated"])));
 	}
@@ -299,7 +327,19 @@ export function buildCatalogue(input: CatalogueInput): BuiltCatalogue {
 		provenanceByKey.set(azureKey, { ...provenanceByKey.get(key("openai", model.id)) });
 	}
 
+	const retired: string[] = [];
 	const models = [...rows.values()]
+		.filter((model) => {
+			const retirement = retirementFor(input.retirements ?? [], model);
+			if (!retirement) return true;
+			if (input.asOf && retirement.retiresOn < input.asOf) {
+				retired.push(`${model.provider}/${model.id}`);
+				return false;
+			}
+			model.deprecated = { retiresOn: retirement.retiresOn, source: retirement.source };
+			if (retirement.replacement) model.deprecated.replacement = retirement.replacement;
+			return true;
+		})
 		.map((model) => {
 			const provenance = provenanceByKey.get(key(model.provider, model.id));
 			const before = model.thinkingLevelMap;
@@ -314,5 +354,47 @@ export function buildCatalogue(input: CatalogueInput): BuiltCatalogue {
 	const provenance = new Map(
 		models.map((model) => [`${model.provider}/${model.id}`, provenanceByKey.get(key(model.provider, model.id)) ?? {}]),
 	);
-	return { models, warnings, provenance };
+	return { models, warnings, provenance, retired: retired.sort(compareStrings), curatedConflicts };
+}
+
+function retirementFor(retirements: readonly ModelRetirement[], model: Model<Api>): ModelRetirement | undefined {
+	return retirements.find((entry) => entry.providers.includes(model.provider) && entry.ids.includes(model.id));
+}
+
+const CURATED_FIELDS = ["name", "reasoning", "input", "cost", "contextWindow", "maxTokens"] as const;
+
+/** The fields of a curated row whose value no source that has the field agrees with. */
+function conflictsWithSources(
+	row: CuratedModel,
+	model: Model<Api>,
+	candidates: readonly Candidate[],
+): CuratedConflict[] {
+	const conflicts: CuratedConflict[] = [];
+	for (const field of CURATED_FIELDS) {
+		const givers = candidates.filter((candidate) => candidate.present.has(field));
+		if (givers.length === 0) continue;
+		const curated = comparable(field, model[field]);
+		if (givers.some((candidate) => comparable(field, candidate.model[field]) === curated)) continue;
+		const conflict: CuratedConflict = {
+			provider: row.provider,
+			id: row.id,
+			field,
+			curated: model[field],
+			sources: givers.map((candidate) => ({ source: candidate.source.name, value: candidate.model[field] })),
+		};
+		const citation = row.overrides?.[field];
+		if (citation) conflict.citation = citation;
+		conflicts.push(conflict);
+	}
+	return conflicts;
+}
+
+/** A field's value as text for comparison; a price compares by its input and output price. */
+function comparable(field: MergedField, value: unknown): string {
+	if (field === "cost") {
+		const cost = value as Model<Api>["cost"];
+		return JSON.stringify([cost.input, cost.output]);
+	}
+	if (field === "name") return String(value).toLowerCase();
+	return JSON.stringify(value);
 }

@@ -117,6 +117,7 @@ export function compactRow(
 			trimmedPrices([tier.inputTokensAbove, tier.input, tier.output, tier.cacheRead, tier.cacheWrite]),
 		);
 	}
+	if (model.deprecated) extra.deprecated = model.deprecated;
 	const flags = (model.reasoning ? 1 : 0) | (model.input.includes("image") ? 2 : 0);
 	const { input, output, cacheRead, cacheWrite } = model.cost;
 	const row: unknown[] = [
