@@ -361,7 +361,8 @@ function retirementFor(retirements: readonly ModelRetirement[], model: Model<Api
 	return retirements.find((entry) => entry.providers.includes(model.provider) && entry.ids.includes(model.id));
 }
 
-const CURATED_FIELDS = ["name", "reasoning", "input", "cost", "contextWindow", "maxTokens"] as const;
+// Names are labels, not facts a call depends on, so a curated name may differ from a source's.
+const CURATED_FIELDS = ["reasoning", "input", "cost", "contextWindow", "maxTokens"] as const;
 
 /** The fields of a curated row whose value no source that has the field agrees with. */
 function conflictsWithSources(
@@ -371,6 +372,8 @@ function conflictsWithSources(
 ): CuratedConflict[] {
 	const conflicts: CuratedConflict[] = [];
 	for (const field of CURATED_FIELDS) {
+		// Subscription endpoints list a price of 0 whatever a source says (see buildCatalogue).
+		if (field === "cost" && ruleForProvider(row.provider)?.subscription) continue;
 		const givers = candidates.filter((candidate) => candidate.present.has(field));
 		if (givers.length === 0) continue;
 		const curated = comparable(field, model[field]);
@@ -395,6 +398,5 @@ function comparable(field: MergedField, value: unknown): string {
 		const cost = value as Model<Api>["cost"];
 		return JSON.stringify([cost.input, cost.output]);
 	}
-	if (field === "name") return String(value).toLowerCase();
 	return JSON.stringify(value);
 }
