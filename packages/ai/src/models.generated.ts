@@ -218,13 +218,9 @@ export interface GeneratedCatalogue {
 	"azure-openai-responses": {
 		"chat-latest": Model<"azure-openai-responses">;
 		"codex-mini-latest": Model<"azure-openai-responses">;
-		"gpt-4": Model<"azure-openai-responses">;
-		"gpt-4-turbo": Model<"azure-openai-responses">;
 		"gpt-4.1": Model<"azure-openai-responses">;
 		"gpt-4.1-mini": Model<"azure-openai-responses">;
-		"gpt-4.1-nano": Model<"azure-openai-responses">;
 		"gpt-4o": Model<"azure-openai-responses">;
-		"gpt-4o-2024-05-13": Model<"azure-openai-responses">;
 		"gpt-4o-2024-08-06": Model<"azure-openai-responses">;
 		"gpt-4o-2024-11-20": Model<"azure-openai-responses">;
 		"gpt-4o-mini": Model<"azure-openai-responses">;
@@ -263,13 +259,9 @@ export interface GeneratedCatalogue {
 		"gpt-6.1-terra": Model<"azure-openai-responses">;
 		"gpt-daybreak-blue-latest": Model<"azure-openai-responses">;
 		"gpt-daybreak-red-latest": Model<"azure-openai-responses">;
-		"o1": Model<"azure-openai-responses">;
-		"o1-pro": Model<"azure-openai-responses">;
 		"o3": Model<"azure-openai-responses">;
 		"o3-deep-research": Model<"azure-openai-responses">;
-		"o3-mini": Model<"azure-openai-responses">;
 		"o3-pro": Model<"azure-openai-responses">;
-		"o4-mini": Model<"azure-openai-responses">;
 		"o4-mini-deep-research": Model<"azure-openai-responses">;
 	};
 	"baseten": {

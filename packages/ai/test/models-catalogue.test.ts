@@ -169,7 +169,7 @@ describe("getModels and getProviders", () => {
 		["openai", "gpt-5.2"],
 		["google", "gemini-3-pro-preview"],
 		["google-vertex", "gemini-3-pro-preview"],
-		["xai", "grok-code-fast-1"],
+		["xai", "grok-4.3"],
 		["openai-codex", "gpt-5.2-codex"],
 		["github-copilot", "claude-sonnet-4.5"],
 		["openrouter", "anthropic/claude-sonnet-4.5"],

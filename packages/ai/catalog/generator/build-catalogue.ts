@@ -311,6 +311,21 @@ export function buildCatalogue(input: CatalogueInput): BuiltCatalogue {
 		for (const field of Object.keys(patch.set)) provenance[field as MergedField] = "curated";
 	}
 
+	// A row its provider retired before the catalogue's date is dropped; one it retires later is marked.
+	const retired: string[] = [];
+	const applyRetirement = (rowKey: string, model: Model<Api>) => {
+		const retirement = retirementFor(input.retirements ?? [], model);
+		if (!retirement) return;
+		if (input.asOf && retirement.retiresOn < input.asOf) {
+			retired.push(`${model.provider}/${model.id}`);
+			rows.delete(rowKey);
+			return;
+		}
+		model.deprecated = { retiresOn: retirement.retiresOn, source: retirement.source };
+		if (retirement.replacement) model.deprecated.replacement = retirement.replacement;
+	};
+	for (const [rowKey, model] of [...rows]) applyRetirement(rowKey, model);
+
 	// Azure OpenAI serves OpenAI's models through deployments in the caller's own resource
 	// (https://learn.microsoft.com/azure/ai-foundry/openai/concepts/models), so each OpenAI Responses
 	// model is listed for azure-openai-responses too, with no base URL: the resource decides it.
@@ -318,28 +333,20 @@ export function buildCatalogue(input: CatalogueInput): BuiltCatalogue {
 		if (model.provider !== "openai" || model.api !== "openai-responses") continue;
 		const azureKey = key("azure-openai-responses", model.id);
 		if (rows.has(azureKey)) continue;
-		rows.set(azureKey, {
+		const clone: Model<Api> = {
 			...structuredClone(model),
 			provider: "azure-openai-responses",
 			api: "azure-openai-responses",
 			baseUrl: "",
-		});
+		};
+		// Azure retires models on its own schedule (its own entries in the retirement data).
+		delete clone.deprecated;
+		rows.set(azureKey, clone);
+		applyRetirement(azureKey, clone);
 		provenanceByKey.set(azureKey, { ...provenanceByKey.get(key("openai", model.id)) });
 	}
 
-	const retired: string[] = [];
 	const models = [...rows.values()]
-		.filter((model) => {
-			const retirement = retirementFor(input.retirements ?? [], model);
-			if (!retirement) return true;
-			if (input.asOf && retirement.retiresOn < input.asOf) {
-				retired.push(`${model.provider}/${model.id}`);
-				return false;
-			}
-			model.deprecated = { retiresOn: retirement.retiresOn, source: retirement.source };
-			if (retirement.replacement) model.deprecated.replacement = retirement.replacement;
-			return true;
-		})
 		.map((model) => {
 			const provenance = provenanceByKey.get(key(model.provider, model.id));
 			const before = model.thinkingLevelMap;
