@@ -61,6 +61,8 @@ const gemini3Pro = {
 	contextWindow: 1_048_576,
 	maxTokens: 65_536,
 	source: `${geminiModels}#gemini-3-pro`,
+	// An older source rounds Google's limits to 1,000,000 and 64,000.
+	overrides: { contextWindow: `${geminiModels}#gemini-3-pro`, maxTokens: `${geminiModels}#gemini-3-pro` },
 } satisfies Partial<CuratedModel>;
 const gemini3Flash = {
 	name: "Gemini 3 Flash Preview",

@@ -184,35 +184,7 @@ describe("curated values against the sources", () => {
 		expect(built.curatedConflicts[0]?.citation).toBe("https://example.test/limits");
 	});
 
-	// Contradictions that predate the check, each still to be resolved: cite the provider page in the
-	// row's `overrides`, or delete the curated value so the sources' value stands. The list may only shrink.
-	const knownUncited = [
-		"google-vertex/gemini-3-pro-preview contextWindow",
-		"google-vertex/gemini-3-pro-preview maxTokens",
-		"github-copilot/claude-sonnet-4.5 contextWindow",
-		"github-copilot/claude-sonnet-4.5 maxTokens",
-		"github-copilot/claude-haiku-4.5 contextWindow",
-		"github-copilot/claude-haiku-4.5 maxTokens",
-		"github-copilot/claude-opus-4.5 contextWindow",
-		"github-copilot/claude-opus-4.5 maxTokens",
-		"kimi-coding/kimi-for-coding input",
-		"opencode-go/kimi-k2.5 input",
-		"opencode-go/kimi-k2.5 maxTokens",
-		"cloudflare-workers-ai/@cf/openai/gpt-oss-120b maxTokens",
-		"cloudflare-workers-ai/@cf/openai/gpt-oss-20b maxTokens",
-		"cloudflare-workers-ai/@cf/meta/llama-4-scout-17b-16e-instruct maxTokens",
-		"cloudflare-workers-ai/@cf/meta/llama-3.3-70b-instruct-fp8-fast cost",
-		"cloudflare-workers-ai/@cf/meta/llama-3.3-70b-instruct-fp8-fast maxTokens",
-		"openrouter/openrouter/auto maxTokens",
-		"openrouter/anthropic/claude-sonnet-4.5 contextWindow",
-		"openrouter/z-ai/glm-4.6 cost",
-		"openrouter/z-ai/glm-4.6 contextWindow",
-		"vercel-ai-gateway/anthropic/claude-sonnet-4.5 contextWindow",
-		"vercel-ai-gateway/google/gemini-3-pro-preview contextWindow",
-		"vercel-ai-gateway/google/gemini-3-pro-preview maxTokens",
-	];
-
-	it("finds no uncited contradiction in the real curated rows beyond the known ones", async () => {
+	it("finds no uncited contradiction in the real curated rows", async () => {
 		const offline = await loadOfflineSources();
 		const real: SourceData = {
 			...offline,
@@ -223,8 +195,7 @@ describe("curated values against the sources", () => {
 		const uncited = built.curatedConflicts
 			.filter((conflict) => !conflict.citation)
 			.map((conflict) => `${conflict.provider}/${conflict.id} ${conflict.field}`);
-		expect(uncited.filter((entry) => !knownUncited.includes(entry))).toEqual([]);
-		expect(knownUncited.filter((entry) => !uncited.includes(entry))).toEqual([]);
+		expect(uncited).toEqual([]);
 	});
 });
 
