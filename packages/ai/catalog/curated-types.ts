@@ -35,7 +35,9 @@ export interface ModelRetirement {
 	providers: readonly string[];
 	ids: readonly string[];
 	/** YYYY-MM-DD: the first day requests fail. */
-	retiresOn: string;
+	retiresOn?: string;
+	/** The provider's page says the model is no longer served but gives no date: always dropped. */
+	withdrawn?: true;
 	replacement?: string;
 	/** The provider's deprecation page. */
 	source: string;

@@ -178,6 +178,14 @@ export const MODEL_RETIREMENTS: readonly ModelRetirement[] = [
 		source: xaiMay15Retirement,
 	},
 
+	// xAI's models page calls the beta models deprecated and no longer lists them; it gives no date.
+	{
+		providers: ["xai"],
+		ids: ["grok-beta", "grok-vision-beta"],
+		withdrawn: true,
+		source: "https://docs.x.ai/docs/models",
+	},
+
 	// Mistral: the legacy table of the models overview.
 	{
 		providers: ["mistral"],

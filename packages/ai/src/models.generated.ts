@@ -2069,9 +2069,7 @@ export interface GeneratedCatalogue {
 		"grok-4.5": Model<"openai-completions">;
 		"grok-4.6": Model<"openai-completions">;
 		"grok-4.7": Model<"openai-completions">;
-		"grok-beta": Model<"openai-completions">;
 		"grok-build-0.1": Model<"openai-completions">;
-		"grok-vision-beta": Model<"openai-completions">;
 	};
 	"xiaomi": {
 		"mimo-v2-flash": Model<"openai-completions">;

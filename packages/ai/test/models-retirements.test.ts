@@ -87,6 +87,24 @@ describe("retirements in the generator", () => {
 		expect(built.models.find((model) => model.id === "claude-new")?.deprecated).toBeUndefined();
 	});
 
+	it("drops a withdrawn row whatever the catalogue's date", () => {
+		const withdrawn = [
+			{
+				providers: ["anthropic"],
+				ids: ["claude-new"],
+				withdrawn: true as const,
+				source: "https://example.test/models",
+			},
+		];
+		const built = buildCatalogue({
+			sources: sources(rows),
+			curatedModels: [],
+			curatedPatches: [],
+			retirements: withdrawn,
+		});
+		expect(built.retired).toEqual(["anthropic/claude-new"]);
+	});
+
 	it("applies a retirement only to the providers it names", () => {
 		const bedrockRows = [toolkitRow("openai", "claude-old", { api: "openai-responses" })];
 		const built = buildCatalogue({
@@ -107,9 +125,9 @@ describe("retirements in the generator", () => {
 });
 
 describe("retirement data", () => {
-	it("gives every entry a YYYY-MM-DD date, ids, providers and an https provider page", () => {
+	it("gives every entry a YYYY-MM-DD date (or marks it withdrawn), ids, providers and an https provider page", () => {
 		for (const entry of MODEL_RETIREMENTS) {
-			expect(entry.retiresOn).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+			if (!entry.withdrawn) expect(entry.retiresOn).toMatch(/^\d{4}-\d{2}-\d{2}$/);
 			expect(entry.ids.length).toBeGreaterThan(0);
 			expect(entry.providers.length).toBeGreaterThan(0);
 			expect(entry.source).toMatch(/^https:\/\//);
@@ -124,6 +142,7 @@ describe("the committed catalogue", () => {
 		expect(findModel("google", "gemini-1.5-pro")).toBeUndefined();
 		expect(findModel("google-vertex", "gemini-1.5-flash")).toBeUndefined();
 		expect(findModel("xai", "grok-code-fast-1")).toBeUndefined();
+		expect(findModel("xai", "grok-beta")).toBeUndefined();
 		expect(findModel("openai", "o1")).toBeUndefined();
 	});
 

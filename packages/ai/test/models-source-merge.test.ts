@@ -179,7 +179,10 @@ describe("the committed catalogue", () => {
 		expect(newest.name).toBe("@earendil-works/pi-ai@1.5.2");
 		const retired = (provider: string, id: string) =>
 			MODEL_RETIREMENTS.some(
-				(entry) => entry.providers.includes(provider) && entry.ids.includes(id) && entry.retiresOn < newest.published,
+				(entry) =>
+					entry.providers.includes(provider) &&
+					entry.ids.includes(id) &&
+					(entry.withdrawn === true || (entry.retiresOn ?? "") < newest.published),
 			);
 		for (const provider of ["anthropic", "openai", "google", "xai", "mistral"]) {
 			const listed = newest.models.filter((model) => model.provider === provider && !retired(provider, model.id));

@@ -316,7 +316,7 @@ export function buildCatalogue(input: CatalogueInput): BuiltCatalogue {
 	const applyRetirement = (rowKey: string, model: Model<Api>) => {
 		const retirement = retirementFor(input.retirements ?? [], model);
 		if (!retirement) return;
-		if (input.asOf && retirement.retiresOn < input.asOf) {
+		if (retirement.withdrawn || !retirement.retiresOn || (input.asOf && retirement.retiresOn < input.asOf)) {
 			retired.push(`${model.provider}/${model.id}`);
 			rows.delete(rowKey);
 			return;
