@@ -60,6 +60,8 @@ export interface GeneratedCatalogue {
 		"anthropic.claude-3-haiku-20240307-v1:0": Model<"bedrock-converse-stream">;
 		"anthropic.claude-3-opus-20240229-v1:0": Model<"bedrock-converse-stream">;
 		"anthropic.claude-3-sonnet-20240229-v1:0": Model<"bedrock-converse-stream">;
+		"anthropic.claude-fable-5": Model<"bedrock-converse-stream">;
+		"anthropic.claude-fable-5-1": Model<"bedrock-converse-stream">;
 		"anthropic.claude-haiku-4-5-20251001-v1:0": Model<"bedrock-converse-stream">;
 		"anthropic.claude-haiku-5-5": Model<"bedrock-converse-stream">;
 		"anthropic.claude-opus-4-1-20250805-v1:0": Model<"bedrock-converse-stream">;
@@ -99,6 +101,7 @@ export interface GeneratedCatalogue {
 		"eu.amazon.nova-lite-v1:0": Model<"bedrock-converse-stream">;
 		"eu.amazon.nova-micro-v1:0": Model<"bedrock-converse-stream">;
 		"eu.amazon.nova-pro-v1:0": Model<"bedrock-converse-stream">;
+		"eu.anthropic.claude-fable-5": Model<"bedrock-converse-stream">;
 		"eu.anthropic.claude-haiku-4-5-20251001-v1:0": Model<"bedrock-converse-stream">;
 		"eu.anthropic.claude-haiku-5-5": Model<"bedrock-converse-stream">;
 		"eu.anthropic.claude-opus-4-5-20251101-v1:0": Model<"bedrock-converse-stream">;
@@ -113,6 +116,8 @@ export interface GeneratedCatalogue {
 		"eu.anthropic.claude-sonnet-5": Model<"bedrock-converse-stream">;
 		"eu.anthropic.claude-sonnet-5-5": Model<"bedrock-converse-stream">;
 		"global.amazon.nova-2-lite-v1:0": Model<"bedrock-converse-stream">;
+		"global.anthropic.claude-fable-5": Model<"bedrock-converse-stream">;
+		"global.anthropic.claude-fable-5-1": Model<"bedrock-converse-stream">;
 		"global.anthropic.claude-haiku-4-5-20251001-v1:0": Model<"bedrock-converse-stream">;
 		"global.anthropic.claude-haiku-5-5": Model<"bedrock-converse-stream">;
 		"global.anthropic.claude-opus-4-5-20251101-v1:0": Model<"bedrock-converse-stream">;
@@ -166,6 +171,8 @@ export interface GeneratedCatalogue {
 		"us.amazon.nova-micro-v1:0": Model<"bedrock-converse-stream">;
 		"us.amazon.nova-premier-v1:0": Model<"bedrock-converse-stream">;
 		"us.amazon.nova-pro-v1:0": Model<"bedrock-converse-stream">;
+		"us.anthropic.claude-fable-5": Model<"bedrock-converse-stream">;
+		"us.anthropic.claude-fable-5-1": Model<"bedrock-converse-stream">;
 		"us.anthropic.claude-haiku-4-5-20251001-v1:0": Model<"bedrock-converse-stream">;
 		"us.anthropic.claude-haiku-5-5": Model<"bedrock-converse-stream">;
 		"us.anthropic.claude-opus-4-1-20250805-v1:0": Model<"bedrock-converse-stream">;
