@@ -123,13 +123,18 @@ export function catalogueDate(sources: SourceData, today: Date = new Date()): st
 export async function runGenerator(options: GeneratorOptions): Promise<GeneratorResult> {
 	const sources = await loadSources(options);
 	const asOf = catalogueDate(sources);
-	const { models, warnings, provenance, retired } = buildCatalogue({
+	const { models, warnings, provenance, retired, curatedConflicts } = buildCatalogue({
 		sources,
 		curatedModels: CURATED_MODELS,
 		curatedPatches: CURATED_PATCHES,
 		retirements: MODEL_RETIREMENTS,
 		asOf,
 	});
+	for (const conflict of curatedConflicts.filter((entry) => !entry.citation)) {
+		warnings.push(
+			`curated ${conflict.field} of ${conflict.provider}/${conflict.id} contradicts every source and cites no provider page (overrides)`,
+		);
+	}
 	if (retired.length > 0) options.log(`Dropped ${retired.length} rows retired before ${asOf}: ${retired.join(", ")}`);
 	const root = dirname(options.outputPath);
 	const rendered = renderCatalogueFiles(models, describeSources(sources), provenance);
