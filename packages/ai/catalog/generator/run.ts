@@ -120,6 +120,16 @@ export function catalogueDate(sources: SourceData, today: Date = new Date()): st
 	return dates.sort().at(-1) ?? "0000-00-00";
 }
 
+/** Every "provider/id" retired by `asOf`, whether or not a source still listed it, sorted. */
+function retiredIds(asOf: string, dropped: readonly string[]): string[] {
+	const ids = new Set(dropped);
+	for (const entry of MODEL_RETIREMENTS) {
+		if (!entry.withdrawn && (!entry.retiresOn || entry.retiresOn >= asOf)) continue;
+		for (const provider of entry.providers) for (const id of entry.ids) ids.add(`${provider}/${id}`);
+	}
+	return [...ids].sort();
+}
+
 export async function runGenerator(options: GeneratorOptions): Promise<GeneratorResult> {
 	const sources = await loadSources(options);
 	const asOf = catalogueDate(sources);
@@ -137,7 +147,7 @@ export async function runGenerator(options: GeneratorOptions): Promise<Generator
 	}
 	if (retired.length > 0) options.log(`Dropped ${retired.length} rows retired before ${asOf}: ${retired.join(", ")}`);
 	const root = dirname(options.outputPath);
-	const rendered = renderCatalogueFiles(models, describeSources(sources), provenance);
+	const rendered = renderCatalogueFiles(models, describeSources(sources), provenance, retiredIds(asOf, retired));
 	// --out names the index; the other files keep their place relative to it.
 	const files = new Map([...rendered].map(([path, text]) => [path, text] as const));
 	const indexName = options.outputPath.slice(root.length + 1);
