@@ -18,6 +18,18 @@ export {
 	runAgentLoopAfterApprovals,
 	runAgentLoopContinue,
 } from "./agent-loop.js";
+export type {
+	AgentCompactOptions,
+	AgentCompactResult,
+	AgentCompactTypes,
+	AgentQueueChange,
+	AgentSettings,
+	AgentStore,
+	AgentStoreRun,
+	AgentStoreStart,
+	AgentStoreView,
+	StoredQueueItem,
+} from "./agent-store.js";
 // --- tool approvals: pausing a run for a decision, and resuming it (owner: approvals) ---
 export { ABORTED_WHILE_WAITING_TEXT, DENIED_TOOL_TEXT } from "./approval/approval-gate.js";
 export {

@@ -4,10 +4,10 @@
 // session-tree.ts) and appends records through the store's writer, one write at a time, in order.
 import type { ToolCall, ToolResultMessage } from "@keel/ai";
 import { formatThrownValue } from "@keel/ai";
-import { findPausedToolRun } from "../approval/approval-records.js";
 import type { PausedToolRun } from "../approval/approval-types.js";
 import { pendingToolApprovals } from "../approval/paused-run.js";
 import type { AgentMessage } from "../types.js";
+import { findPausedToolRun } from "./approval-records.js";
 import { canLoadByOffset, loadOutlined, type OutlinedMessages, scanIntoTree } from "./context-loading.js";
 import { isSideMessage, type SessionBranchInfo, SessionTree } from "./session-tree.js";
 import {
