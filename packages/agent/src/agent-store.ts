@@ -74,15 +74,18 @@ export interface AgentStore {
 
 	/**
 	 * Stores a finished message. The Agent awaits it before its listeners hear of the message and
-	 * before the loop goes on; a rejection fails the run. `queueItemId`: the queued message it delivers.
+	 * before the loop goes on; a rejection fails the run. `options.queueItemId`: the queued message it
+	 * delivers.
 	 */
-	append(message: AgentMessage, queueItemId: string | undefined): Promise<unknown>;
+	append(message: AgentMessage, options: { queueItemId: string } | undefined): Promise<unknown>;
 	/** Stores a queue change. Not awaited: a failure is the store's to report (on the next append). */
 	recordQueue(change: AgentQueueChange): void;
 	/**
-	 * Stores what a paused run needs: the Agent passes `agent_end`, `tool_approval_response` and
-	 * `turn_end` events before its listeners. A returned promise is awaited (a decision is stored
-	 * before the approved tool runs); its rejection goes to `onListenerError`.
+	 * Stores what a paused run needs, before the Agent's listeners hear of the event: a paused
+	 * `agent_end` (it carries the paused run), and in a run that resumes one, each
+	 * `tool_approval_response` and the `turn_end` that completes the batch. A returned promise is
+	 * awaited (a decision is stored before the approved tool runs); its rejection goes to
+	 * `onListenerError`.
 	 */
 	recordApproval?(event: AgentEvent): Promise<void> | undefined;
 	/** Stores the settings a run starts with, when they differ from the ones last stored or opened. */
@@ -90,8 +93,11 @@ export interface AgentStore {
 
 	/** A run starts (the Agent's state shows every earlier change of the store). */
 	startRun?(): void;
-	/** Before each model call, before the Agent's `transformContext`: may compact the context. */
-	prepareContext?(messages: AgentMessage[], run: AgentStoreRun): Promise<AgentMessage[]>;
+	/**
+	 * Before each model call, before the Agent's `transformContext`: may compact the context. Return
+	 * the array itself (no promise) when there is nothing to do: the turn then stays synchronous.
+	 */
+	prepareContext?(messages: AgentMessage[], run: AgentStoreRun): AgentMessage[] | Promise<AgentMessage[]>;
 	/**
 	 * After a run: true when the store repaired what ended it (a context overflow compacted away)
 	 * and the Agent should run once more from `view()`.

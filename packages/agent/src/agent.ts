@@ -28,6 +28,7 @@ import type {
 	ToolApprovalRequest,
 	ToolExecutionMode,
 } from "./types.js";
+import { isPromiseLike } from "./user-code.js";
 
 export const ALREADY_PROCESSING_PROMPT_TEXT =
 	"Agent is already processing a prompt. Use steer() or followUp() to queue messages, or wait for completion.";
@@ -153,6 +154,8 @@ export class Agent {
 	private paused: PausedToolRun | undefined;
 	/** The decisions given since the last prompt, so deciding a call twice does nothing the second time. */
 	private decided = new Map<string, boolean>();
+	/** True from the start of a run that resumes a paused one until its batch's turn_end. */
+	private resuming = false;
 
 	convertToLlm: AgentLoopConfig["convertToLlm"];
 	transformContext: AgentLoopConfig["transformContext"];
@@ -567,6 +570,7 @@ export class Agent {
 		const config = this.buildConfig(state.model);
 		const sink = (event: AgentEvent) => this.dispatch(event, controller.signal);
 		const store = this.agentStore;
+		this.resuming = resume !== undefined;
 		if (store) {
 			store.recordSettings?.({
 				systemPrompt: state.systemPrompt,
@@ -656,9 +660,11 @@ export class Agent {
 	/** The store's preparation first (compaction may replace the start with a summary), then the app's transform. */
 	private preparingTransform(model: Model): AgentLoopConfig["transformContext"] {
 		const store = this.agentStore as AgentStore & Required<Pick<AgentStore, "prepareContext">>;
-		return async (messages, signal) => {
-			const prepared = await store.prepareContext(messages, { model, streamFn: this.streamFn, signal });
-			return this.transformContext ? this.transformContext(prepared, signal) : prepared;
+		return (messages, signal) => {
+			const prepared = store.prepareContext(messages, { model, streamFn: this.streamFn, signal });
+			const transform = this.transformContext;
+			if (!transform) return prepared;
+			return isPromiseLike(prepared) ? prepared.then((ready) => transform(ready, signal)) : transform(prepared, signal);
 		};
 	}
 
@@ -681,27 +687,25 @@ export class Agent {
 	private dispatch(event: AgentEvent, signal: AbortSignal): void | Promise<void> {
 		this.reduce(event);
 		const store = this.agentStore;
-		if (store !== undefined) {
-			if (event.type === "message_end") {
-				return this.storeMessage(store, event.message).then(() => this.notifyListeners(event, signal));
-			}
-			if (event.type === "agent_end" || event.type === "turn_end" || event.type === "tool_approval_response") {
-				const recorded = store.recordApproval?.(event);
-				if (recorded) return this.notifyAfterRecorded(recorded, event, signal);
-			}
+		if (store === undefined) return this.notifyListeners(event, signal);
+		if (event.type === "message_end") {
+			// Stored before the listeners hear of it, and before the loop goes on (it awaits this); a
+			// queued message's "delivered" mark goes with it. A failed write fails the run.
+			const queueItemId = this.deliveringQueueItems.get(event.message);
+			if (queueItemId !== undefined) this.deliveringQueueItems.delete(event.message);
+			const delivers = queueItemId === undefined ? undefined : { queueItemId };
+			return store.append(event.message, delivers).then(() => this.notifyListeners(event, signal));
+		}
+		if (
+			(event.type === "agent_end" && event.pausedRun) ||
+			event.type === "tool_approval_response" ||
+			(event.type === "turn_end" && this.resuming)
+		) {
+			if (event.type === "turn_end") this.resuming = false;
+			const recorded = store.recordApproval?.(event);
+			if (recorded) return this.notifyAfterRecorded(recorded, event, signal);
 		}
 		return this.notifyListeners(event, signal);
-	}
-
-	/**
-	 * With a store: a finished message is stored before the listeners hear of it (and before the
-	 * loop goes on: the loop awaits this). A queued message's "delivered" mark goes with it. A failed
-	 * write fails the run with its error.
-	 */
-	private storeMessage(store: AgentStore, message: AgentMessage): Promise<unknown> {
-		const queueItemId = this.deliveringQueueItems.get(message);
-		if (queueItemId !== undefined) this.deliveringQueueItems.delete(message);
-		return store.append(message, queueItemId);
 	}
 
 	/**

@@ -68,6 +68,7 @@ export function bindSession(session: Session, options: BindSessionOptions = {}):
 			showContext = onContextChanged;
 			if (options.compaction !== false) {
 				compaction = new AgentCompaction(session, options.compaction ?? {}, onContextChanged);
+				store.prepareContext = compaction.prepareContext.bind(compaction);
 			}
 			let paused = options.pausedRun ?? session.pausedToolRun();
 			if (!paused) {
@@ -94,9 +95,8 @@ export function bindSession(session: Session, options: BindSessionOptions = {}):
 			return pausedRun ? { messages: session.modelContext(), pausedRun } : { messages: session.modelContext() };
 		},
 
-		append(message, queueItemId) {
-			return queueItemId === undefined ? session.append(message) : session.append(message, { queueItemId });
-		},
+		// The session's own method: no forwarding function on the per-message path.
+		append: session.append.bind(session),
 
 		recordQueue(change: AgentQueueChange) {
 			// Written in order with the session's other records; a failure shows on the next append.
@@ -142,8 +142,8 @@ export function bindSession(session: Session, options: BindSessionOptions = {}):
 	};
 	if (options.compaction !== false) {
 		store.startRun = () => compaction?.startRun();
-		store.prepareContext = (messages, run) =>
-			(compaction as AgentCompaction).prepareContext(messages, run.model, run.streamFn, run.signal);
+		// Replaced by the compaction's own method once the Agent opens the store.
+		store.prepareContext = (messages) => messages;
 		store.afterRun = (added, run) =>
 			retryAfterOverflow(session, compaction as AgentCompaction, added, run, () => showContext());
 	}

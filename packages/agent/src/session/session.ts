@@ -177,9 +177,9 @@ export class Session {
 	 * (a paused run, see `pausedToolRun`) are not closed: appending anything but their results is
 	 * refused until they are decided. Progress and tombstones are stored beside the branch, never on it.
 	 */
-	append(message: AgentMessage, options: SessionAppendOptions = {}): Promise<SessionMessageRecord> {
+	append(message: AgentMessage, options?: SessionAppendOptions): Promise<SessionMessageRecord> {
 		const records: SessionRecord[] = [];
-		if (options.queueItemId !== undefined) records.push(this.queueRecord("delivered", options.queueItemId));
+		if (options?.queueItemId !== undefined) records.push(this.queueRecord("delivered", options.queueItemId));
 		if (!isSideMessage(message)) {
 			const waiting = this.unansweredToolCalls(this.leafId);
 			const role = (message as { role?: unknown }).role;
