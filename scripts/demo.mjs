@@ -13,7 +13,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-const [{ Agent }, ai, testing, { Session, resumeAgent }, { createJsonlTranscriptStore }] = await Promise.all([
+const [{ Agent }, ai, testing, { bindSession, Session, resumeAgent }, { createJsonlTranscriptStore }] = await Promise.all([
 	import("@keel/agent-core"),
 	import("@keel/ai"),
 	import("@keel/ai/testing"),
@@ -121,7 +121,7 @@ const agentOptions = {
 		tools: [weatherTool, calculatorTool],
 	},
 };
-const agent = new Agent({ ...agentOptions, session });
+const agent = new Agent({ ...agentOptions, store: bindSession(session) });
 
 const write = (text) => process.stdout.write(text);
 const dim = (text) => (process.stdout.isTTY ? `\x1b[2m${text}\x1b[0m` : text);
