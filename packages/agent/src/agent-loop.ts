@@ -50,6 +50,7 @@ import {
 	type ToolBatchResult,
 	type ToolCallRun,
 	type ToolOutcome,
+	TRUNCATED_TOOL_CALL_TEXT,
 	toolEndEvent,
 	toolStartEvent,
 } from "./tool-execution.js";
@@ -335,7 +336,14 @@ async function runLoop(run: Run, prompts: AgentMessage[], resume?: PausedToolRun
 				const toolCalls = assistantMessage.content.filter((block): block is ToolCall => block.type === "toolCall");
 				hadToolCalls = toolCalls.length > 0;
 				let batch = NO_TOOL_CALLS;
-				if (hadToolCalls) {
+				if (hadToolCalls && assistantMessage.stopReason === "length" && !resume) {
+					// Cut off at the output limit: a call's arguments may be incomplete, so none runs. Each
+					// gets an error result saying why, and the next turn lets the model try again.
+					batch = {
+						toolResults: await addMissingToolResults(run, assistantMessage, TRUNCATED_TOOL_CALL_TEXT),
+						terminate: false,
+					};
+				} else if (hadToolCalls) {
 					// One tool that must not overlap with others makes its whole batch sequential.
 					// A sequential batch that paused resumes sequentially, whatever the configuration says now.
 					const sequential =

@@ -73,7 +73,7 @@ export {
 	proxyServerTimeouts,
 } from "./proxy/server.js";
 // --- agent core, continued (Biome sorts exports by path) ---
-export { ABORTED_TOOL_TEXT, SKIPPED_FOR_STEERING_TEXT } from "./tool-execution.js";
+export { ABORTED_TOOL_TEXT, SKIPPED_FOR_STEERING_TEXT, TRUNCATED_TOOL_CALL_TEXT } from "./tool-execution.js";
 export type {
 	AfterToolCallContext,
 	AfterToolCallResult,

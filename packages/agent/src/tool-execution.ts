@@ -24,6 +24,9 @@ import { ABORTED, AbortWatch, callCallback } from "./user-code.js";
 /** The text a call skipped because the user steered ends with; UIs match on it, so it never changes. */
 export const SKIPPED_FOR_STEERING_TEXT = "Skipped due to queued user message.";
 export const ABORTED_TOOL_TEXT = "Tool execution was aborted.";
+/** The result of each call of a response cut off at the output token limit (stopReason "length"). */
+export const TRUNCATED_TOOL_CALL_TEXT =
+	"Tool call was not run: the response was cut off at the output token limit, so its arguments may be incomplete. Make the call again with shorter arguments, or split the work.";
 
 /** What a call ended with: the result the model sees, and whether it is an error. */
 export interface ToolOutcome {
