@@ -217,6 +217,11 @@ export class Agent {
 	 * the queued messages not yet delivered go back into their queues.
 	 */
 	private attachStore(store: AgentStore, options: AgentOptions): void {
+		if (options.pausedRun) {
+			throw new TypeError(
+				"With a store, the paused run comes from the store: pass it to the store (bindSession(session, { pausedRun })), not to the Agent",
+			);
+		}
 		const start = store.open(() => {
 			this.liveState.messages = store.view().messages;
 		});
@@ -230,7 +235,7 @@ export class Agent {
 			state.thinkingLevel = settings.thinkingLevel;
 		if (given.tools === undefined && settings.tools !== undefined) state.tools = settings.tools;
 		if (given.messages === undefined) state.messages = start.messages;
-		const paused = options.pausedRun ?? start.pausedRun;
+		const paused = start.pausedRun;
 		if (paused) {
 			assertCanResume(state.messages, paused);
 			this.paused = paused;

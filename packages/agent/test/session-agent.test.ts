@@ -153,6 +153,14 @@ describe("an Agent with a session", () => {
 		await running;
 	});
 
+	it("refuses a pausedRun option beside a store, before the store is opened", async () => {
+		const session = await createTestSession();
+		const pausedRun = { version: 1, pauseId: "p", assistantMessage: {}, calls: [] } as never;
+		expect(() => new Agent({ store: bindSession(session), pausedRun })).toThrow(
+			"With a store, the paused run comes from the store: pass it to the store (bindSession(session, { pausedRun })), not to the Agent",
+		);
+	});
+
 	it("starts a new root in the session on reset()", async () => {
 		const session = await createTestSession();
 		faux.setResponses(["one", "two"]);
