@@ -601,11 +601,15 @@ async function executeToolCallsInSequence(
 ): Promise<ToolBatchResult> {
 	for (let index = from; index < toolCalls.length; index++) {
 		const toolCall = toolCalls[index];
-		await emit(run, toolStartEvent(toolCall));
+		const started = emit(run, toolStartEvent(toolCall));
+		if (started) await started;
 		let entry: ToolCallEntry;
 		if (run.pending.length > 0) entry = errorOutcome(SKIPPED_FOR_STEERING_TEXT);
 		else if (run.signal?.aborted) entry = errorOutcome(ABORTED_TOOL_TEXT);
-		else entry = await prepareGatedToolCall(run, assistantMessage, toolCall);
+		else {
+			const preparing = prepareGatedToolCall(run, assistantMessage, toolCall);
+			entry = isPromiseLike(preparing) ? await preparing : preparing;
+		}
 		if (entry.kind === "waiting") {
 			// The calls after this one must not run before it: the batch pauses here.
 			const args = entry.args;
@@ -620,12 +624,16 @@ async function executeToolCallsInSequence(
 			entry.kind === "ready"
 				? await executePreparedToolCall(run, assistantMessage, toolCall, entry, (event) => emit(run, event))
 				: entry;
-		await emit(run, toolEndEvent(toolCall, outcome));
+		const ended = emit(run, toolEndEvent(toolCall, outcome));
+		if (ended) await ended;
 		const message = createToolResultMessage(toolCall, outcome);
 		outcomes.push(outcome);
 		toolResults.push(message);
 		await recordMessage(run, message);
-		if (run.pending.length === 0) run.pending = await pollSteeringDuringToolCalls(run);
+		if (run.pending.length === 0) {
+			const polled = pollSteeringDuringToolCalls(run);
+			run.pending = isPromiseLike(polled) ? await polled : polled;
+		}
 	}
 	return { toolResults, terminate: allTerminate(outcomes) };
 }
@@ -642,12 +650,15 @@ async function executeToolCallsInParallel(
 ): Promise<ToolBatchResult> {
 	const prepared: ToolCallEntry[] = [];
 	for (const toolCall of toolCalls) {
-		await emit(run, toolStartEvent(toolCall));
+		const started = emit(run, toolStartEvent(toolCall));
+		if (started) await started;
 		if (run.pending.length > 0) prepared.push(errorOutcome(SKIPPED_FOR_STEERING_TEXT));
 		else if (run.signal?.aborted) prepared.push(errorOutcome(ABORTED_TOOL_TEXT));
 		else {
-			prepared.push(await prepareGatedToolCall(run, assistantMessage, toolCall));
-			run.pending = await pollSteeringDuringToolCalls(run);
+			const preparing = prepareGatedToolCall(run, assistantMessage, toolCall);
+			prepared.push(isPromiseLike(preparing) ? await preparing : preparing);
+			const polled = pollSteeringDuringToolCalls(run);
+			run.pending = isPromiseLike(polled) ? await polled : polled;
 		}
 	}
 	// The user spoke before anything ran: none of the prepared calls runs.
@@ -673,7 +684,8 @@ async function executeToolCallsInParallel(
 			else if (skipPrepared) outcome = errorOutcome(SKIPPED_FOR_STEERING_TEXT);
 			else if (entry.kind === "waiting") return undefined;
 			else outcome = await executePreparedToolCall(run, assistantMessage, toolCall, entry, emitInTurn);
-			await emitInTurn(toolEndEvent(toolCall, outcome));
+			const ended = emitInTurn(toolEndEvent(toolCall, outcome));
+			if (ended) await ended;
 			return outcome;
 		}),
 	);
