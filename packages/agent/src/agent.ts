@@ -68,8 +68,8 @@ export interface AgentOptions {
 	approvalPolicy?: AgentLoopConfig["approvalPolicy"];
 	/**
 	 * A run that paused for approvals, to resume (for example read back from a transcript after a
-	 * restart); `initialState.messages` must end with its assistant message. With a `store`, the
-	 * store's paused run is resumed instead (bindSession's `pausedRun` option names another).
+	 * restart); `initialState.messages` must end with its assistant message. Refused beside a
+	 * `store`, which gives the paused run itself (bindSession's `pausedRun` option names another).
 	 */
 	pausedRun?: PausedToolRun;
 	/** A listener that throws does not stop the run or the other listeners; its error goes here. */

@@ -15,7 +15,7 @@ import type {
 // is copied verbatim into dist/session.d.ts, where it names no file, and the kinds would silently
 // not reach the packed package's users. "@keel/agent-core" resolves to src/index.ts here (tsconfig
 // paths) and to dist/index.d.ts in an installed package; both re-export the interface. It lives in
-// this entry file (not session-types.ts, which the Agent's types import) so that importing
+// this entry file (not session-types.ts, which modules outside this entry import) so that importing
 // "@keel/agent-core" alone does not add the kinds.
 declare module "@keel/agent-core" {
 	interface CustomAgentMessages {
