@@ -13,7 +13,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-const [{ Agent }, ai, testing, { bindSession, Session, resumeAgent }, { createJsonlTranscriptStore }] = await Promise.all([
+const [{ Agent }, ai, testing, { Session, resumeAgent }, { createJsonlTranscriptStore }] = await Promise.all([
 	import("@keel/agent-core"),
 	import("@keel/ai"),
 	import("@keel/ai/testing"),
@@ -25,6 +25,8 @@ const [{ Agent }, ai, testing, { bindSession, Session, resumeAgent }, { createJs
 		fail("the packages are not built yet: run `npx -y pnpm@10.34.9 run build` (or `npm run quickstart`).");
 	throw error;
 });
+// The Agent keeps its conversation in the session through this store (see docs/agent.md).
+const { bindSession } = await import("@keel/agent-core/session");
 const { Type } = ai;
 const { fauxAssistantMessage, fauxText, fauxThinking, fauxToolCall, registerFauxProvider } = testing;
 
