@@ -5,11 +5,13 @@ import {
 	type Api,
 	type AssistantMessageEventStream,
 	type Context,
+	type ContextLimits,
 	createErrorMessage,
 	findModel,
 	type Model,
 	type SimpleStreamOptions,
 	streamSimple,
+	validateContext,
 } from "@keel/ai";
 import { InFlightBudget } from "./in-flight-budget.js";
 import { type ProxyLimitRanges, resolveLimitRanges } from "./limit-ranges.js";
@@ -64,6 +66,11 @@ export interface ProxyServerOptions<TRequest> {
 	 * turn on; any other feature is removed from the header. Default: none.
 	 */
 	allowedBetaFeatures?: Readonly<Record<string, readonly string[]>>;
+	/**
+	 * Limits on the context a client sends: nesting depth of arrays and objects (default 64), the
+	 * number of messages (10,000) and tools (1,000). Beyond them, 400 naming the field.
+	 */
+	contextLimits?: ContextLimits;
 	/**
 	 * Node handler: a client more than this many bytes behind (unsent response bytes) is dropped and
 	 * its upstream call aborted. Fetch handler: the same bound on the response stream's queue. Default 4 MiB.
@@ -225,6 +232,7 @@ export async function runProxyRequest<TRequest>(
 			isHeaderAllowed: options.isHeaderAllowed,
 			limitRanges: state.limitRanges,
 			allowedBetaFeatures: options.allowedBetaFeatures,
+			contextLimits: options.contextLimits,
 		});
 
 		const model = await callUserCode(options, () => resolveModel(options, body.model, parts.request));
@@ -376,6 +384,8 @@ export function createHandlerState(options: ProxyServerOptions<never>): ProxyHan
 		);
 	}
 	positiveOption(options, "maxBufferedBytes", DEFAULT_MAX_BUFFERED_BYTES);
+	// Validating an empty context checks the configured limits now, not on the first request.
+	validateContext({ messages: [] }, options.contextLimits);
 	positiveOption(options, "stalledReaderTimeoutMs", DEFAULT_STALLED_READER_TIMEOUT_MS);
 	return {
 		budget: new InFlightBudget(maxInFlight),
