@@ -13,9 +13,11 @@ import {
 } from "@keel/ai";
 import { type FauxProviderRegistration, fauxAssistantMessage, fauxText, registerFauxProvider } from "@keel/ai/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { streamProxy } from "../src/proxy/client.js";
-import { isForwardableHeader, pickForwardedOptions } from "../src/proxy/protocol.js";
-import { createFetchProxyHandler, createProxyHandler, type ProxyServerOptions } from "../src/proxy/server.js";
+import { streamProxy } from "../src/client.js";
+import { createFetchProxyHandler } from "../src/fetch-handler.js";
+import { createProxyHandler } from "../src/node-handler.js";
+import { isForwardableHeader, pickForwardedOptions } from "../src/protocol.js";
+import type { ProxyServerOptions } from "../src/proxy-pipeline.js";
 import { createHangingStreamFunction, deferred, type RunningServer, startServer } from "./proxy-test-server.js";
 
 let faux: FauxProviderRegistration;
@@ -94,8 +96,8 @@ describe("proxy server refusals (fetch adapter)", () => {
 		],
 		[
 			"a bad role",
-			{ ...validBody(), context: { messages: [{ role: "system", content: "x" }] } },
-			'Invalid proxy request: "context.messages[0].role" must be "user", "assistant" or "toolResult"',
+			{ ...validBody(), context: { messages: [{ role: "robot", content: "x" }] } },
+			'Invalid proxy request: "context.messages[0].role" must be one of user, assistant, toolResult, got "robot"',
 		],
 		[
 			"a temperature out of range",
