@@ -74,13 +74,17 @@ export function createFetchProxyHandler(options: ProxyServerOptions<Request>): F
 						},
 						isBackedUp: () => (streamController.desiredSize ?? 0) < maxBufferedBytes,
 					};
-					void pumpEvents(result.upstream, sink, options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS, options.onError).finally(
-						() => {
-							result.release();
-							request.signal.removeEventListener("abort", onRequestAbort);
-							close();
-						},
-					);
+					void pumpEvents(
+						result.upstream,
+						result.encode,
+						sink,
+						options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
+						options.onError,
+					).finally(() => {
+						result.release();
+						request.signal.removeEventListener("abort", onRequestAbort);
+						close();
+					});
 					controller.signal.addEventListener("abort", () => {
 						open = false;
 					});

@@ -100,6 +100,7 @@ async function serveNodeRequest(
 	try {
 		await pumpEvents(
 			result.upstream,
+			result.encode,
 			createNodeEventSink(response, options),
 			options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
 			options.onError,
