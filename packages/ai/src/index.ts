@@ -151,6 +151,7 @@ export {
 	parseMessage,
 	validateContentBlocks,
 	validateMessage,
+	validateTool,
 } from "./utils/message-validation.js";
 export { getOverflowPatterns, isContextOverflow, isOverflowErrorMessage } from "./utils/overflow.js";
 export { sanitizeSurrogates } from "./utils/sanitize-unicode.js";

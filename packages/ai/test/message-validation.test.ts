@@ -53,6 +53,27 @@ describe("validateMessage", () => {
 		for (const message of [user, assistant, toolResult]) expect(validateMessage(message)).toBe(message);
 	});
 
+	it("checks a system message inside the transcript: content, sections, tool changes", () => {
+		const system = {
+			role: "system",
+			content: "From now on, answer in French.",
+			sections: { rules: "<rules>Be brief.</rules>", old: null },
+			toolsAdded: [{ name: "translate", description: "Translates", parameters: { type: "object" } }],
+			toolsRemoved: [{ name: "search" }],
+			timestamp: 1,
+		};
+		expect(validateMessage(system)).toBe(system);
+		expect(failure(() => validateMessage({ ...system, sections: { rules: 3 } })).message).toBe(
+			"message.sections.rules must be a string or null, got a number",
+		);
+		expect(failure(() => validateMessage({ ...system, toolsAdded: [{ name: "t", parameters: "x" }] })).field).toBe(
+			"message.toolsAdded[0].parameters",
+		);
+		expect(
+			failure(() => validateMessage({ ...system, content: [{ type: "image", data: "", mimeType: "" }] })).message,
+		).toBe('message.content[0].type "image" is not allowed here (expected text)');
+	});
+
 	it("names the field of a wrong block, a wrong role and a misplaced block type", () => {
 		expect(
 			failure(() => validateMessage({ role: "user", content: [{ type: "text", text: 5 }], timestamp: 1 })),
@@ -61,7 +82,7 @@ describe("validateMessage", () => {
 			message: "message.content[0].text must be a string, got a number",
 		});
 		expect(failure(() => validateMessage({ role: "robot" }, "context.messages[3]")).message).toBe(
-			'context.messages[3].role must be one of user, assistant, toolResult, got "robot"',
+			'context.messages[3].role must be one of system, user, assistant, toolResult, got "robot"',
 		);
 		const toolCallInUser = { role: "user", content: [assistant.content[2]], timestamp: 1 };
 		expect(failure(() => validateMessage(toolCallInUser)).message).toBe(

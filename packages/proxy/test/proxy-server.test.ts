@@ -97,7 +97,7 @@ describe("proxy server refusals (fetch adapter)", () => {
 		[
 			"a bad role",
 			{ ...validBody(), context: { messages: [{ role: "robot", content: "x" }] } },
-			'Invalid proxy request: "context.messages[0].role" must be one of user, assistant, toolResult, got "robot"',
+			'Invalid proxy request: "context.messages[0].role" must be one of system, user, assistant, toolResult, got "robot"',
 		],
 		[
 			"a temperature out of range",

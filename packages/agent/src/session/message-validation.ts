@@ -70,6 +70,7 @@ export function validateAgentMessage(value: unknown, path: string): AgentMessage
 	const message = requireObject(value, path);
 	const role = requireString(message, "role", path);
 	switch (role) {
+		case "system":
 		case "user":
 		case "assistant":
 		case "toolResult":

@@ -6,7 +6,7 @@
 // (which JSON.parse accepts, and JSON.stringify would overflow the stack on) is measured without
 // recursion and refused.
 import type { Context } from "../types.js";
-import { describeValue, MessageValidationError, validateMessage } from "./message-validation.js";
+import { describeValue, MessageValidationError, validateMessage, validateTool } from "./message-validation.js";
 
 /** Bounds on a context read from an untrusted source. */
 export interface ContextLimits {
@@ -134,34 +134,6 @@ function validateTools(tools: unknown, path: string, maxTools: number): Context[
 			`holds ${tools.length} tools, more than the limit of ${maxTools} (maxTools)`,
 		);
 	}
-	for (let index = 0; index < tools.length; index++) {
-		const toolPath = `${path}[${index}]`;
-		const tool = tools[index] as Record<string, unknown>;
-		if (typeof tool !== "object" || tool === null || Array.isArray(tool)) {
-			throw new MessageValidationError(toolPath, `must be an object, got ${describeValue(tool)}`);
-		}
-		if (typeof tool.name !== "string") {
-			throw new MessageValidationError(`${toolPath}.name`, `must be a string, got ${describeValue(tool.name)}`);
-		}
-		if (tool.description !== undefined && typeof tool.description !== "string") {
-			throw new MessageValidationError(
-				`${toolPath}.description`,
-				`must be a string when present, got ${describeValue(tool.description)}`,
-			);
-		}
-		const parameters = tool.parameters;
-		if (typeof parameters !== "object" || parameters === null || Array.isArray(parameters)) {
-			throw new MessageValidationError(
-				`${toolPath}.parameters`,
-				`must be an object (a JSON Schema), got ${describeValue(parameters)}`,
-			);
-		}
-		if (tool.strict !== undefined && typeof tool.strict !== "boolean") {
-			throw new MessageValidationError(
-				`${toolPath}.strict`,
-				`must be a boolean when present, got ${describeValue(tool.strict)}`,
-			);
-		}
-	}
+	for (let index = 0; index < tools.length; index++) validateTool(tools[index], `${path}[${index}]`);
 	return tools as Context["tools"];
 }

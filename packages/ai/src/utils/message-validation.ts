@@ -139,19 +139,84 @@ export function validateContentBlocks(
 	}
 }
 
-/** The roles `validateMessage` knows. */
-export const MESSAGE_ROLES: readonly Message["role"][] = ["user", "assistant", "toolResult"];
+/**
+ * The roles `validateMessage` knows. `system` is a system message inside the transcript (new
+ * instructions, prompt sections or tool changes from that point on).
+ */
+export const MESSAGE_ROLES: readonly string[] = ["system", "user", "assistant", "toolResult"];
+
+/** Checks one tool definition: a string name, an optional string description, an object schema. */
+export function validateTool(value: unknown, path: string): void {
+	const tool = requireObject(value, path);
+	requireString(tool, "name", path);
+	optionalString(tool, "description", path);
+	if (!isPlainObject(tool.parameters)) {
+		throw new MessageValidationError(
+			`${path}.parameters`,
+			`must be an object (a JSON Schema), got ${describeValue(tool.parameters)}`,
+		);
+	}
+	if (tool.strict !== undefined && typeof tool.strict !== "boolean") {
+		throw new MessageValidationError(
+			`${path}.strict`,
+			`must be a boolean when present, got ${describeValue(tool.strict)}`,
+		);
+	}
+}
+
+function validateSystemMessage(
+	message: Record<string, unknown>,
+	path: string,
+	options: MessageValidationOptions,
+): void {
+	requireNumber(message, "timestamp", path);
+	const content = message.content;
+	if (typeof content !== "string") {
+		if (!Array.isArray(content)) {
+			throw new MessageValidationError(
+				`${path}.content`,
+				`must be a string or an array, got ${describeValue(content)}`,
+			);
+		}
+		validateContentBlocks(content, `${path}.content`, ["text"], options);
+	}
+	if (message.sections !== undefined) {
+		const sections = requireObject(message.sections, `${path}.sections`);
+		for (const [name, text] of Object.entries(sections)) {
+			if (text !== null && typeof text !== "string") {
+				throw new MessageValidationError(
+					`${path}.sections.${name}`,
+					`must be a string or null, got ${describeValue(text)}`,
+				);
+			}
+		}
+	}
+	if (message.toolsAdded !== undefined) {
+		const added = requireArray(message, "toolsAdded", path);
+		for (let index = 0; index < added.length; index++) validateTool(added[index], `${path}.toolsAdded[${index}]`);
+	}
+	if (message.toolsRemoved !== undefined) {
+		const removed = requireArray(message, "toolsRemoved", path);
+		for (let index = 0; index < removed.length; index++) {
+			const referencePath = `${path}.toolsRemoved[${index}]`;
+			requireString(requireObject(removed[index], referencePath), "name", referencePath);
+		}
+	}
+}
 
 /**
- * Validates one message of the three LLM roles in place and returns it typed; `path` names it in
- * errors (default `message`). Fields Keel does not read are kept as they are. A role other than
- * user, assistant or toolResult is an error: an application's own kinds of message are validated
- * by whoever defines them.
+ * Validates one message of the LLM roles (system, user, assistant, toolResult) in place and
+ * returns it typed; `path` names it in errors (default `message`). Fields Keel does not read are
+ * kept as they are. Any other role is an error: an application's own kinds of message are
+ * validated by whoever defines them.
  */
 export function validateMessage(value: unknown, path = "message", options: MessageValidationOptions = {}): Message {
 	const message = requireObject(value, path);
 	requireString(message, "role", path);
 	switch (message.role) {
+		case "system":
+			validateSystemMessage(message, path, options);
+			break;
 		case "user": {
 			requireNumber(message, "timestamp", path);
 			const content = message.content;
