@@ -37,7 +37,11 @@ if (typeof core.Agent !== "function") throw new Error("the root did not load");`
 
 	it("has types that reach neither node:http nor a proxy module", () => {
 		const configPath = join(packageRoot, "tsconfig.json");
-		const parsed = ts.getParsedCommandLineOfConfigFile(configPath, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic() {} });
+		const parsed = ts.getParsedCommandLineOfConfigFile(
+			configPath,
+			{},
+			{ ...ts.sys, onUnRecoverableConfigFileDiagnostic() {} },
+		);
 		if (!parsed) throw new Error(`Could not read ${configPath}`);
 		// No ambient Node types: a file that names node:http must pull @types/node's http.d.ts itself.
 		const program = ts.createProgram([rootEntry], { ...parsed.options, types: [], noEmit: true });
