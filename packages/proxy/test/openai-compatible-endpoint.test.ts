@@ -44,6 +44,21 @@ const addTool = {
 	},
 };
 
+describe("the endpoint is opt-in", () => {
+	it("answers 404 on /v1 paths unless openAICompatible is set", async () => {
+		const plain = await startServer(
+			createProxyHandler({ authenticate: () => true, models: [faux.getModel("faux-model")] }),
+		);
+		try {
+			const plainClient = new OpenAI({ apiKey: "good-token", baseURL: `${plain.url}/v1`, maxRetries: 0 });
+			const error = await plainClient.models.list().catch((caught: unknown) => caught);
+			expect(error).toBeInstanceOf(OpenAI.NotFoundError);
+		} finally {
+			await plain.close();
+		}
+	});
+});
+
 describe("GET /v1/models", () => {
 	it("lists the models the proxy allows, named provider/id", async () => {
 		const models = [];
