@@ -103,6 +103,11 @@ export function createFetchProxyHandler(options: ProxyServerOptions<Request>): F
 async function readFetchBody(request: Request, limits: BodyReadLimits): Promise<string> {
 	if (!request.body) return "";
 	const reader = request.body.getReader();
+	// With a declared length the body is copied once into a buffer of that size, instead of being
+	// kept as chunks and copied again when joined: the body is in memory once while it arrives.
+	const declared = Number(request.headers.get("content-length") ?? Number.NaN);
+	const preallocated =
+		Number.isInteger(declared) && declared > 0 && declared <= limits.maxBytes ? new Uint8Array(declared) : undefined;
 	const chunks: Uint8Array[] = [];
 	let size = 0;
 	let timer: ReturnType<typeof setTimeout> | undefined;
@@ -117,7 +122,11 @@ async function readFetchBody(request: Request, limits: BodyReadLimits): Promise<
 			size += value.byteLength;
 			if (size > limits.maxBytes) throw tooLarge(limits.maxBytes);
 			limits.accept(size);
-			chunks.push(value);
+			if (preallocated && chunks.length === 0 && size <= preallocated.length) {
+				preallocated.set(value, size - value.byteLength);
+			} else {
+				chunks.push(value);
+			}
 		}
 	} catch (error) {
 		await reader.cancel().catch(() => {});
@@ -125,8 +134,15 @@ async function readFetchBody(request: Request, limits: BodyReadLimits): Promise<
 	} finally {
 		clearTimeout(timer);
 	}
+	if (preallocated && chunks.length === 0) return new TextDecoder().decode(preallocated.subarray(0, size));
+	// No declared length, or more bytes than it said: join what was received.
 	const bytes = new Uint8Array(size);
 	let offset = 0;
+	if (preallocated) {
+		const received = size - chunks.reduce((total, chunk) => total + chunk.byteLength, 0);
+		bytes.set(preallocated.subarray(0, received), 0);
+		offset = received;
+	}
 	for (const chunk of chunks) {
 		bytes.set(chunk, offset);
 		offset += chunk.byteLength;

@@ -87,6 +87,29 @@ describe("proxy server refusals (fetch adapter)", () => {
 		expect(await response.json()).toEqual({ error: "The request body is larger than the proxy's limit of 100 bytes" });
 	});
 
+	it("reads a streamed body whole whether its Content-Length is right or short", async () => {
+		faux.setResponses(["one", "two"]);
+		const bytes = new TextEncoder().encode(JSON.stringify(validBody()));
+		const streamed = (declaredLength: number) =>
+			new Request("http://proxy.test/api/stream", {
+				method: "POST",
+				headers: { Authorization: "Bearer good", "Content-Length": String(declaredLength) },
+				body: new ReadableStream({
+					start(controller) {
+						controller.enqueue(bytes.slice(0, 10));
+						controller.enqueue(bytes.slice(10));
+						controller.close();
+					},
+				}),
+				duplex: "half",
+			} as RequestInit);
+		for (const declaredLength of [bytes.length, 20]) {
+			const response = await fetchHandler()(streamed(declaredLength));
+			expect(response.status, `Content-Length ${declaredLength}`).toBe(200);
+			expect(await response.text()).toContain('"type":"done"');
+		}
+	});
+
 	it.each([
 		["not JSON", "{oops", "Invalid proxy request: the body is not valid JSON"],
 		[
