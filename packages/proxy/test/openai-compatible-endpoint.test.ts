@@ -11,6 +11,7 @@ import {
 } from "@keel/ai/testing";
 import OpenAI from "openai";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createFetchProxyHandler } from "../src/fetch-handler.js";
 import { createProxyHandler } from "../src/node-handler.js";
 import { type RunningServer, startServer } from "./proxy-test-server.js";
 
@@ -56,6 +57,31 @@ describe("the endpoint is opt-in", () => {
 		} finally {
 			await plain.close();
 		}
+	});
+});
+
+describe("the fetch handler", () => {
+	it("serves the same endpoint to the SDK (given the handler as its fetch)", async () => {
+		faux.setResponses([fauxAssistantMessage("From the fetch handler.")]);
+		const handler = createFetchProxyHandler({
+			authenticate: (token) => token === "good-token",
+			models: [faux.getModel("faux-model")],
+			openAICompatible: true,
+		});
+		const fetchClient = new OpenAI({
+			apiKey: "good-token",
+			baseURL: "http://proxy.test/v1",
+			maxRetries: 0,
+			fetch: (url, init) => handler(new Request(url, init)),
+		});
+		const stream = await fetchClient.chat.completions.create({
+			model: "faux/faux-model",
+			messages: [{ role: "user", content: "Hi" }],
+			stream: true,
+		});
+		let text = "";
+		for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? "";
+		expect(text).toBe("From the fetch handler.");
 	});
 });
 
