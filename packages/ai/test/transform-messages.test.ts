@@ -4,8 +4,8 @@ import {
 	normalizeOpenAICompletionsToolCallId,
 	normalizeOpenAIResponsesToolCallId,
 	parseResponsesToolCallId,
-} from "../src/providers/shared/tool-call-ids.js";
-import { isSameModel, transformMessages } from "../src/providers/shared/transform-messages.js";
+} from "../src/message/tool-call-ids.js";
+import { isSameModel, transformMessages } from "../src/message/transform-messages.js";
 import type { Api, AssistantMessage, Message, Model, ToolResultMessage, UserMessage } from "../src/types.js";
 import { toolPairingProblems } from "./helpers/tool-pairing.js";
 

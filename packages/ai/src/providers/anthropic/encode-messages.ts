@@ -1,4 +1,10 @@
 import type Anthropic from "@anthropic-ai/sdk";
+import {
+	IMAGE_OMITTED_NOTE,
+	IMAGE_ONLY_TOOL_RESULT_TEXT,
+	modelAcceptsImages,
+	splitToolResultContent,
+} from "../../message/encode-content.js";
 import type {
 	Api,
 	AssistantMessage,
@@ -9,12 +15,6 @@ import type {
 	UserMessage,
 } from "../../types.js";
 import { sanitizeSurrogates } from "../../utils/sanitize-unicode.js";
-import {
-	IMAGE_OMITTED_NOTE,
-	IMAGE_ONLY_TOOL_RESULT_TEXT,
-	modelAcceptsImages,
-	splitToolResultContent,
-} from "../shared/encode-content.js";
 import { anthropicContentBlock, anthropicToolCaller } from "./server-blocks.js";
 
 type MessageParam = Anthropic.Messages.MessageParam;

@@ -1,10 +1,10 @@
 import type Anthropic from "@anthropic-ai/sdk";
+import { NonRetryableError } from "../../call/provider-stream.js";
+import { resolveCacheRetention } from "../../message/simple-options.js";
+import { normalizeAnthropicToolCallId } from "../../message/tool-call-ids.js";
+import { transformMessages } from "../../message/transform-messages.js";
 import type { Context, Model, ResponseFormat, Tool } from "../../types.js";
 import { sanitizeSurrogates } from "../../utils/sanitize-unicode.js";
-import { NonRetryableError } from "../shared/provider-stream.js";
-import { resolveCacheRetention } from "../shared/simple-options.js";
-import { normalizeAnthropicToolCallId } from "../shared/tool-call-ids.js";
-import { transformMessages } from "../shared/transform-messages.js";
 import { type CacheControl, encodeAnthropicMessages } from "./encode-messages.js";
 import { encodeAnthropicToolChoice, encodeAnthropicTools } from "./encode-tools.js";
 import type { AnthropicOptions } from "./options.js";

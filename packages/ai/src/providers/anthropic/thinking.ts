@@ -1,5 +1,5 @@
+import { adjustMaxTokensForThinking } from "../../message/simple-options.js";
 import type { Api, Model, ThinkingBudgets, ThinkingLevel } from "../../types.js";
-import { adjustMaxTokensForThinking } from "../shared/simple-options.js";
 import type { AnthropicEffort, AnthropicOptions } from "./options.js";
 
 /** Thinking is only sent to reasoning models, and only when asked for. */

@@ -5,13 +5,13 @@ import type {
 	SystemContentBlock,
 	ToolChoice,
 } from "@aws-sdk/client-bedrock-runtime";
+import { NonRetryableError } from "../../call/provider-stream.js";
+import { resolveCacheRetention } from "../../message/simple-options.js";
+import { normalizeAnthropicToolCallId } from "../../message/tool-call-ids.js";
+import { transformMessages } from "../../message/transform-messages.js";
 import type { Context, Model, Tool } from "../../types.js";
 import { sanitizeSurrogates } from "../../utils/sanitize-unicode.js";
 import { usesAdaptiveThinking } from "../anthropic/thinking.js";
-import { NonRetryableError } from "../shared/provider-stream.js";
-import { resolveCacheRetention } from "../shared/simple-options.js";
-import { normalizeAnthropicToolCallId } from "../shared/tool-call-ids.js";
-import { transformMessages } from "../shared/transform-messages.js";
 import { resolveBedrockCompat } from "./compat.js";
 import { type DocumentType, encodeBedrockMessages } from "./encode-messages.js";
 import type { BedrockOptions, BedrockToolChoice } from "./options.js";

@@ -1,9 +1,10 @@
 // The Gemini request body (generateContent / streamGenerateContent). Pure: no I/O, no clock.
 // @see https://ai.google.dev/api/generate-content#request-body
+
+import { NonRetryableError } from "../../call/provider-attempt.js";
+import { transformMessages } from "../../message/transform-messages.js";
 import type { Api, Context, Model, Tool } from "../../types.js";
 import { sanitizeSurrogates } from "../../utils/sanitize-unicode.js";
-import { NonRetryableError } from "../shared/provider-attempt.js";
-import { transformMessages } from "../shared/transform-messages.js";
 import { encodeGeminiContents, normalizeGeminiToolCallId } from "./encode-messages.js";
 import type { GoogleOptions } from "./options.js";
 import { usesThinkingLevels } from "./thinking.js";

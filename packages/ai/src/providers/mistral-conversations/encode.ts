@@ -1,7 +1,7 @@
+import { resolveCacheRetention } from "../../message/simple-options.js";
 import { clampThinkingLevel } from "../../models/thinking-levels.js";
 import type { Context, MistralConversationsCompat, Model, ThinkingLevel, Tool } from "../../types.js";
-import { mergeHeaders } from "../shared/headers.js";
-import { resolveCacheRetention } from "../shared/simple-options.js";
+import { mergeHeaders } from "../../wire/headers.js";
 import { encodeMistralMessages } from "./encode-messages.js";
 import type { MistralOptions } from "./options.js";
 import type { MistralChatRequest, MistralFunctionTool } from "./wire-types.js";

@@ -1,8 +1,8 @@
 import type { ResponseCreateParamsStreaming } from "openai/resources/responses/responses";
 import type { Api, Context, Model } from "../../types.js";
 import { sanitizeSurrogates } from "../../utils/sanitize-unicode.js";
+import { mergeHeaders } from "../../wire/headers.js";
 import { encodeOpenAIResponsesRequest } from "../openai-responses/encode.js";
-import { mergeHeaders } from "../shared/headers.js";
 import type { OpenAICodexResponsesOptions } from "./options.js";
 
 /** The Codex request body: a Responses body with the instructions and verbosity the endpoint expects. */

@@ -1,6 +1,6 @@
+import type { AssistantMessageBuilder, UsageUpdate } from "../../message/assistant-message-builder.js";
 import type { OpenAICompletionsUsageCounting, StopReason } from "../../types.js";
-import type { AssistantMessageBuilder, UsageUpdate } from "../shared/assistant-message-builder.js";
-import type { StreamDecoder } from "../shared/stream-decoder.js";
+import type { StreamDecoder } from "../../wire/stream-decoder.js";
 import { REASONING_FIELDS, type ReasoningField } from "./encode-messages.js";
 
 // The chunk shapes as vendors send them: OpenAI's documented fields plus the extensions other

@@ -1,3 +1,13 @@
+import {
+	IMAGE_OMITTED_NOTE,
+	IMAGE_ONLY_TOOL_RESULT_TEXT,
+	imageDataUrl,
+	modelAcceptsImages,
+	parseJsonSignature,
+	splitToolResultContent,
+} from "../../message/encode-content.js";
+import { normalizeOpenAICompletionsToolCallId } from "../../message/tool-call-ids.js";
+import { transformMessages } from "../../message/transform-messages.js";
 import type {
 	Api,
 	AssistantMessage,
@@ -10,16 +20,6 @@ import type {
 	UserMessage,
 } from "../../types.js";
 import { sanitizeSurrogates } from "../../utils/sanitize-unicode.js";
-import {
-	IMAGE_OMITTED_NOTE,
-	IMAGE_ONLY_TOOL_RESULT_TEXT,
-	imageDataUrl,
-	modelAcceptsImages,
-	parseJsonSignature,
-	splitToolResultContent,
-} from "../shared/encode-content.js";
-import { normalizeOpenAICompletionsToolCallId } from "../shared/tool-call-ids.js";
-import { transformMessages } from "../shared/transform-messages.js";
 import type { ResolvedOpenAICompletionsCompat } from "./compat.js";
 import type {
 	ChatAssistantMessage,

@@ -1,7 +1,7 @@
+import { resolveCacheRetention } from "../../message/simple-options.js";
 import type { Context, Model, ThinkingLevel } from "../../types.js";
-import { buildGitHubCopilotHeaders } from "../shared/github-copilot-headers.js";
-import { mergeHeaders } from "../shared/headers.js";
-import { resolveCacheRetention } from "../shared/simple-options.js";
+import { buildGitHubCopilotHeaders } from "../../wire/github-copilot-headers.js";
+import { mergeHeaders } from "../../wire/headers.js";
 import { type ResolvedOpenAICompletionsCompat, resolveOpenAICompletionsCompat } from "./compat.js";
 import { encodeOpenAICompletionsMessages } from "./encode-messages.js";
 import { encodeOpenAICompletionsTools, historyUsesTools } from "./encode-tools.js";

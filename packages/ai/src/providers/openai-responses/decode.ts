@@ -5,9 +5,9 @@ import type {
 	ResponseReasoningItem,
 	ResponseStreamEvent,
 } from "openai/resources/responses/responses";
-import type { AssistantMessageBuilder } from "../shared/assistant-message-builder.js";
-import { ProviderStreamError } from "../shared/provider-errors.js";
-import type { StreamDecoder } from "../shared/stream-decoder.js";
+import type { AssistantMessageBuilder } from "../../message/assistant-message-builder.js";
+import { ProviderStreamError } from "../../wire/provider-errors.js";
+import type { StreamDecoder } from "../../wire/stream-decoder.js";
 import { encodeTextSignature } from "./text-signature.js";
 
 type OpenItem =

@@ -4,8 +4,6 @@ import type {
 	ResponseInputItem,
 	ResponseReasoningItem,
 } from "openai/resources/responses/responses";
-import type { Api, AssistantMessage, Message, Model, ToolResultMessage, UserMessage } from "../../types.js";
-import { sanitizeSurrogates } from "../../utils/sanitize-unicode.js";
 import {
 	IMAGE_OMITTED_NOTE,
 	IMAGE_ONLY_TOOL_RESULT_TEXT,
@@ -13,8 +11,10 @@ import {
 	modelAcceptsImages,
 	parseJsonSignature,
 	splitToolResultContent,
-} from "../shared/encode-content.js";
-import { hashToAlphanumeric, parseResponsesToolCallId } from "../shared/tool-call-ids.js";
+} from "../../message/encode-content.js";
+import { hashToAlphanumeric, parseResponsesToolCallId } from "../../message/tool-call-ids.js";
+import type { Api, AssistantMessage, Message, Model, ToolResultMessage, UserMessage } from "../../types.js";
+import { sanitizeSurrogates } from "../../utils/sanitize-unicode.js";
 import { parseTextSignature } from "./text-signature.js";
 
 /**

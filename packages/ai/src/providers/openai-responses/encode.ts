@@ -4,13 +4,13 @@ import type {
 	Tool as ResponsesTool,
 } from "openai/resources/responses/responses";
 import type { ReasoningEffort } from "openai/resources/shared";
+import { resolveCacheRetention } from "../../message/simple-options.js";
+import { normalizeOpenAIResponsesToolCallId } from "../../message/tool-call-ids.js";
+import { transformMessages } from "../../message/transform-messages.js";
 import type { Api, Context, Model, Tool } from "../../types.js";
 import { sanitizeSurrogates } from "../../utils/sanitize-unicode.js";
-import { buildGitHubCopilotHeaders } from "../shared/github-copilot-headers.js";
-import { mergeHeaders } from "../shared/headers.js";
-import { resolveCacheRetention } from "../shared/simple-options.js";
-import { normalizeOpenAIResponsesToolCallId } from "../shared/tool-call-ids.js";
-import { transformMessages } from "../shared/transform-messages.js";
+import { buildGitHubCopilotHeaders } from "../../wire/github-copilot-headers.js";
+import { mergeHeaders } from "../../wire/headers.js";
 import { encodeResponsesInput } from "./encode-messages.js";
 import { mapReasoningEffort, reasoningEffortForOff } from "./encode-reasoning.js";
 import type { OpenAIResponsesOptions } from "./options.js";

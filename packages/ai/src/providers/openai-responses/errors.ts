@@ -1,5 +1,5 @@
-import { ProviderStreamError } from "../shared/provider-errors.js";
-import { classifyError, type ErrorClassification } from "../shared/retry.js";
+import { classifyError, type ErrorClassification } from "../../call/error-classification.js";
+import { ProviderStreamError } from "../../wire/provider-errors.js";
 
 // Error codes that an in-stream `error` event uses for temporary conditions.
 // @see https://platform.openai.com/docs/guides/error-codes

@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { afterEach, describe, expect, it } from "vitest";
+import { IMAGE_OMITTED_NOTE } from "../../../src/message/encode-content.js";
 import { encodeAnthropicRequest } from "../../../src/providers/anthropic/encode.js";
-import { IMAGE_OMITTED_NOTE } from "../../../src/providers/shared/encode-content.js";
 import type { AssistantMessage, Context, Message, ToolResultMessage } from "../../../src/types.js";
 import { assistantMessage, toolResultMessage } from "../../helpers/messages.js";
 import { claudeModel, opus46 } from "./fixtures.js";

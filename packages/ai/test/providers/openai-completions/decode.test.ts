@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { AssistantMessageBuilder } from "../../../src/message/assistant-message-builder.js";
 import { resolveOpenAICompletionsCompat } from "../../../src/providers/openai-completions/compat.js";
 import {
 	type ChatCompletionChunkWire,
@@ -6,7 +7,6 @@ import {
 	mapOpenAICompletionsUsage,
 	OpenAICompletionsStreamDecoder,
 } from "../../../src/providers/openai-completions/decode.js";
-import { AssistantMessageBuilder } from "../../../src/providers/shared/assistant-message-builder.js";
 import type { AssistantMessageEvent, OpenAICompletionsUsageCounting } from "../../../src/types.js";
 import { chunk, completionsModel, usageChunk } from "./fixtures.js";
 

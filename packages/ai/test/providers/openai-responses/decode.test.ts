@@ -1,9 +1,9 @@
 import type { ResponseStreamEvent } from "openai/resources/responses/responses";
 import { describe, expect, it } from "vitest";
+import { AssistantMessageBuilder } from "../../../src/message/assistant-message-builder.js";
 import { OpenAIResponsesDecoder } from "../../../src/providers/openai-responses/decode.js";
-import { AssistantMessageBuilder } from "../../../src/providers/shared/assistant-message-builder.js";
-import { ProviderStreamError } from "../../../src/providers/shared/provider-errors.js";
 import type { AssistantMessageEvent } from "../../../src/types.js";
+import { ProviderStreamError } from "../../../src/wire/provider-errors.js";
 import {
 	completed,
 	created,

@@ -2,13 +2,13 @@
 // key, how its errors read, and one attempt. Each provider folder's index.ts exports one; the
 // registry holds a loader for it (a dynamic import), so a provider module loads on its first call
 // and its events still go straight into the one stream the caller already holds.
-import type { ApiProvider } from "../../api-registry.js";
-import type { Api, Context, Model, SimpleStreamOptions, StreamOptions } from "../../types.js";
-import { formatThrownValue } from "../../utils/error-message.js";
-import type { AssistantMessageEventStream } from "../../utils/event-stream.js";
+import type { ApiProvider } from "../api-registry.js";
+import type { Api, Context, Model, SimpleStreamOptions, StreamOptions } from "../types.js";
+import { formatThrownValue } from "../utils/error-message.js";
+import type { AssistantMessageEventStream } from "../utils/event-stream.js";
+import { classifyError, type ErrorClassification } from "./error-classification.js";
 import type { ProviderAttempt } from "./provider-attempt.js";
 import { startProviderCall } from "./provider-stream.js";
-import { classifyError, type ErrorClassification } from "./retry.js";
 
 export interface ProviderDefinition<TApi extends Api = Api, TOptions extends StreamOptions = StreamOptions> {
 	api: TApi;

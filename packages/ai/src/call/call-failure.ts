@@ -1,11 +1,12 @@
 // How a failed call ends: the text of its error event, through the builder (which keeps the
 // content received so far, and redacts the key from the text). Every way a provider call can fail ends in one of these functions.
-import type { Api, Model } from "../../types.js";
-import { formatThrownValue } from "../../utils/error-message.js";
-import type { AssistantMessageBuilder } from "./assistant-message-builder.js";
+
+import type { AssistantMessageBuilder } from "../message/assistant-message-builder.js";
+import type { Api, Model } from "../types.js";
+import { formatThrownValue } from "../utils/error-message.js";
 import { type StopCause, stopMessage, stopReason } from "./call-lifetime.js";
 import { findNetworkCause } from "./connection-error.js";
-import type { ErrorClassification } from "./retry.js";
+import type { ErrorClassification } from "./error-classification.js";
 
 /** What the harness knows about a call that failed. */
 export interface CallFailureContext {

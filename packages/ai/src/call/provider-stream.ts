@@ -1,19 +1,19 @@
 // The harness every provider call runs in: it returns the caller's one event stream at once, emits
 // `start`, then loads and prepares the provider, checks the options, and runs the attempts. Its
 // top-level catch is the one place in @keel/ai where an unexpected exception becomes an error event.
-import { AMBIENT_CREDENTIALS, getEnvApiKey, missingApiKeyMessage } from "../../env-api-keys.js";
-import { startModelCallTrace } from "../../tracing/guarded-hooks.js";
-import type { ModelCallTrace } from "../../tracing/hooks.js";
-import { pushTracingEvents } from "../../tracing/trace-events.js";
-import type { Api, Context, Model, StreamOptions } from "../../types.js";
-import { type AssistantMessageEventStream, createAssistantMessageEventStream } from "../../utils/event-stream.js";
-import { AssistantMessageBuilder } from "./assistant-message-builder.js";
+import { AMBIENT_CREDENTIALS, getEnvApiKey, missingApiKeyMessage } from "../env-api-keys.js";
+import { AssistantMessageBuilder } from "../message/assistant-message-builder.js";
+import { isValidMaxTokens } from "../message/simple-options.js";
+import { startModelCallTrace } from "../tracing/guarded-hooks.js";
+import type { ModelCallTrace } from "../tracing/hooks.js";
+import { pushTracingEvents } from "../tracing/trace-events.js";
+import type { Api, Context, Model, StreamOptions } from "../types.js";
+import { type AssistantMessageEventStream, createAssistantMessageEventStream } from "../utils/event-stream.js";
 import { type CallFailureContext, failStoppedCall, failUnexpectedly } from "./call-failure.js";
 import { CallLifetime, CallStoppedError } from "./call-lifetime.js";
+import { classifyError, type ErrorClassification } from "./error-classification.js";
 import type { ProviderAttempt } from "./provider-attempt.js";
-import { classifyError, type ErrorClassification } from "./retry.js";
 import { runAttempts } from "./retry-loop.js";
-import { isValidMaxTokens } from "./simple-options.js";
 
 export { NonRetryableError, type ProviderAttempt } from "./provider-attempt.js";
 

@@ -1,4 +1,4 @@
-import type { Api, Model, SimpleStreamOptions, StreamOptions, ThinkingBudgets, ThinkingLevel } from "../../types.js";
+import type { Api, Model, SimpleStreamOptions, StreamOptions, ThinkingBudgets, ThinkingLevel } from "../types.js";
 
 /** Default token budgets per level; xhigh uses the high budget. */
 export const DEFAULT_THINKING_BUDGETS: Readonly<Required<ThinkingBudgets>> = {

@@ -1,8 +1,9 @@
 // Runs the caller's `onRawEvent` for the shared HTTP transport. Looked up once per attempt, so an
 // unset callback costs one branch per event; a synchronous callback costs no extra async step.
-import type { Api, Model, RawStreamEvent } from "../../types.js";
-import { formatThrownValue } from "../../utils/error-message.js";
-import { NonRetryableError, type ProviderAttempt } from "./provider-attempt.js";
+
+import { NonRetryableError, type ProviderAttempt } from "../call/provider-attempt.js";
+import type { Api, Model, RawStreamEvent } from "../types.js";
+import { formatThrownValue } from "../utils/error-message.js";
 
 /** Hands one raw event to the callback; returns a promise only when the callback returned one. */
 export type RawEventReporter = (event: RawStreamEvent) => Promise<void> | undefined;

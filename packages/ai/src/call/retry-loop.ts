@@ -1,13 +1,13 @@
 // Runs a provider's attempts until one finishes the message, a failure is final, or the call stops.
 
-import type { ModelCallTrace } from "../../tracing/hooks.js";
-import type { Api, Model, StreamOptions } from "../../types.js";
-import { formatThrownValue } from "../../utils/error-message.js";
-import type { AssistantMessageBuilder } from "./assistant-message-builder.js";
+import type { AssistantMessageBuilder } from "../message/assistant-message-builder.js";
+import type { ModelCallTrace } from "../tracing/hooks.js";
+import type { Api, Model, StreamOptions } from "../types.js";
+import { formatThrownValue } from "../utils/error-message.js";
 import { type AttemptHistory, failAttempt, failStoppedCall, failUnfinishedStream } from "./call-failure.js";
 import type { CallLifetime } from "./call-lifetime.js";
+import type { ErrorClassification } from "./error-classification.js";
 import { NonRetryableError, type ProviderAttempt } from "./provider-attempt.js";
-import type { ErrorClassification } from "./retry.js";
 import { decideRetry, retrySettings } from "./retry-policy.js";
 
 /** One provider call, ready to run: options mapped, key resolved, checks passed. */

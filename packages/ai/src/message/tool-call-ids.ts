@@ -4,7 +4,7 @@
 // `transformMessages` applies them to tool calls from another model and rewrites the matching
 // tool results, so calls and results stay paired.
 
-import type { Api, AssistantMessage, Model } from "../../types.js";
+import type { Api, AssistantMessage, Model } from "../types.js";
 
 /** What `transformMessages` calls for each tool call that came from another model. */
 export type ToolCallIdNormalizer = (id: string, targetModel: Model<Api>, source: AssistantMessage) => string;

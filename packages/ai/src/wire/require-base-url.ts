@@ -2,8 +2,9 @@
 // model without one (a misspelled `baseURL`, a hand-written object) must stop with a clear error
 // before anything is sent: guessing a public endpoint would hand the key to a server the caller
 // never named. Catalogue rows and defineModel always set baseUrl.
-import type { Api, Model } from "../../types.js";
-import { NonRetryableError } from "./provider-attempt.js";
+
+import { NonRetryableError } from "../call/provider-attempt.js";
+import type { Api, Model } from "../types.js";
 
 type ModelIdentity = Pick<Model<Api>, "id" | "provider" | "api" | "baseUrl">;
 

@@ -1,7 +1,7 @@
 // Which failed attempts are tried again, and after how long. Pure: the retry loop asks, this answers.
-import type { StreamOptions } from "../../types.js";
+import type { StreamOptions } from "../types.js";
+import type { ErrorClassification } from "./error-classification.js";
 import { NonRetryableError } from "./provider-attempt.js";
-import type { ErrorClassification } from "./retry.js";
 
 export const DEFAULT_MAX_RETRIES = 2;
 export const DEFAULT_MAX_RETRY_DELAY_MS = 60_000;

@@ -8,12 +8,15 @@
 // @anthropic-ai/sdk costs about 200 ms and openai 70–100 ms over an empty Node process (Keel's
 // budget for import plus first call is 150 ms); the Anthropic SDK pulls node:child_process and
 // node:fs into Worker bundles; and Keel already read the response body itself (the SDKs' stream
-// iterators cost 1.6–5.9× the floor, see shared/sse.ts), so the SDKs only added a wrapped fetch,
+// iterators cost 1.6–5.9× the floor, see wire/sse.ts), so the SDKs only added a wrapped fetch,
 // SDK-shaped errors and casts. A caller who injects a ready SDK client (`AnthropicOptions.client`)
 // still gets it used: its `create(body, {signal, headers}).asResponse()` supplies the Response.
 // APIs whose protocol needs an SDK load it lazily inside their own transport (Bedrock); Vertex AI
 // gets its OAuth tokens with Keel's own code and sends with `fetch` here.
-import type { Api } from "../../types.js";
+
+import { headersToRecord } from "../call/error-classification.js";
+import type { ProviderAttempt } from "../call/provider-stream.js";
+import type { Api } from "../types.js";
 import {
 	describeCut,
 	describeErrorBody,
@@ -21,9 +24,7 @@ import {
 	ProviderStreamError,
 	readErrorBody,
 } from "./provider-errors.js";
-import type { ProviderAttempt } from "./provider-stream.js";
 import { rawEventReporter } from "./raw-event-callback.js";
-import { headersToRecord } from "./retry.js";
 import { readServerSentEvents, type ServerSentEvent } from "./sse.js";
 import type { StreamDecoder } from "./stream-decoder.js";
 

@@ -1,4 +1,4 @@
-import type { Context } from "../../types.js";
+import type { Context } from "../types.js";
 
 /**
  * The per-request headers GitHub Copilot reads, whichever wire API the model uses (Chat Completions,

@@ -1,10 +1,10 @@
-import type { Api, Model, StopReason } from "../../types.js";
-import { createErrorMessage } from "../../utils/error-message.js";
+import type { Api, Model, StopReason } from "../types.js";
+import { createErrorMessage } from "../utils/error-message.js";
 import {
 	type AssistantMessageEventStream,
 	createAssistantMessageEventStream,
 	createEmptyAssistantMessage,
-} from "../../utils/event-stream.js";
+} from "../utils/event-stream.js";
 
 /**
  * A stream that ends at once: `start`, then one error event. For failures found before any provider

@@ -3,7 +3,7 @@
 // signed or encrypted thinking, provider-specific ids, tool calls whose results never arrived.
 // Provider encoders call this first, then translate the result to their wire format.
 
-import type { Api, AssistantMessage, Message, Model, ToolCall, ToolResultMessage } from "../../types.js";
+import type { Api, AssistantMessage, Message, Model, ToolCall, ToolResultMessage } from "../types.js";
 import { hashToAlphanumeric, type ToolCallIdNormalizer } from "./tool-call-ids.js";
 
 /** The text of the synthetic result given to a tool call that never got one. */

@@ -1,5 +1,5 @@
-import type { Api, Model, ResponseInfo, StreamOptions } from "../../types.js";
-import type { AssistantMessageBuilder } from "./assistant-message-builder.js";
+import type { AssistantMessageBuilder } from "../message/assistant-message-builder.js";
+import type { Api, Model, ResponseInfo, StreamOptions } from "../types.js";
 
 /** What a provider's transport gets for one attempt. */
 export interface ProviderAttempt<TApi extends Api> {

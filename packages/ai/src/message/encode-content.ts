@@ -1,7 +1,7 @@
 // Content rules every provider's message encoder shares: what stands in for an image a model cannot
 // read or for a tool result that holds only images, and how images and tool-result text are taken
 // apart. The wire shapes differ per API; these decisions must not.
-import type { Api, ImageContent, Model, TextContent, ToolResultMessage } from "../../types.js";
+import type { Api, ImageContent, Model, TextContent, ToolResultMessage } from "../types.js";
 
 /** Put in place of an image the model cannot read, so the loss is visible to the model and the reader. */
 export const IMAGE_OMITTED_NOTE = "(image omitted: this model does not accept images)";

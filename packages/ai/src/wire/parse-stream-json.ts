@@ -1,4 +1,4 @@
-import { NonRetryableError } from "./provider-stream.js";
+import { NonRetryableError } from "../call/provider-stream.js";
 
 /**
  * The JSON of one server-sent event's data. Data that is not JSON fails the call without a retry

@@ -1,4 +1,5 @@
-import { calculateCost } from "../../models/cost.js";
+import { sanitizeServerText } from "../call/secret-redaction.js";
+import { calculateCost } from "../models/cost.js";
 import type {
 	Api,
 	AssistantMessage,
@@ -9,10 +10,9 @@ import type {
 	ThinkingContent,
 	ToolCall,
 	Usage,
-} from "../../types.js";
-import { createEmptyAssistantMessage } from "../../utils/event-stream.js";
-import { StreamingJsonParser } from "../../utils/streaming-json.js";
-import { sanitizeServerText } from "./secret-redaction.js";
+} from "../types.js";
+import { createEmptyAssistantMessage } from "../utils/event-stream.js";
+import { StreamingJsonParser } from "../utils/streaming-json.js";
 
 type Emit = (event: AssistantMessageEvent) => void;
 
