@@ -1,13 +1,14 @@
 // The proxy's OpenAI-compatible endpoint, driven by OpenAI's own SDK (the `openai` package) against
 // the Node handler on 127.0.0.1 with the faux provider behind it: the model list, streamed and whole
 // answers, tool calls and their results both ways, usage, and errors as the SDK's error classes.
-import type { Context } from "@keel/ai";
+import type { Context, Model } from "@keel/ai";
 import {
 	type FauxProviderRegistration,
 	fauxAssistantMessage,
 	fauxText,
 	fauxToolCall,
 	registerFauxProvider,
+	WireTestServer,
 } from "@keel/ai/testing";
 import OpenAI from "openai";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -82,6 +83,81 @@ describe("the fetch handler", () => {
 		let text = "";
 		for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? "";
 		expect(text).toBe("From the fetch handler.");
+	});
+});
+
+describe("with a real provider call behind it", () => {
+	it("passes a streamed OpenAI Chat Completions upstream (the wire-test server) through, with its cached-token usage", async () => {
+		const upstream = await WireTestServer.start();
+		try {
+			const chunk = (body: Record<string, unknown>) =>
+				`data: ${JSON.stringify({ id: "u", object: "chat.completion.chunk", created: 1, model: "up", ...body })}\n\n`;
+			upstream.enqueue({
+				headers: { "content-type": "text/event-stream" },
+				body: [
+					chunk({ choices: [{ index: 0, delta: { role: "assistant", content: "Upstream " }, finish_reason: null }] }),
+					chunk({ choices: [{ index: 0, delta: { content: "answer." }, finish_reason: "stop" }] }),
+					chunk({
+						choices: [],
+						usage: {
+							prompt_tokens: 120,
+							completion_tokens: 7,
+							total_tokens: 127,
+							prompt_tokens_details: { cached_tokens: 100 },
+						},
+					}),
+					"data: [DONE]\n\n",
+				],
+			});
+			const upstreamModel: Model<"openai-completions"> = {
+				id: "up-model",
+				name: "up-model",
+				api: "openai-completions",
+				provider: "local",
+				baseUrl: upstream.url,
+				reasoning: false,
+				input: ["text"],
+				cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+				contextWindow: 8_000,
+				maxTokens: 1_000,
+			};
+			const proxy = await startServer(
+				createProxyHandler({
+					authenticate: () => true,
+					models: [upstreamModel],
+					getApiKey: () => "upstream-key",
+					openAICompatible: true,
+				}),
+			);
+			try {
+				const local = new OpenAI({ apiKey: "any", baseURL: `${proxy.url}/v1`, maxRetries: 0 });
+				const stream = await local.chat.completions.create({
+					model: "local/up-model",
+					messages: [{ role: "user", content: "Hi" }],
+					stream: true,
+					stream_options: { include_usage: true },
+				});
+				let text = "";
+				let usage: OpenAI.CompletionUsage | null | undefined;
+				for await (const part of stream) {
+					text += part.choices[0]?.delta.content ?? "";
+					if (part.usage) usage = part.usage;
+				}
+				expect(text).toBe("Upstream answer.");
+				expect(usage).toEqual({
+					prompt_tokens: 120,
+					completion_tokens: 7,
+					total_tokens: 127,
+					prompt_tokens_details: { cached_tokens: 100 },
+				});
+				// The upstream saw the server's key, never the client's.
+				expect(upstream.requests[0].headers.authorization).toBe("Bearer upstream-key");
+			} finally {
+				await proxy.close();
+			}
+		} finally {
+			await upstream.close();
+		}
 	});
 });
 
