@@ -17,7 +17,7 @@ import {
 } from "@keel/ai";
 import { InFlightBudget } from "./in-flight-budget.js";
 import { type ProxyLimitRanges, resolveLimitRanges } from "./limit-ranges.js";
-import { decodeChatCompletionRequest } from "./openai/chat-completion-request.js";
+import { decodeChatCompletionRequest, nameChatMessage } from "./openai/chat-completion-request.js";
 import {
 	createChatChunkEncoder,
 	openAIErrorBody,
@@ -287,12 +287,18 @@ export async function runProxyRequest<TRequest>(
 			throw new ProxyRequestError(400, "Invalid proxy request: the body is not valid JSON");
 		}
 		const chat = route === "chat-completions" ? decodeChatCompletionRequest(json) : undefined;
-		const body = validateProxyRequest(chat ? chat.proxyRequest : json, {
+		const policy = {
 			isHeaderAllowed: options.isHeaderAllowed,
 			limitRanges: state.limitRanges,
 			allowedBetaFeatures: options.allowedBetaFeatures,
 			contextLimits: options.contextLimits,
-		});
+		};
+		let body: ReturnType<typeof validateProxyRequest>;
+		try {
+			body = validateProxyRequest(chat ? chat.proxyRequest : json, policy);
+		} catch (error) {
+			throw chat && error instanceof ProxyRequestError ? nameChatMessage(error, chat.sourceIndexes) : error;
+		}
 
 		const model = await callUserCode(options, () => resolveModel(options, body.model, parts.request));
 		if (!model) {

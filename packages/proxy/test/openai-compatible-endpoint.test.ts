@@ -311,6 +311,19 @@ describe("errors, as the OpenAI SDK's error classes", () => {
 		expect((error as Error).message).toContain(
 			'Invalid chat completion request: "messages[1].tool_call_id" "call_unknown" answers no earlier tool call',
 		);
+		const badText = await client.chat.completions
+			.create({
+				model: "faux/faux-model",
+				messages: [
+					{ role: "system", content: "Be brief." },
+					{ role: "user", content: [{ type: "text", text: 5 as unknown as string }] },
+				],
+			})
+			.catch((caught: unknown) => caught);
+		expect(badText).toBeInstanceOf(OpenAI.BadRequestError);
+		expect((badText as Error).message).toContain(
+			'Invalid chat completion request: messages[1] (context.messages[0] once translated): "context.messages[0].content[0].text" must be a string, got a number',
+		);
 		const unnamed = await client.chat.completions
 			.create({ model: "faux-model", messages: [{ role: "user", content: "Hi" }] })
 			.catch((caught: unknown) => caught);

@@ -14,6 +14,11 @@ export interface DecodedChatCompletionRequest {
 	stream: boolean;
 	/** `stream_options.include_usage`: a final chunk with the usage and no choices. */
 	includeUsage: boolean;
+	/**
+	 * For each Keel message, the index of the OpenAI message it came from (system messages become
+	 * the system prompt, so the two counts differ): errors found later name the client's message.
+	 */
+	sourceIndexes: number[];
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -87,7 +92,11 @@ function decodeToolCalls(toolCalls: unknown, field: string): unknown[] {
  * answers. Assistant turns are labelled as coming from an OpenAI-compatible client: they carry no
  * provider signatures, so any provider can take them.
  */
-function decodeMessages(messages: unknown, model: string): { systemPrompt?: string; messages: unknown[] } {
+function decodeMessages(
+	messages: unknown,
+	model: string,
+	sourceIndexes: number[],
+): { systemPrompt?: string; messages: unknown[] } {
 	if (!Array.isArray(messages)) invalid("messages", "must be an array");
 	const system: string[] = [];
 	const decoded: unknown[] = [];
@@ -96,6 +105,7 @@ function decodeMessages(messages: unknown, model: string): { systemPrompt?: stri
 	messages.forEach((message, index) => {
 		const field = `messages[${index}]`;
 		if (!isRecord(message)) invalid(field, "must be an object");
+		if (message.role !== "system" && message.role !== "developer") sourceIndexes.push(index);
 		switch (message.role) {
 			case "system":
 			case "developer":
@@ -201,7 +211,8 @@ export function decodeChatCompletionRequest(body: unknown): DecodedChatCompletio
 	if (!reference)
 		invalid("model", `must be "<provider>/<model id>" (see GET /v1/models), got "${body.model.slice(0, 100)}"`);
 	if (body.n !== undefined && body.n !== null && body.n !== 1) invalid("n", "must be 1: the proxy returns one choice");
-	const context: Record<string, unknown> = decodeMessages(body.messages, body.model);
+	const sourceIndexes: number[] = [];
+	const context: Record<string, unknown> = decodeMessages(body.messages, body.model, sourceIndexes);
 	if (body.tools !== undefined && body.tools !== null) context.tools = decodeTools(body.tools);
 	const streamOptions = isRecord(body.stream_options) ? body.stream_options : {};
 	return {
@@ -209,5 +220,18 @@ export function decodeChatCompletionRequest(body: unknown): DecodedChatCompletio
 		modelName: body.model,
 		stream: body.stream === true,
 		includeUsage: streamOptions.include_usage === true,
+		sourceIndexes,
 	};
+}
+
+/**
+ * A refusal from the shared validation, which names fields in the proxy's own format, with the
+ * client's message named first: `messages[3] (context.messages[2] once translated): …`.
+ */
+export function nameChatMessage(error: ProxyRequestError, sourceIndexes: readonly number[]): ProxyRequestError {
+	const match = /"context\.messages\[(\d+)\]/.exec(error.message);
+	const source = match ? sourceIndexes[Number(match[1])] : undefined;
+	const detail = error.message.replace(/^Invalid proxy request: /, "");
+	const prefix = source === undefined ? "" : `messages[${source}] (context.messages[${match![1]}] once translated): `;
+	return new ProxyRequestError(error.status, `Invalid chat completion request: ${prefix}${detail}`);
 }
