@@ -2,6 +2,7 @@ export default [
 	"packages/ai",
 	"packages/agent",
 	"packages/cli",
+	"packages/proxy",
 	"packages/session-sqlite",
 	"packages/session-postgres",
 	"tests",

@@ -1,4 +1,4 @@
-// What `npm install @keel/ai @keel/agent-core @keel/cli` gives a user, tested as such: the packages
+// What `npm install @keel/ai @keel/agent-core @keel/cli @keel/proxy` gives a user, tested as such: the packages
 // packed by pnpm (which publishes them), installed from the tarballs with plain npm into an empty
 // project, then run with plain node, type-checked by a consumer, required from CommonJS, and the
 // `keel` command run with npx.
@@ -29,6 +29,7 @@ const repositoryRoot = fileURLToPath(new URL("../../", import.meta.url));
 const aiDirectory = join(repositoryRoot, "packages/ai");
 const agentDirectory = join(repositoryRoot, "packages/agent");
 const cliDirectory = join(repositoryRoot, "packages/cli");
+const proxyDirectory = join(repositoryRoot, "packages/proxy");
 const fixtureDirectory = fileURLToPath(new URL("./consumer/", import.meta.url));
 const typescriptCompiler = join(repositoryRoot, "node_modules/typescript/bin/tsc");
 
@@ -36,18 +37,21 @@ let workDirectory: string;
 let ai: PackedPackage;
 let agentCore: PackedPackage;
 let cli: PackedPackage;
+let proxy: PackedPackage;
 let project: NpmProject;
 
 beforeAll(async () => {
 	assertBuilt(aiDirectory);
 	assertBuilt(agentDirectory);
 	assertBuilt(cliDirectory);
+	assertBuilt(proxyDirectory);
 	workDirectory = mkdtempSync(join(tmpdir(), "keel-pack-install-"));
 	const tarballs = join(workDirectory, "tarballs");
-	[ai, agentCore, cli] = await Promise.all([
+	[ai, agentCore, cli, proxy] = await Promise.all([
 		packWithPnpm(repositoryRoot, aiDirectory, tarballs),
 		packWithPnpm(repositoryRoot, agentDirectory, tarballs),
 		packWithPnpm(repositoryRoot, cliDirectory, tarballs),
+		packWithPnpm(repositoryRoot, proxyDirectory, tarballs),
 	]);
 	// The third-party dependencies only: a Keel package must come from its packed tarball.
 	const thirdParty = (packed: PackedPackage) =>
@@ -73,6 +77,7 @@ beforeAll(async () => {
 				"@keel/ai": `file:${ai.tarball}`,
 				"@keel/agent-core": `file:${agentCore.tarball}`,
 				"@keel/cli": `file:${cli.tarball}`,
+				"@keel/proxy": `file:${proxy.tarball}`,
 			},
 			devDependencies: { "@types/node": overrides["@types/node"] },
 			overrides,
@@ -102,7 +107,7 @@ async function runAgentScript(): Promise<Record<string, unknown>> {
 describe("the packed tarballs", () => {
 	it("hold only the built code, the README and the LICENSE", () => {
 		const rootLicense = readFileSync(join(repositoryRoot, "LICENSE"), "utf8");
-		for (const packed of [ai, agentCore, cli]) {
+		for (const packed of [ai, agentCore, cli, proxy]) {
 			const unexpected = packed.files.filter(
 				(file) =>
 					!file.startsWith("dist/") &&
@@ -134,10 +139,12 @@ describe("the packed tarballs", () => {
 	});
 
 	it("keep no workspace: range, and @keel/agent-core takes @keel/ai as a caret peer", () => {
-		for (const packed of [ai, agentCore, cli]) {
+		for (const packed of [ai, agentCore, cli, proxy]) {
 			expect(JSON.stringify(packed.manifest), packed.name).not.toContain("workspace:");
 		}
 		expect(agentCore.manifest.peerDependencies).toEqual({ "@keel/ai": `^${ai.version}` });
+		expect(proxy.manifest.peerDependencies).toEqual({ "@keel/ai": `^${ai.version}` });
+		expect(proxy.manifest.dependencies).toBeUndefined();
 		expect(agentCore.manifest.dependencies?.["@keel/ai"]).toBeUndefined();
 		// The CLI is an application: it brings both, in the caret range of this release.
 		expect(cli.manifest.dependencies).toEqual({
@@ -147,7 +154,7 @@ describe("the packed tarballs", () => {
 	});
 
 	it("carry the metadata a registry page shows", () => {
-		for (const packed of [ai, agentCore, cli]) {
+		for (const packed of [ai, agentCore, cli, proxy]) {
 			const { manifest } = packed;
 			expect(manifest.license, packed.name).toBe("MIT");
 			expect(manifest.repository?.url, packed.name).toMatch(/^git\+https:\/\/github\.com\/.+\.git$/);
@@ -177,6 +184,16 @@ describe("installed with plain npm", () => {
 			agentError: null,
 			lastEvent: "agent_end",
 			fauxCalls: 3,
+		});
+	});
+
+	it("streams through the installed @keel/proxy: streamProxy to its Node handler, with plain node", async () => {
+		const output = await runCommandOrThrow("node", ["run-proxy.mjs"], { cwd: project.directory, timeoutMs: 60_000 });
+		expect(JSON.parse(output)).toEqual({
+			streamedText: "Through the installed proxy.",
+			stopReason: "stop",
+			errorMessage: null,
+			fetchHandler: "function",
 		});
 	});
 

@@ -47,31 +47,6 @@ export {
 	assertPausedToolRun,
 	pendingToolApprovals,
 } from "./approval/paused-run.js";
-// --- proxy: streamProxy for browsers, and the server handlers that hold the keys (owner: proxy) ---
-export { type ProxyStreamOptions, streamProxy } from "./proxy/client.js";
-export { DEFAULT_LIMIT_RANGES, type ProxyLimitRange, type ProxyLimitRanges } from "./proxy/limit-ranges.js";
-export {
-	filterBetaHeaders,
-	filterForwardableHeaders,
-	isBetaHeader,
-	isForwardableHeader,
-	PROXY_STREAM_PATH,
-	type ProxyAssistantMessageEvent,
-	type ProxyForwardedOptions,
-	type ProxyMessageSummary,
-	type ProxyStreamRequest,
-	pickForwardedOptions,
-	toProxyEvent,
-} from "./proxy/protocol.js";
-export {
-	createFetchProxyHandler,
-	createProxyHandler,
-	type FetchProxyHandler,
-	type NodeProxyHandler,
-	type ProxyModelResolver,
-	type ProxyServerOptions,
-	proxyServerTimeouts,
-} from "./proxy/server.js";
 // --- agent core, continued (Biome sorts exports by path) ---
 export { ABORTED_TOOL_TEXT, SKIPPED_FOR_STEERING_TEXT, TRUNCATED_TOOL_CALL_TEXT } from "./tool-execution.js";
 export type {

@@ -10,7 +10,7 @@ import {
 } from "@keel/ai";
 import { type FauxProviderRegistration, registerFauxProvider } from "@keel/ai/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createFetchProxyHandler } from "../src/proxy/server.js";
+import { createFetchProxyHandler } from "../src/fetch-handler.js";
 
 let faux: FauxProviderRegistration;
 let model: Model<Api>;

@@ -14,7 +14,8 @@ import {
 	type SimpleStreamOptions,
 } from "@keel/ai";
 import { afterEach, describe, expect, it } from "vitest";
-import { createFetchProxyHandler, createProxyHandler, proxyServerTimeouts } from "../src/proxy/server.js";
+import { createFetchProxyHandler } from "../src/fetch-handler.js";
+import { createProxyHandler, proxyServerTimeouts } from "../src/node-handler.js";
 import { deferred, type RunningServer, startServer } from "./proxy-test-server.js";
 
 const model = { id: "faux-model", provider: "faux", api: "faux" } as Model<Api>;

@@ -3,8 +3,8 @@
 import type { ServerResponse } from "node:http";
 import type { Api, AssistantMessageEvent, Model } from "@keel/ai";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { streamProxy } from "../src/proxy/client.js";
-import type { ProxyAssistantMessageEvent } from "../src/proxy/protocol.js";
+import { streamProxy } from "../src/client.js";
+import type { ProxyAssistantMessageEvent } from "../src/protocol.js";
 import { type RunningServer, startServer } from "./proxy-test-server.js";
 
 const model: Model<Api> = {

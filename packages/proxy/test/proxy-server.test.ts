@@ -13,9 +13,11 @@ import {
 } from "@keel/ai";
 import { type FauxProviderRegistration, fauxAssistantMessage, fauxText, registerFauxProvider } from "@keel/ai/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { streamProxy } from "../src/proxy/client.js";
-import { isForwardableHeader, pickForwardedOptions } from "../src/proxy/protocol.js";
-import { createFetchProxyHandler, createProxyHandler, type ProxyServerOptions } from "../src/proxy/server.js";
+import { streamProxy } from "../src/client.js";
+import { createFetchProxyHandler } from "../src/fetch-handler.js";
+import { createProxyHandler } from "../src/node-handler.js";
+import { isForwardableHeader, pickForwardedOptions } from "../src/protocol.js";
+import type { ProxyServerOptions } from "../src/proxy-pipeline.js";
 import { createHangingStreamFunction, deferred, type RunningServer, startServer } from "./proxy-test-server.js";
 
 let faux: FauxProviderRegistration;
@@ -85,6 +87,29 @@ describe("proxy server refusals (fetch adapter)", () => {
 		expect(await response.json()).toEqual({ error: "The request body is larger than the proxy's limit of 100 bytes" });
 	});
 
+	it("reads a streamed body whole whether its Content-Length is right or short", async () => {
+		faux.setResponses(["one", "two"]);
+		const bytes = new TextEncoder().encode(JSON.stringify(validBody()));
+		const streamed = (declaredLength: number) =>
+			new Request("http://proxy.test/api/stream", {
+				method: "POST",
+				headers: { Authorization: "Bearer good", "Content-Length": String(declaredLength) },
+				body: new ReadableStream({
+					start(controller) {
+						controller.enqueue(bytes.slice(0, 10));
+						controller.enqueue(bytes.slice(10));
+						controller.close();
+					},
+				}),
+				duplex: "half",
+			} as RequestInit);
+		for (const declaredLength of [bytes.length, 20]) {
+			const response = await fetchHandler()(streamed(declaredLength));
+			expect(response.status, `Content-Length ${declaredLength}`).toBe(200);
+			expect(await response.text()).toContain('"type":"done"');
+		}
+	});
+
 	it.each([
 		["not JSON", "{oops", "Invalid proxy request: the body is not valid JSON"],
 		[
@@ -94,8 +119,8 @@ describe("proxy server refusals (fetch adapter)", () => {
 		],
 		[
 			"a bad role",
-			{ ...validBody(), context: { messages: [{ role: "system", content: "x" }] } },
-			'Invalid proxy request: "context.messages[0].role" must be "user", "assistant" or "toolResult"',
+			{ ...validBody(), context: { messages: [{ role: "robot", content: "x" }] } },
+			'Invalid proxy request: "context.messages[0].role" must be one of system, user, assistant, toolResult, got "robot"',
 		],
 		[
 			"a temperature out of range",

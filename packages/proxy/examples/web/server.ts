@@ -4,7 +4,7 @@ import { readFile } from "node:fs/promises";
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { extname, join, normalize } from "node:path";
-import { createProxyHandler, type ProxyServerOptions, proxyServerTimeouts } from "../../src/index.js";
+import { createProxyHandler, type ProxyServerOptions, proxyServerTimeouts } from "../../src/node.js";
 
 const contentTypes: Record<string, string> = {
 	".html": "text/html; charset=utf-8",

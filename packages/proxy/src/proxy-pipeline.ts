@@ -3,16 +3,27 @@
 // It knows nothing about the runtime: the adapters hand it a ProxyRequestParts.
 import {
 	type Api,
+	type AssistantMessage,
+	type AssistantMessageEvent,
 	type AssistantMessageEventStream,
 	type Context,
+	type ContextLimits,
 	createErrorMessage,
 	findModel,
 	type Model,
 	type SimpleStreamOptions,
 	streamSimple,
+	validateContext,
 } from "@keel/ai";
 import { InFlightBudget } from "./in-flight-budget.js";
 import { type ProxyLimitRanges, resolveLimitRanges } from "./limit-ranges.js";
+import { decodeChatCompletionRequest, nameChatMessage } from "./openai/chat-completion-request.js";
+import {
+	createChatChunkEncoder,
+	openAIErrorBody,
+	toChatCompletion,
+	toModelList,
+} from "./openai/chat-completion-response.js";
 import { PROXY_STREAM_PATH, type ProxyForwardedOptions, toProxyEvent } from "./protocol.js";
 import { ProxyRequestError, validateProxyRequest } from "./request-validation.js";
 
@@ -65,6 +76,11 @@ export interface ProxyServerOptions<TRequest> {
 	 */
 	allowedBetaFeatures?: Readonly<Record<string, readonly string[]>>;
 	/**
+	 * Limits on the context a client sends: nesting depth of arrays and objects (default 64), the
+	 * number of messages (10,000) and tools (1,000). Beyond them, 400 naming the field.
+	 */
+	contextLimits?: ContextLimits;
+	/**
 	 * Node handler: a client more than this many bytes behind (unsent response bytes) is dropped and
 	 * its upstream call aborted. Fetch handler: the same bound on the response stream's queue. Default 4 MiB.
 	 */
@@ -81,6 +97,12 @@ export interface ProxyServerOptions<TRequest> {
 	allowedOrigins?: readonly string[] | "*";
 	/** Unexpected failures (a throwing callback); the client only sees a generic message. */
 	onError?: (error: unknown) => void;
+	/**
+	 * Also answer OpenAI's `POST /v1/chat/completions` (streaming and not) and `GET /v1/models`, so
+	 * any OpenAI client can call the allowed models, named `<provider>/<id>`, with the same token,
+	 * allow-list, validation and limits. Default false.
+	 */
+	openAICompatible?: boolean;
 }
 
 const DEFAULT_MAX_REQUEST_BYTES = 4 * 1024 * 1024;
@@ -126,6 +148,8 @@ export type ProxyResponse =
 			kind: "events";
 			headers: Record<string, string>;
 			upstream: () => AssistantMessageEventStream;
+			/** One event as the SSE text the client reads (the slim proxy events, or OpenAI chunks). */
+			encode: (event: AssistantMessageEvent) => string;
 			/** Gives the request's bytes back to the server-wide budget; call when the response ends. */
 			release: () => void;
 	  };
@@ -137,12 +161,42 @@ const sseHeaders = {
 	"X-Accel-Buffering": "no",
 };
 
-function jsonError(status: number, message: string, headers: Record<string, string> = {}): ProxyResponse {
+/** The routes the pipeline serves: the proxy's own stream, and the OpenAI-compatible pair. */
+type Route = "stream" | "chat-completions" | "models";
+
+export const OPENAI_CHAT_COMPLETIONS_PATH = "/v1/chat/completions";
+export const OPENAI_MODELS_PATH = "/v1/models";
+
+function routeOf(pathname: string, options: ProxyServerOptions<never>): Route | undefined {
+	if (options.openAICompatible) {
+		if (pathname === OPENAI_CHAT_COMPLETIONS_PATH) return "chat-completions";
+		if (pathname === OPENAI_MODELS_PATH) return "models";
+	}
+	const servedPath = options.path === undefined ? PROXY_STREAM_PATH : options.path;
+	return servedPath === null || pathname === servedPath ? "stream" : undefined;
+}
+
+/** An error response: `{ "error": "…" }` on the proxy's route, OpenAI's error object on its routes. */
+function jsonError(
+	status: number,
+	message: string,
+	headers: Record<string, string> = {},
+	route: Route = "stream",
+): ProxyResponse {
 	return {
 		kind: "json",
 		status,
 		headers: { "Content-Type": "application/json; charset=utf-8", ...headers },
-		body: JSON.stringify({ error: message }),
+		body: route === "stream" ? JSON.stringify({ error: message }) : openAIErrorBody(status, message),
+	};
+}
+
+function jsonResponse(body: unknown, headers: Record<string, string>): ProxyResponse {
+	return {
+		kind: "json",
+		status: 200,
+		headers: { "Content-Type": "application/json; charset=utf-8", ...headers },
+		body: JSON.stringify(body),
 	};
 }
 
@@ -180,8 +234,9 @@ export async function runProxyRequest<TRequest>(
 	state: ProxyHandlerState,
 	signal: AbortSignal,
 ): Promise<ProxyResponse> {
-	const servedPath = options.path === undefined ? PROXY_STREAM_PATH : options.path;
-	if (servedPath !== null && parts.pathname !== servedPath) return { kind: "not-found" };
+	const route = routeOf(parts.pathname, options as ProxyServerOptions<never>);
+	if (route === undefined) return { kind: "not-found" };
+	const method = route === "models" ? "GET" : "POST";
 	const cors = corsHeaders(parts.header("origin"), options.allowedOrigins);
 	if (parts.method === "OPTIONS" && Object.keys(cors).length > 0) {
 		return {
@@ -189,14 +244,19 @@ export async function runProxyRequest<TRequest>(
 			status: 204,
 			headers: {
 				...cors,
-				"Access-Control-Allow-Methods": "POST",
+				"Access-Control-Allow-Methods": method,
 				"Access-Control-Allow-Headers": "Authorization, Content-Type",
 				"Access-Control-Max-Age": "600",
 			},
 		};
 	}
-	if (parts.method !== "POST") {
-		return jsonError(405, `The proxy accepts POST only, got ${parts.method}`, { Allow: "POST", ...cors });
+	if (parts.method !== method) {
+		return jsonError(
+			405,
+			`The proxy accepts ${method} only here, got ${parts.method}`,
+			{ Allow: method, ...cors },
+			route,
+		);
 	}
 	const reservation = state.budget.open();
 	try {
@@ -204,6 +264,11 @@ export async function runProxyRequest<TRequest>(
 		if (!token) throw new ProxyRequestError(401, "Missing bearer token: send Authorization: Bearer <token>");
 		if (!(await callUserCode(options, () => options.authenticate(token, parts.request)))) {
 			throw new ProxyRequestError(401, "Invalid token");
+		}
+		if (route === "models") {
+			reservation.release();
+			// A resolver cannot be listed; only a list of models is.
+			return jsonResponse(toModelList(Array.isArray(options.models) ? options.models : []), cors);
 		}
 
 		const limit = state.maxRequestBytes;
@@ -221,11 +286,19 @@ export async function runProxyRequest<TRequest>(
 		} catch {
 			throw new ProxyRequestError(400, "Invalid proxy request: the body is not valid JSON");
 		}
-		const body = validateProxyRequest(json, {
+		const chat = route === "chat-completions" ? decodeChatCompletionRequest(json) : undefined;
+		const policy = {
 			isHeaderAllowed: options.isHeaderAllowed,
 			limitRanges: state.limitRanges,
 			allowedBetaFeatures: options.allowedBetaFeatures,
-		});
+			contextLimits: options.contextLimits,
+		};
+		let body: ReturnType<typeof validateProxyRequest>;
+		try {
+			body = validateProxyRequest(chat ? chat.proxyRequest : json, policy);
+		} catch (error) {
+			throw chat && error instanceof ProxyRequestError ? nameChatMessage(error, chat.sourceIndexes) : error;
+		}
 
 		const model = await callUserCode(options, () => resolveModel(options, body.model, parts.request));
 		if (!model) {
@@ -246,10 +319,23 @@ export async function runProxyRequest<TRequest>(
 		streamOptions.signal = signal;
 
 		const streamFunction = options.streamFunction ?? streamSimple;
+		if (chat && !chat.stream) {
+			try {
+				return completeChat(
+					() => streamFunction(model, body.context, streamOptions),
+					chat.modelName,
+					cors,
+					options.onError,
+				);
+			} finally {
+				reservation.release();
+			}
+		}
 		return {
 			kind: "events",
 			headers: { ...sseHeaders, ...cors },
 			upstream: () => streamFunction(model, body.context, streamOptions),
+			encode: chat ? createChatChunkEncoder(chat.modelName, chat.includeUsage) : encodeProxyEvent,
 			release: reservation.release,
 		};
 	} catch (error) {
@@ -261,9 +347,9 @@ export async function runProxyRequest<TRequest>(
 					: error.status === 503
 						? { "Retry-After": String(BUSY_RETRY_AFTER_SECONDS) }
 						: {};
-			return jsonError(error.status, error.message, { ...extra, ...cors });
+			return jsonError(error.status, error.message, { ...extra, ...cors }, route);
 		}
-		return jsonError(500, "The proxy failed to handle the request", cors);
+		return jsonError(500, "The proxy failed to handle the request", cors, route);
 	}
 }
 
@@ -313,8 +399,32 @@ async function callUserCode<TRequest, TResult>(
 	}
 }
 
-function formatEvent(data: unknown): string {
-	return `data: ${JSON.stringify(data)}\n\n`;
+/** The proxy's own SSE: one slim event per `data:` line. */
+export function encodeProxyEvent(event: AssistantMessageEvent): string {
+	return `data: ${JSON.stringify(toProxyEvent(event))}\n\n`;
+}
+
+/**
+ * A non-streaming chat completion: the whole answer as one `chat.completion`, or an OpenAI error
+ * object with 502 when the upstream call failed (500 when the stream function itself broke).
+ */
+async function completeChat(
+	start: () => AssistantMessageEventStream,
+	model: string,
+	cors: Record<string, string>,
+	onError: ((error: unknown) => void) | undefined,
+): Promise<ProxyResponse> {
+	let message: AssistantMessage;
+	try {
+		message = await start().result();
+	} catch (error) {
+		onError?.(error);
+		return jsonError(500, "The proxy's stream function failed", cors, "chat-completions");
+	}
+	if (message.stopReason === "error" || message.stopReason === "aborted") {
+		return jsonError(502, message.errorMessage ?? "The upstream call failed", cors, "chat-completions");
+	}
+	return jsonResponse(toChatCompletion(message, model), cors);
 }
 
 /** Where the event pump writes: a Node response or a fetch response stream. */
@@ -333,6 +443,7 @@ export interface EventSink {
  */
 export async function pumpEvents(
 	start: () => AssistantMessageEventStream,
+	encode: (event: AssistantMessageEvent) => string,
 	sink: EventSink,
 	heartbeatMs: number,
 	onError: ((error: unknown) => void) | undefined,
@@ -350,7 +461,8 @@ export async function pumpEvents(
 			const upstream = start();
 			errorMessage = "The proxy failed while streaming the response";
 			for await (const event of upstream) {
-				sink.write(formatEvent(toProxyEvent(event)));
+				const text = encode(event);
+				if (text !== "") sink.write(text);
 				if (event.type === "done" || event.type === "error") return;
 			}
 			errorMessage = "The upstream stream ended without a done or error event";
@@ -359,7 +471,7 @@ export async function pumpEvents(
 			onError?.(error);
 		}
 		const failed = createErrorMessage({ api: "unknown", provider: "unknown", id: "unknown" }, "error", errorMessage);
-		sink.write(formatEvent(toProxyEvent({ type: "error", reason: "error", error: failed })));
+		sink.write(encode({ type: "error", reason: "error", error: failed }));
 	} finally {
 		if (heartbeat !== undefined) clearInterval(heartbeat);
 	}
@@ -376,6 +488,8 @@ export function createHandlerState(options: ProxyServerOptions<never>): ProxyHan
 		);
 	}
 	positiveOption(options, "maxBufferedBytes", DEFAULT_MAX_BUFFERED_BYTES);
+	// Validating an empty context checks the configured limits now, not on the first request.
+	validateContext({ messages: [] }, options.contextLimits);
 	positiveOption(options, "stalledReaderTimeoutMs", DEFAULT_STALLED_READER_TIMEOUT_MS);
 	return {
 		budget: new InFlightBudget(maxInFlight),

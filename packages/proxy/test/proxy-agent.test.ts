@@ -1,5 +1,7 @@
 // The Agent running through streamProxy and the Node proxy handler (no browser): tool calls run on
 // the client, the Agent's run options reach the provider, and agent.abort() stops the upstream call.
+
+import { Agent, type AgentTool } from "@keel/agent-core";
 import { type Api, type Model, Type } from "@keel/ai";
 import {
 	type FauxProviderRegistration,
@@ -9,10 +11,8 @@ import {
 	registerFauxProvider,
 } from "@keel/ai/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { Agent } from "../src/agent.js";
-import { streamProxy } from "../src/proxy/client.js";
-import { createProxyHandler } from "../src/proxy/server.js";
-import type { AgentTool } from "../src/types.js";
+import { streamProxy } from "../src/client.js";
+import { createProxyHandler } from "../src/node-handler.js";
 import { createHangingStreamFunction, type RunningServer, startServer } from "./proxy-test-server.js";
 
 let faux: FauxProviderRegistration;

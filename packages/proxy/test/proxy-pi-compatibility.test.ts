@@ -12,8 +12,8 @@ import {
 	registerFauxProvider,
 } from "@keel/ai/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { streamProxy } from "../src/proxy/client.js";
-import { createFetchProxyHandler } from "../src/proxy/server.js";
+import { streamProxy } from "../src/client.js";
+import { createFetchProxyHandler } from "../src/fetch-handler.js";
 import { type RunningServer, startServer } from "./proxy-test-server.js";
 
 let faux: FauxProviderRegistration;

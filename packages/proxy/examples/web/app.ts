@@ -2,10 +2,12 @@
 // tool that runs in the page. The provider key never reaches the browser; the page only holds a
 // token for the proxy. Bundled for the browser by build.ts.
 //
-// In an application, import from "@keel/agent-core" and "@keel/ai"; the example imports the
-// sources so it runs from a checkout without a build.
+// In an application, import streamProxy from "@keel/proxy"; the example imports this package's
+// source (and build.ts points @keel/agent-core and @keel/ai at theirs) so it runs from a checkout
+// without a build.
+import { Agent, type AgentMessage, type AgentTool } from "@keel/agent-core";
 import { type AssistantMessage, type Model, Type } from "@keel/ai";
-import { Agent, type AgentMessage, type AgentTool, streamProxy } from "../../src/index.js";
+import { streamProxy } from "../../src/index.js";
 
 // The page is configured by its URL, for example /?token=demo-token&provider=anthropic&model=claude-sonnet-4-5
 const query = new URLSearchParams(location.search);

@@ -1,7 +1,8 @@
-// The proxy server: the browser names a model and sends a context; the server checks the token,
-// looks the model up in its own allow-list, calls the provider with its own keys and streams the
-// events back as SSE without `partial`. Two adapters over one pipeline (proxy-pipeline.ts):
-// Node's `http` (createProxyHandler) and fetch-style runtimes (createFetchProxyHandler).
+// The proxy server for Node's `http` (and Connect/Express stacks): the browser names a model and
+// sends a context; the server checks the token, looks the model up in its own allow-list, calls the
+// provider with its own keys and streams the events back as SSE without `partial`. An adapter over
+// the pipeline it shares with the fetch-style handler (proxy-pipeline.ts). Node only: it reads the
+// body with Buffer and writes to a ServerResponse.
 import type { IncomingMessage, ServerOptions, ServerResponse } from "node:http";
 import {
 	type BodyReadLimits,
@@ -21,10 +22,6 @@ import {
 import { ProxyRequestError } from "./request-validation.js";
 
 export type { ProxyModelResolver, ProxyServerOptions } from "./proxy-pipeline.js";
-
-// ---------------------------------------------------------------------------
-// Node http adapter
-// ---------------------------------------------------------------------------
 
 export type NodeProxyHandler = (request: IncomingMessage, response: ServerResponse, next?: () => void) => Promise<void>;
 
@@ -103,6 +100,7 @@ async function serveNodeRequest(
 	try {
 		await pumpEvents(
 			result.upstream,
+			result.encode,
 			createNodeEventSink(response, options),
 			options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
 			options.onError,
@@ -243,123 +241,3 @@ export function proxyServerTimeouts(
 }
 
 const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
-
-// ---------------------------------------------------------------------------
-// Fetch-style adapter (Request → Response)
-// ---------------------------------------------------------------------------
-
-export type FetchProxyHandler = (request: Request) => Promise<Response>;
-
-/**
- * A handler for runtimes built on the Fetch API (Deno, Bun, Cloudflare Workers, Hono, Next.js
- * route handlers). The upstream call is aborted when the request's signal fires or the client
- * cancels the response body.
- */
-export function createFetchProxyHandler(options: ProxyServerOptions<Request>): FetchProxyHandler {
-	const state = createHandlerState(options);
-	return async (request) => {
-		const controller = new AbortController();
-		const onRequestAbort = () => controller.abort();
-		if (request.signal.aborted) controller.abort();
-		else request.signal.addEventListener("abort", onRequestAbort, { once: true });
-		const url = new URL(request.url);
-		const result = await runProxyRequest(
-			{
-				request,
-				method: request.method,
-				pathname: url.pathname,
-				header: (name) => request.headers.get(name),
-				readBody: (limits) => readFetchBody(request, limits),
-			},
-			options,
-			state,
-			controller.signal,
-		);
-		if (result.kind !== "events") request.signal.removeEventListener("abort", onRequestAbort);
-		if (result.kind === "not-found") {
-			return Response.json({ error: `Not found: ${url.pathname}` }, { status: 404 });
-		}
-		if (result.kind === "json") return new Response(result.body, { status: result.status, headers: result.headers });
-		if (result.kind === "empty") return new Response(null, { status: result.status, headers: result.headers });
-
-		const encoder = new TextEncoder();
-		const maxBufferedBytes = options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
-		const body = new ReadableStream<Uint8Array>(
-			{
-				start(streamController) {
-					let open = true;
-					const close = () => {
-						if (!open) return;
-						open = false;
-						streamController.close();
-					};
-					const sink: EventSink = {
-						write(chunk) {
-							if (!open) return;
-							// desiredSize is the queue's room in bytes: below 0, the client is more than
-							// maxBufferedBytes behind. Drop it and stop paying for the upstream call.
-							if ((streamController.desiredSize ?? 0) < 0) {
-								open = false;
-								streamController.error(new Error("The client fell too far behind (maxBufferedBytes)"));
-								controller.abort();
-								return;
-							}
-							streamController.enqueue(encoder.encode(chunk));
-						},
-						isBackedUp: () => (streamController.desiredSize ?? 0) < maxBufferedBytes,
-					};
-					void pumpEvents(result.upstream, sink, options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS, options.onError).finally(
-						() => {
-							result.release();
-							request.signal.removeEventListener("abort", onRequestAbort);
-							close();
-						},
-					);
-					controller.signal.addEventListener("abort", () => {
-						open = false;
-					});
-				},
-				cancel() {
-					// The client stopped reading: abort the upstream call.
-					controller.abort();
-				},
-			},
-			{ highWaterMark: maxBufferedBytes, size: (chunk) => chunk.byteLength },
-		);
-		return new Response(body, { status: 200, headers: result.headers });
-	};
-}
-
-async function readFetchBody(request: Request, limits: BodyReadLimits): Promise<string> {
-	if (!request.body) return "";
-	const reader = request.body.getReader();
-	const chunks: Uint8Array[] = [];
-	let size = 0;
-	let timer: ReturnType<typeof setTimeout> | undefined;
-	const timedOut = new Promise<never>((_, reject) => {
-		timer = setTimeout(() => reject(bodyTimedOut(limits.timeoutMs)), limits.timeoutMs);
-	});
-	timedOut.catch(() => {});
-	try {
-		while (true) {
-			const { value, done } = await Promise.race([reader.read(), timedOut]);
-			if (done) break;
-			size += value.byteLength;
-			if (size > limits.maxBytes) throw tooLarge(limits.maxBytes);
-			limits.accept(size);
-			chunks.push(value);
-		}
-	} catch (error) {
-		await reader.cancel().catch(() => {});
-		throw error;
-	} finally {
-		clearTimeout(timer);
-	}
-	const bytes = new Uint8Array(size);
-	let offset = 0;
-	for (const chunk of chunks) {
-		bytes.set(chunk, offset);
-		offset += chunk.byteLength;
-	}
-	return new TextDecoder().decode(bytes);
-}

@@ -1,5 +1,5 @@
 // Bundles the example page for the browser with tsup's JS API: app.ts and everything it imports
-// (@keel/agent-core and @keel/ai from source) into one ES module, plus index.html, in `outDir`.
+// (@keel/proxy, @keel/agent-core and @keel/ai from source) into one ES module, plus index.html, in `outDir`.
 import { copyFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { build } from "tsup";
@@ -23,7 +23,10 @@ export async function bundleExample(outDir: string): Promise<void> {
 		clean: false,
 		silent: true,
 		esbuildOptions(options) {
-			options.alias = { "@keel/ai": here("../../../ai/src/index.ts") };
+			options.alias = {
+				"@keel/ai": here("../../../ai/src/index.ts"),
+				"@keel/agent-core": here("../../../agent/src/index.ts"),
+			};
 			// @keel/ai lazy-loads provider SDKs with import(); inline them so the page needs one file.
 			options.supported = { ...options.supported, "dynamic-import": true };
 		},

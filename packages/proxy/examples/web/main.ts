@@ -1,5 +1,5 @@
 // Runs the example with the faux provider (no key needed):
-//   node --import tsx packages/agent/examples/web/main.ts
+//   node --import tsx packages/proxy/examples/web/main.ts
 // then open the printed URL. With a real provider, pass its Model in `models` and let the server
 // read its key from the environment (for example ANTHROPIC_API_KEY).
 import { mkdtemp } from "node:fs/promises";

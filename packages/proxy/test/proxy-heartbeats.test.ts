@@ -13,8 +13,9 @@ import {
 } from "@keel/ai";
 import { type FauxProviderRegistration, registerFauxProvider } from "@keel/ai/testing";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { streamProxy } from "../src/proxy/client.js";
-import { createProxyHandler, type ProxyServerOptions } from "../src/proxy/server.js";
+import { streamProxy } from "../src/client.js";
+import { createProxyHandler } from "../src/node-handler.js";
+import type { ProxyServerOptions } from "../src/proxy-pipeline.js";
 import { type RunningServer, startServer } from "./proxy-test-server.js";
 
 let faux: FauxProviderRegistration;

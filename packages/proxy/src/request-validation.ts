@@ -1,7 +1,13 @@
 // Validation of the proxy's request body. The body comes from a browser, so nothing in it is
 // trusted: every field is checked, unknown options are dropped, and a bad field is a 400 that says
 // which field and why.
-import type { Context, SimpleStreamOptions } from "@keel/ai";
+import {
+	type Context,
+	type ContextLimits,
+	MessageValidationError,
+	type SimpleStreamOptions,
+	validateContext,
+} from "@keel/ai";
 import {
 	clampLimit,
 	DEFAULT_LIMIT_RANGES,
@@ -30,6 +36,8 @@ export interface RequestPolicy {
 	limitRanges?: ProxyLimitRanges;
 	/** Per beta header (lower case), the feature names a browser may turn on; default none. */
 	allowedBetaFeatures?: Readonly<Record<string, readonly string[]>>;
+	/** Nesting depth and count limits on the context; default @keel/ai's `DEFAULT_CONTEXT_LIMITS`. */
+	contextLimits?: ContextLimits;
 }
 
 export interface ValidatedProxyRequest {
@@ -41,7 +49,6 @@ export interface ValidatedProxyRequest {
 const thinkingLevels = new Set(["minimal", "low", "medium", "high", "xhigh"]);
 const cacheRetentions = new Set(["none", "short", "long"]);
 const transports = new Set(["sse", "websocket", "websocket-cached", "auto"]);
-const roles = new Set(["user", "assistant", "toolResult"]);
 
 function isRecord(value: unknown): value is Record<string, unknown> {
 	return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -60,43 +67,23 @@ export function validateProxyRequest(body: unknown, policy: RequestPolicy = {}):
 	}
 	return {
 		model: { provider: model.provider, id: model.id },
-		context: validateContext(body.context),
+		context: validateRequestContext(body.context, policy.contextLimits),
 		options: validateOptions(body.options ?? {}, policy),
 	};
 }
 
-function validateContext(context: unknown): Context {
-	if (!isRecord(context)) invalid('"context" must be an object with a messages array');
-	if (context.systemPrompt !== undefined && typeof context.systemPrompt !== "string") {
-		invalid('"context.systemPrompt" must be a string');
+/**
+ * The whole context, with @keel/ai's validator (the one sessions use for stored messages): every
+ * message and content block field by field, unknown block types refused, tools, and limits on
+ * nesting depth and counts. Nothing reaches the stream function unless all of it holds.
+ */
+function validateRequestContext(context: unknown, limits: ContextLimits | undefined): Context {
+	try {
+		return validateContext(context, limits, "context");
+	} catch (error) {
+		if (error instanceof MessageValidationError) invalid(`"${error.field}" ${error.problem}`);
+		throw error;
 	}
-	if (!Array.isArray(context.messages)) invalid('"context.messages" must be an array');
-	context.messages.forEach((message: unknown, index: number) => {
-		if (!isRecord(message) || typeof message.role !== "string" || !roles.has(message.role)) {
-			invalid(`"context.messages[${index}].role" must be "user", "assistant" or "toolResult"`);
-		}
-		const content = message.content;
-		const contentIsValid =
-			message.role === "user" ? typeof content === "string" || Array.isArray(content) : Array.isArray(content);
-		if (!contentIsValid)
-			invalid(`"context.messages[${index}].content" has the wrong type for a ${message.role} message`);
-	});
-	if (context.tools !== undefined) {
-		if (!Array.isArray(context.tools)) invalid('"context.tools" must be an array');
-		context.tools.forEach((tool: unknown, index: number) => {
-			if (!isRecord(tool) || typeof tool.name !== "string" || !isRecord(tool.parameters)) {
-				invalid(`"context.tools[${index}]" must have a string name and an object parameters schema`);
-			}
-			if (tool.description !== undefined && typeof tool.description !== "string") {
-				invalid(`"context.tools[${index}].description" must be a string`);
-			}
-		});
-	}
-	// Only the three known fields travel on; anything else a client adds is dropped.
-	const validated: Context = { messages: context.messages as Context["messages"] };
-	if (context.systemPrompt !== undefined) validated.systemPrompt = context.systemPrompt as string;
-	if (context.tools !== undefined) validated.tools = context.tools as Context["tools"];
-	return validated;
 }
 
 function optionalNumber(

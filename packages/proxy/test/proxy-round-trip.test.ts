@@ -11,8 +11,9 @@ import {
 	registerFauxProvider,
 } from "@keel/ai/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { streamProxy } from "../src/proxy/client.js";
-import { createProxyHandler, type ProxyServerOptions } from "../src/proxy/server.js";
+import { streamProxy } from "../src/client.js";
+import { createProxyHandler } from "../src/node-handler.js";
+import type { ProxyServerOptions } from "../src/proxy-pipeline.js";
 import { createHangingStreamFunction, type RunningServer, startServer } from "./proxy-test-server.js";
 
 let faux: FauxProviderRegistration;
