@@ -28,7 +28,9 @@ export interface PublishedManifest {
 	bugs?: { url: string };
 	keywords?: string[];
 	publishConfig?: { access?: string };
+	engines?: Record<string, string>;
 	exports: Record<string, string | Record<string, string>>;
+	typesVersions?: Record<string, Record<string, string[]>>;
 	dependencies?: Record<string, string>;
 	peerDependencies?: Record<string, string>;
 	bin?: Record<string, string>;
