@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync, rmSync } from "node:fs";
+import type { Plugin } from "esbuild";
 import { defineConfig, type Options } from "tsup";
 import { writeThirdPartyNotices } from "./build/third-party-notices.js";
 
@@ -40,6 +41,62 @@ function mapsWithoutSourcesContent(options: { sourcesContent?: boolean }): void 
 	options.sourcesContent = false;
 }
 
+// AJV and ajv-formats are 280 KB of the root's code. Bundled into dist/index.js they run only on
+// the first validation, but Node still compiles them on every import. For Node they go into a file
+// of their own, dist/internal/create-ajv.cjs (ajvBuild below), which validation.ts's import of
+// ./create-ajv.cjs is pointed at: it is required on the first validation. The require() is resolved
+// from the module it lands in, so that module must sit in dist/ itself (checked after the build).
+// Bundlers get dist/module, where AJV stays bundled (and is dropped when nothing validates).
+const AJV_FILE = "internal/create-ajv.cjs";
+const createAjvOnFirstUse: Plugin = {
+	name: "create-ajv-on-first-use",
+	setup(build) {
+		build.onResolve({ filter: /\/create-ajv\.cjs$/ }, (args) =>
+			args.kind === "import-statement" ? { path: "create-ajv-on-first-use", namespace: "keel-node" } : undefined,
+		);
+		build.onLoad({ filter: /.*/, namespace: "keel-node" }, () => ({
+			loader: "js",
+			contents: `import { createRequire } from "node:module";
+const requireFromDist = createRequire(import.meta.url);
+export function createAjv(options) {
+	return requireFromDist(${JSON.stringify(`./${AJV_FILE}`)}).createAjv(options);
+}`,
+		}));
+	},
+};
+
+function assertAjvLoaderInDistRoot(): void {
+	const holders = readdirSync(new URL("./dist/", import.meta.url), { recursive: true, encoding: "utf8" }).filter(
+		(file) =>
+			file.endsWith(".js") &&
+			!file.startsWith("module/") &&
+			readFileSync(new URL(`./dist/${file}`, import.meta.url), "utf8").includes(`./${AJV_FILE}`),
+	);
+	if (holders.length === 0 || holders.some((file) => file.includes("/"))) {
+		throw new Error(`The AJV loader must be in a module of dist/ itself, found in: ${holders.join(", ") || "none"}`);
+	}
+}
+
+// The notices list the packages bundled by the two builds that write a metafile (main and AJV);
+// they run at the same time, so the notices are written when the second one is done.
+let buildsWithNotices = 2;
+async function writeNoticesOnce(): Promise<void> {
+	buildsWithNotices -= 1;
+	if (buildsWithNotices === 0) await writeThirdPartyNotices("dist");
+}
+
+const ajvBuild: Options = {
+	entry: { "internal/create-ajv": "src/utils/create-ajv.cjs" },
+	format: ["cjs"],
+	outExtension: () => ({ js: ".cjs" }),
+	sourcemap: true,
+	esbuildOptions: mapsWithoutSourcesContent,
+	target: "node20",
+	noExternal: ["ajv", "ajv-formats"],
+	metafile: true,
+	onSuccess: writeNoticesOnce,
+};
+
 const mainBuild: Options = {
 	entry: publicEntries,
 	format: ["esm"],
@@ -54,7 +111,11 @@ const mainBuild: Options = {
 	// Bundled code keeps its licences: dist/THIRD_PARTY_NOTICES.md lists every package the bundle
 	// holds, read from the build's own metafile, with its licence text.
 	metafile: true,
-	onSuccess: () => writeThirdPartyNotices("dist"),
+	esbuildPlugins: [createAjvOnFirstUse],
+	onSuccess: async () => {
+		assertAjvLoaderInDistRoot();
+		await writeNoticesOnce();
+	},
 };
 
 // The modules src/index.ts re-exports values from ("models/catalogue", "utils/validation", …).
@@ -109,5 +170,5 @@ const providerModelsBuild: Options = {
 // it is emptied here, once, before both start (not in watch mode, which rebuilds in place).
 export default defineConfig((options) => {
 	if (!options.watch) rmSync(new URL("./dist/", import.meta.url), { recursive: true, force: true });
-	return [mainBuild, bundlerBuild, providerModelsBuild];
+	return [mainBuild, ajvBuild, bundlerBuild, providerModelsBuild];
 });
