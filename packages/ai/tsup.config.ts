@@ -43,7 +43,7 @@ function mapsWithoutSourcesContent(options: { sourcesContent?: boolean }): void 
 
 // AJV and ajv-formats are 280 KB of the root's code. Bundled into dist/index.js they run only on
 // the first validation, but Node still compiles them on every import. For Node they go into a file
-// of their own, dist/internal/create-ajv.cjs (ajvBuild below), which validation.ts's import of
+// of their own, dist/internal/create-ajv.cjs (onFirstUseBuild below), which validation.ts's import of
 // ./create-ajv.cjs is pointed at: it is required on the first validation. The require() is resolved
 // from the module it lands in, so that module must sit in dist/ itself (checked after the build).
 // Bundlers get dist/module, where AJV stays bundled (and is dropped when nothing validates).
@@ -54,7 +54,7 @@ const createAjvOnFirstUse: Plugin = {
 		build.onResolve({ filter: /\/create-ajv\.cjs$/ }, (args) =>
 			args.kind === "import-statement" ? { path: "create-ajv-on-first-use", namespace: "keel-node" } : undefined,
 		);
-		build.onLoad({ filter: /.*/, namespace: "keel-node" }, () => ({
+		build.onLoad({ filter: /^create-ajv-on-first-use$/, namespace: "keel-node" }, () => ({
 			loader: "js",
 			contents: `import { createRequire } from "node:module";
 const requireFromDist = createRequire(import.meta.url);
@@ -65,19 +65,59 @@ export function createAjv(options) {
 	},
 };
 
-function assertAjvLoaderInDistRoot(): void {
-	const holders = readdirSync(new URL("./dist/", import.meta.url), { recursive: true, encoding: "utf8" }).filter(
-		(file) =>
-			file.endsWith(".js") &&
-			!file.startsWith("module/") &&
-			readFileSync(new URL(`./dist/${file}`, import.meta.url), "utf8").includes(`./${AJV_FILE}`),
+// Each loader resolves its file from the module it lands in, so that module must sit in dist/ itself.
+function assertLoadersInDistRoot(): void {
+	const modules = readdirSync(new URL("./dist/", import.meta.url), { recursive: true, encoding: "utf8" }).filter(
+		(file) => file.endsWith(".js") && !file.startsWith("module/"),
 	);
-	if (holders.length === 0 || holders.some((file) => file.includes("/"))) {
-		throw new Error(`The AJV loader must be in a module of dist/ itself, found in: ${holders.join(", ") || "none"}`);
+	for (const loaded of [AJV_FILE, CATALOGUE_DATA_FILE]) {
+		const holders = modules.filter((file) =>
+			readFileSync(new URL(`./dist/${file}`, import.meta.url), "utf8").includes(`./${loaded}`),
+		);
+		if (holders.length === 0 || holders.some((file) => file.includes("/"))) {
+			throw new Error(
+				`The loader of ${loaded} must be in a module of dist/ itself, found in: ${holders.join(", ") || "none"}`,
+			);
+		}
 	}
 }
 
-// The notices list the packages bundled by the two builds that write a metafile (main and AJV);
+// The catalogue's data, 183 KB of JSON text in one module per provider, is parsed on the first
+// lookup of a provider, but Node compiled all of it on every import. For Node it goes into
+// dist/internal/catalogue-data.cjs (onFirstUseBuild below): catalogue.ts's import of
+// models.generated.js gets an object with one getter per provider, and the first getter read
+// requires the file. The providers are the generated modules' names, known at build time.
+const CATALOGUE_DATA_FILE = "internal/catalogue-data.cjs";
+const catalogueProviders = readdirSync(new URL("./src/models/generated/", import.meta.url))
+	.filter((name) => name.endsWith(".ts"))
+	.map((name) => name.slice(0, -3));
+const catalogueDataOnFirstUse: Plugin = {
+	name: "catalogue-data-on-first-use",
+	setup(build) {
+		build.onResolve({ filter: /\/models\.generated\.js$/ }, (args) =>
+			args.importer.endsWith("/src/models/catalogue.ts")
+				? { path: "catalogue-data-on-first-use", namespace: "keel-node" }
+				: undefined,
+		);
+		build.onLoad({ filter: /^catalogue-data-on-first-use$/, namespace: "keel-node" }, () => ({
+			loader: "js",
+			contents: `import { createRequire } from "node:module";
+const requireFromDist = createRequire(import.meta.url);
+let loaded;
+const data = () => (loaded ??= requireFromDist(${JSON.stringify(`./${CATALOGUE_DATA_FILE}`)}).GENERATED_PROVIDER_DATA);
+export const GENERATED_PROVIDER_DATA = Object.freeze(
+	Object.defineProperties(
+		{},
+		Object.fromEntries(
+			${JSON.stringify(catalogueProviders)}.map((provider) => [provider, { enumerable: true, get: () => data()[provider] }]),
+		),
+	),
+);`,
+		}));
+	},
+};
+
+// The notices list the packages bundled by the two builds that write a metafile (main and on-first-use);
 // they run at the same time, so the notices are written when the second one is done.
 let buildsWithNotices = 2;
 async function writeNoticesOnce(): Promise<void> {
@@ -85,8 +125,8 @@ async function writeNoticesOnce(): Promise<void> {
 	if (buildsWithNotices === 0) await writeThirdPartyNotices("dist");
 }
 
-const ajvBuild: Options = {
-	entry: { "internal/create-ajv": "src/utils/create-ajv.cjs" },
+const onFirstUseBuild: Options = {
+	entry: { "internal/create-ajv": "src/utils/create-ajv.cjs", "internal/catalogue-data": "src/models.generated.ts" },
 	format: ["cjs"],
 	outExtension: () => ({ js: ".cjs" }),
 	sourcemap: true,
@@ -111,9 +151,9 @@ const mainBuild: Options = {
 	// Bundled code keeps its licences: dist/THIRD_PARTY_NOTICES.md lists every package the bundle
 	// holds, read from the build's own metafile, with its licence text.
 	metafile: true,
-	esbuildPlugins: [createAjvOnFirstUse],
+	esbuildPlugins: [createAjvOnFirstUse, catalogueDataOnFirstUse],
 	onSuccess: async () => {
-		assertAjvLoaderInDistRoot();
+		assertLoadersInDistRoot();
 		await writeNoticesOnce();
 	},
 };
@@ -170,5 +210,5 @@ const providerModelsBuild: Options = {
 // it is emptied here, once, before both start (not in watch mode, which rebuilds in place).
 export default defineConfig((options) => {
 	if (!options.watch) rmSync(new URL("./dist/", import.meta.url), { recursive: true, force: true });
-	return [mainBuild, ajvBuild, bundlerBuild, providerModelsBuild];
+	return [mainBuild, onFirstUseBuild, bundlerBuild, providerModelsBuild];
 });
