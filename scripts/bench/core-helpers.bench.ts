@@ -1,8 +1,8 @@
 // Core helpers on inputs of realistic and large size: sanitizeSurrogates (fast path and repair),
 // transformMessages on a long cross-model history, and the faux provider's streaming overhead.
 import { complete } from "../../packages/ai/src/index.js";
-import { normalizeAnthropicToolCallId } from "../../packages/ai/src/providers/shared/tool-call-ids.js";
-import { transformMessages } from "../../packages/ai/src/providers/shared/transform-messages.js";
+import { normalizeAnthropicToolCallId } from "../../packages/ai/src/message/tool-call-ids.js";
+import { transformMessages } from "../../packages/ai/src/message/transform-messages.js";
 import { registerFauxProvider } from "../../packages/ai/src/testing/faux-provider.js";
 import type { Api, AssistantMessage, Message, Model } from "../../packages/ai/src/types.js";
 import { sanitizeSurrogates } from "../../packages/ai/src/utils/sanitize-unicode.js";

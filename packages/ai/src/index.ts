@@ -13,6 +13,18 @@ export {
 	registerApiProvider,
 	unregisterApiProviders,
 } from "./api-registry.js";
+export {
+	classifyError,
+	type ErrorClassification,
+	headersToRecord,
+	parseRetryAfter,
+} from "./call/error-classification.js";
+export {
+	createProviderStream,
+	NonRetryableError,
+	type ProviderAttempt,
+	type ProviderStreamConfig,
+} from "./call/provider-stream.js";
 export { findEnvKeys, getEnvApiKey } from "./env-api-keys.js";
 export {
 	createFallbackStream,
@@ -24,6 +36,27 @@ export {
 } from "./fallback/create-fallback-stream.js";
 export { classifyFallbackFailure, type FallbackFailureKind } from "./fallback/failure-kind.js";
 export type { FallbackCallOptions } from "./fallback/target-options.js";
+export {
+	AssistantMessageBuilder,
+	MAX_TOOL_ARGUMENTS_LENGTH,
+	TOOL_ARGUMENTS_REJECTED,
+} from "./message/assistant-message-builder.js";
+export {
+	adjustMaxTokensForThinking,
+	buildBaseOptions,
+	clampReasoning,
+	DEFAULT_THINKING_BUDGETS,
+} from "./message/simple-options.js";
+export {
+	normalizeAnthropicToolCallId,
+	normalizeOpenAICompletionsToolCallId,
+	normalizeOpenAIResponsesToolCallId,
+	parseResponsesToolCallId,
+	type ResponsesToolCallId,
+	sanitizeToolCallIdCharacters,
+	type ToolCallIdNormalizer,
+} from "./message/tool-call-ids.js";
+export { isSameModel, MISSING_TOOL_RESULT_TEXT, transformMessages } from "./message/transform-messages.js";
 export {
 	type CatalogueModel,
 	type CatalogueModelId,
@@ -84,35 +117,6 @@ export type {
 	OpenAIResponsesSimpleOptions,
 } from "./providers/openai-responses/options.js";
 export { registerBuiltInApiProviders, resetApiProviders } from "./providers/register-builtins.js";
-export {
-	AssistantMessageBuilder,
-	MAX_TOOL_ARGUMENTS_LENGTH,
-	TOOL_ARGUMENTS_REJECTED,
-} from "./providers/shared/assistant-message-builder.js";
-export {
-	createProviderStream,
-	NonRetryableError,
-	type ProviderAttempt,
-	type ProviderStreamConfig,
-} from "./providers/shared/provider-stream.js";
-export { classifyError, type ErrorClassification, headersToRecord, parseRetryAfter } from "./providers/shared/retry.js";
-export {
-	adjustMaxTokensForThinking,
-	buildBaseOptions,
-	clampReasoning,
-	DEFAULT_THINKING_BUDGETS,
-} from "./providers/shared/simple-options.js";
-export { readServerSentEvents, type ServerSentEvent, ServerSentEventParser } from "./providers/shared/sse.js";
-export {
-	normalizeAnthropicToolCallId,
-	normalizeOpenAICompletionsToolCallId,
-	normalizeOpenAIResponsesToolCallId,
-	parseResponsesToolCallId,
-	type ResponsesToolCallId,
-	sanitizeToolCallIdCharacters,
-	type ToolCallIdNormalizer,
-} from "./providers/shared/tool-call-ids.js";
-export { isSameModel, MISSING_TOOL_RESULT_TEXT, transformMessages } from "./providers/shared/transform-messages.js";
 export { complete, completeSimple, stream, streamSimple } from "./stream.js";
 export type {
 	ObjectResult,
@@ -145,8 +149,17 @@ export { getImages, getMessageText, getThinking, getToolCalls } from "./utils/me
 export { getOverflowPatterns, isContextOverflow, isOverflowErrorMessage } from "./utils/overflow.js";
 export { sanitizeSurrogates } from "./utils/sanitize-unicode.js";
 export { parseStreamingJson, StreamingJsonParser, type StreamingJsonResult } from "./utils/streaming-json.js";
+export {
+	findSystemMessageProblem,
+	foldSystemMessages,
+	keepSystemMessagesInPlace,
+	type ResolvedSystemContext,
+	renderSystemMessageUpdate,
+	resolveCurrentTools,
+} from "./utils/system-messages.js";
 export { StringEnum } from "./utils/typebox-helpers.js";
 export { validateJsonValue, validateToolArguments, validateToolCall } from "./utils/validation.js";
+export { readServerSentEvents, type ServerSentEvent, ServerSentEventParser } from "./wire/sse.js";
 
 import { registerBuiltInApiProviders } from "./providers/register-builtins.js";
 

@@ -1,6 +1,6 @@
 import { getApiProvider } from "./api-registry.js";
-import { failedStream } from "./providers/shared/failed-stream.js";
-import { sanitizeServerText } from "./providers/shared/secret-redaction.js";
+import { failedStream } from "./call/failed-stream.js";
+import { sanitizeServerText } from "./call/secret-redaction.js";
 import type {
 	Api,
 	AssistantMessage,

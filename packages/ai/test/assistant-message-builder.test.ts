@@ -3,7 +3,7 @@ import {
 	AssistantMessageBuilder,
 	MAX_TOOL_ARGUMENTS_LENGTH,
 	TOOL_ARGUMENTS_REJECTED,
-} from "../src/providers/shared/assistant-message-builder.js";
+} from "../src/message/assistant-message-builder.js";
 import type { AssistantMessageEvent, Model } from "../src/types.js";
 
 const model: Model<"test-api"> = {

@@ -1,13 +1,8 @@
 // How a failed call ends: one error event through the builder, content kept, key redacted, the
 // stop reason "aborted" only for the caller's own abort, and nothing at all once the message ended.
 import { describe, expect, it } from "vitest";
-import { AssistantMessageBuilder } from "../src/providers/shared/assistant-message-builder.js";
-import {
-	failAttempt,
-	failStoppedCall,
-	failUnexpectedly,
-	failUnfinishedStream,
-} from "../src/providers/shared/call-failure.js";
+import { failAttempt, failStoppedCall, failUnexpectedly, failUnfinishedStream } from "../src/call/call-failure.js";
+import { AssistantMessageBuilder } from "../src/message/assistant-message-builder.js";
 import type { AssistantMessageEvent } from "../src/types.js";
 import { testModel } from "./helpers/models.js";
 

@@ -2,8 +2,8 @@
 // `idleTimeoutMs`; each ends the call with one error event that keeps the content, even when the
 // transport ignores the signal. The unit (CallLifetime) first, then the same guarantees end to end.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { CallLifetime, CallStoppedError, stopMessage } from "../src/providers/shared/call-lifetime.js";
-import { createProviderStream } from "../src/providers/shared/provider-stream.js";
+import { CallLifetime, CallStoppedError, stopMessage } from "../src/call/call-lifetime.js";
+import { createProviderStream } from "../src/call/provider-stream.js";
 import type { AssistantMessageEvent } from "../src/types.js";
 import { testModel } from "./helpers/models.js";
 

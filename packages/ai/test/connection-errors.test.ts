@@ -3,11 +3,11 @@
 // reports them; one case uses a real closed port on 127.0.0.1. No host name is ever resolved.
 import { createServer } from "node:net";
 import { describe, expect, it } from "vitest";
+import { describeAttemptFailure } from "../src/call/call-failure.js";
+import { findNetworkCause } from "../src/call/connection-error.js";
+import { classifyError } from "../src/call/error-classification.js";
+import { createProviderStream } from "../src/call/provider-stream.js";
 import { stream } from "../src/index.js";
-import { describeAttemptFailure } from "../src/providers/shared/call-failure.js";
-import { findNetworkCause } from "../src/providers/shared/connection-error.js";
-import { createProviderStream } from "../src/providers/shared/provider-stream.js";
-import { classifyError } from "../src/providers/shared/retry.js";
 import type { Context } from "../src/types.js";
 import { testModel } from "./helpers/models.js";
 

@@ -4,8 +4,8 @@
 import { Type } from "@sinclair/typebox";
 import { afterEach, describe, expect, it } from "vitest";
 import { registerApiProvider, unregisterApiProviders } from "../src/api-registry.js";
+import { createProviderStream } from "../src/call/provider-stream.js";
 import { createFallbackStream } from "../src/fallback/create-fallback-stream.js";
-import { createProviderStream } from "../src/providers/shared/provider-stream.js";
 import { streamObject } from "../src/structured-output/stream-object.js";
 import type { Api, AssistantMessageEvent, Context, Model, StreamOptions } from "../src/types.js";
 import { type AssistantMessageEventStream, createEmptyAssistantMessage } from "../src/utils/event-stream.js";

@@ -3,9 +3,9 @@
 // a registered provider that threw synchronously.
 import { afterEach, describe, expect, it } from "vitest";
 import { registerApiProvider, unregisterApiProviders } from "../src/api-registry.js";
-import { apiProviderFromDefinition } from "../src/providers/shared/provider-definition.js";
-import { createProviderStream } from "../src/providers/shared/provider-stream.js";
-import { MAX_SERVER_TEXT_LENGTH, redactSecret, redactSecrets } from "../src/providers/shared/secret-redaction.js";
+import { apiProviderFromDefinition } from "../src/call/provider-definition.js";
+import { createProviderStream } from "../src/call/provider-stream.js";
+import { MAX_SERVER_TEXT_LENGTH, redactSecret, redactSecrets } from "../src/call/secret-redaction.js";
 import { stream, streamSimple } from "../src/stream.js";
 import type { AssistantMessageEvent } from "../src/types.js";
 import { testModel } from "./helpers/models.js";

@@ -10,7 +10,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { registerApiProvider, unregisterApiProviders } from "../src/api-registry.js";
-import { apiProviderFromDefinition, type ProviderDefinition } from "../src/providers/shared/provider-definition.js";
+import { apiProviderFromDefinition, type ProviderDefinition } from "../src/call/provider-definition.js";
 import { stream } from "../src/stream.js";
 import type { AssistantMessageEvent, Context } from "../src/types.js";
 import { AssistantMessageEventStream } from "../src/utils/event-stream.js";

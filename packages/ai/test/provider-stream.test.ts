@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createProviderStream, startProviderCall } from "../src/providers/shared/provider-stream.js";
+import { createProviderStream, startProviderCall } from "../src/call/provider-stream.js";
 import type { AssistantMessageEvent, Model } from "../src/types.js";
 
 const model: Model<"test-api"> = {

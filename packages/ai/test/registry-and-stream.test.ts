@@ -6,8 +6,8 @@ import {
 	registerApiProvider,
 	unregisterApiProviders,
 } from "../src/api-registry.js";
+import { failedStream } from "../src/call/failed-stream.js";
 import { registerBuiltInApiProviders, resetApiProviders } from "../src/providers/register-builtins.js";
-import { failedStream } from "../src/providers/shared/failed-stream.js";
 import { complete, completeSimple, stream, streamSimple } from "../src/stream.js";
 import { fauxText, registerFauxProvider } from "../src/testing/faux-provider.js";
 import type { Api, AssistantMessageEvent, Context, Model } from "../src/types.js";

@@ -1,10 +1,10 @@
 // Which failures are retried and how: only transient ones, only before the caller saw content,
 // within maxRetries, after retry-after or capped backoff, never a caller's callback that threw.
 import { describe, expect, it } from "vitest";
-import { NonRetryableError } from "../src/providers/shared/provider-attempt.js";
-import { createProviderStream } from "../src/providers/shared/provider-stream.js";
-import type { ErrorClassification } from "../src/providers/shared/retry.js";
-import { backoffDelay, decideRetry, type FailedAttempt, retrySettings } from "../src/providers/shared/retry-policy.js";
+import type { ErrorClassification } from "../src/call/error-classification.js";
+import { NonRetryableError } from "../src/call/provider-attempt.js";
+import { createProviderStream } from "../src/call/provider-stream.js";
+import { backoffDelay, decideRetry, type FailedAttempt, retrySettings } from "../src/call/retry-policy.js";
 import type { AssistantMessageEvent } from "../src/types.js";
 import { testModel } from "./helpers/models.js";
 

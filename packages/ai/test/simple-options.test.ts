@@ -8,7 +8,7 @@ import {
 	isValidMaxTokens,
 	resolveCacheRetention,
 	thinkingBudgetFor,
-} from "../src/providers/shared/simple-options.js";
+} from "../src/message/simple-options.js";
 import { streamSimple } from "../src/stream.js";
 import { registerFauxProvider } from "../src/testing/faux-provider.js";
 import type { Model } from "../src/types.js";

@@ -1,4 +1,4 @@
-// The shared server-sent-events reader (providers/shared/sse.ts), used by every provider and the
+// The shared server-sent-events reader (wire/sse.ts), used by every provider and the
 // agent proxy client: the parser fed text pieces, and the body reader fed byte chunks that split
 // lines, line ends and multi-byte characters at arbitrary points.
 import { describe, expect, it } from "vitest";

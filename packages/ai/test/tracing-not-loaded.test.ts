@@ -31,7 +31,7 @@ if (message.stopReason !== "stop") throw new Error("the call failed: " + message
 describe("OpenTelemetry stays unloaded unless tracing is used", () => {
 	it("importing @keel/ai and streaming a call loads no @opentelemetry module", () => {
 		const modules = resolvedModules("call", CALL);
-		expect(modules.some((url) => url.endsWith("/src/providers/shared/retry-loop.ts"))).toBe(true);
+		expect(modules.some((url) => url.endsWith("/src/call/retry-loop.ts"))).toBe(true);
 		expect(modules.filter((url) => OPEN_TELEMETRY.test(url))).toEqual([]);
 	}, 60_000);
 

@@ -3,8 +3,8 @@
 // abort, content only when opted in, and the client metrics.
 import { SpanKind, SpanStatusCode } from "@opentelemetry/api";
 import { afterEach, describe, expect, it } from "vitest";
+import { createProviderStream } from "../src/call/provider-stream.js";
 import { AMBIENT_CREDENTIALS } from "../src/env-api-keys.js";
-import { createProviderStream } from "../src/providers/shared/provider-stream.js";
 import { stream } from "../src/stream.js";
 import { fauxAssistantMessage, fauxToolCall, registerFauxProvider } from "../src/testing/faux-provider.js";
 import { disableTracing, enableTracing } from "../src/tracing/index.js";

@@ -1,78 +1,122 @@
-// Writes one streamed answer: text to stdout as it arrives; thinking dimmed, on a terminal only
+// Writes answers as they stream: text to stdout as it arrives; thinking dimmed, on a terminal only
 // (a pipe gets the answer alone); a spinner until the first token; or, with --json, one event per
-// line. Then the usage and cost on stderr. Shared by `keel prompt` and `keel chat`.
-import type { Api, AssistantMessage, AssistantMessageEvent, AssistantMessageEventStream, Model, Usage } from "@keel/ai";
-import { startSpinner } from "./spinner.js";
-import { colorEnabled, createStyles, type Terminal } from "./terminal.js";
+// line. Then the usage and cost on stderr. Fed event by event (from the Agent's message events),
+// so one printer serves `keel prompt`, `keel chat` and every model call of a run with tools.
+import type { Api, AssistantMessage, AssistantMessageEvent, Model, Usage } from "@keel/ai";
+import { type Spinner, startSpinner } from "./spinner.js";
+import { colorEnabled, createStyles, type Styles, type Terminal } from "./terminal.js";
 
 export interface AnswerOutputOptions {
 	json: boolean;
-	/** Print the usage line on stderr after the answer. Default true. */
+	/** Print the usage line on stderr after each answer. Default true. */
 	usage?: boolean;
 }
 
-export async function writeAnswer(
-	events: AssistantMessageEventStream,
-	model: Model<Api>,
-	terminal: Terminal,
-	options: AnswerOutputOptions,
-): Promise<AssistantMessage> {
-	const stdoutStyles = createStyles(colorEnabled(terminal.stdout, terminal.env));
-	const stderrStyles = createStyles(colorEnabled(terminal.stderr, terminal.env));
-	const showThinking = terminal.stdout.isTTY === true;
-	const spinner = options.json
-		? { stop() {} }
-		: startSpinner(terminal.stderr, `${model.provider}/${model.id}`, stderrStyles);
-	let lastWritten = "\n";
-	let block: "text" | "thinking" | undefined;
-	const write = (text: string, styled: string = text) => {
-		if (text === "") return;
-		spinner.stop();
-		terminal.stdout.write(styled);
-		lastWritten = text;
-	};
-	const beginBlock = (kind: "text" | "thinking") => {
-		// A blank line between the thinking and the answer that follows it.
-		if (block !== undefined && block !== kind && !lastWritten.endsWith("\n\n")) {
-			write(lastWritten.endsWith("\n") ? "\n" : "\n\n");
-		}
-		block = kind;
-	};
+export class AnswerPrinter {
+	private readonly stdoutStyles: Styles;
+	private readonly stderrStyles: Styles;
+	private readonly showThinking: boolean;
+	private spinner: Spinner | undefined;
+	private lastWritten = "\n";
+	private block: "text" | "thinking" | undefined;
 
-	try {
-		for await (const event of events) {
-			if (options.json) {
-				terminal.stdout.write(`${JSON.stringify(eventWithoutPartial(event))}\n`);
-				continue;
-			}
-			if (event.type === "text_delta") {
-				beginBlock("text");
-				write(event.delta);
-			} else if (event.type === "thinking_delta" && showThinking) {
-				beginBlock("thinking");
-				write(event.delta, stdoutStyles.dim(event.delta));
-			}
+	constructor(
+		private readonly terminal: Terminal,
+		private readonly options: AnswerOutputOptions,
+	) {
+		this.stdoutStyles = createStyles(colorEnabled(terminal.stdout, terminal.env));
+		this.stderrStyles = createStyles(colorEnabled(terminal.stderr, terminal.env));
+		this.showThinking = terminal.stdout.isTTY === true;
+	}
+
+	/** A model call is about to start: the spinner, on a terminal. */
+	waiting(model: Model<Api>): void {
+		if (this.options.json || this.spinner) return;
+		this.spinner = startSpinner(this.terminal.stderr, `${model.provider}/${model.id}`, this.stderrStyles);
+	}
+
+	stopSpinner(): void {
+		this.spinner?.stop();
+		this.spinner = undefined;
+	}
+
+	/** The provider started an answer. */
+	start(): void {
+		this.lastWritten = "\n";
+		this.block = undefined;
+		if (this.options.json) this.terminal.stdout.write(`${JSON.stringify({ type: "start" })}\n`);
+	}
+
+	event(event: AssistantMessageEvent): void {
+		if (this.options.json) {
+			this.terminal.stdout.write(`${JSON.stringify(eventWithoutPartial(event))}\n`);
+			return;
 		}
-	} finally {
-		spinner.stop();
-	}
-	const message = await events.result();
-	if (!options.json && !lastWritten.endsWith("\n")) terminal.stdout.write("\n");
-	if (message.stopReason === "error") {
-		terminal.stderr.write(`${stderrStyles.red("Error:")} ${message.errorMessage ?? "the model call failed"}\n`);
-		// The library's message speaks of options.apiKey; on the command line the ways in are these.
-		if (message.errorMessage?.startsWith("No API key for provider")) {
-			terminal.stderr.write(`Save a key with \`keel login ${model.provider}\`, or pass --key or set KEEL_API_KEY.\n`);
+		if (event.type === "text_delta") {
+			this.beginBlock("text");
+			this.write(event.delta);
+		} else if (event.type === "thinking_delta" && this.showThinking) {
+			this.beginBlock("thinking");
+			this.write(event.delta, this.stdoutStyles.dim(event.delta));
 		}
-	} else if (message.stopReason === "aborted") {
-		terminal.stderr.write(`${stderrStyles.yellow("Aborted.")}\n`);
-	} else if (message.stopReason === "length") {
-		terminal.stderr.write(stderrStyles.yellow("(stopped at the maximum output length: raise it with --max-tokens)\n"));
 	}
-	if (options.usage !== false && message.stopReason !== "error") {
-		terminal.stderr.write(`${stderrStyles.dim(formatUsage(message.usage))}\n`);
+
+	/** The answer is complete (or failed, or was stopped). */
+	end(message: AssistantMessage): void {
+		this.stopSpinner();
+		const { terminal, stderrStyles } = this;
+		if (this.options.json) {
+			const last =
+				message.stopReason === "error" || message.stopReason === "aborted"
+					? { type: "error", reason: message.stopReason, error: message }
+					: { type: "done", reason: message.stopReason, message };
+			terminal.stdout.write(`${JSON.stringify(last)}\n`);
+		} else if (!this.lastWritten.endsWith("\n")) {
+			terminal.stdout.write("\n");
+		}
+		this.lastWritten = "\n";
+		if (message.stopReason === "error") {
+			terminal.stderr.write(`${stderrStyles.red("Error:")} ${message.errorMessage ?? "the model call failed"}\n`);
+			terminal.stderr.write(missingKeyHint(message.errorMessage, message.provider));
+		} else if (message.stopReason === "aborted") {
+			terminal.stderr.write(`${stderrStyles.yellow("Aborted.")}\n`);
+		} else if (message.stopReason === "length") {
+			terminal.stderr.write(
+				stderrStyles.yellow("(stopped at the maximum output length: raise it with --max-tokens)\n"),
+			);
+		}
+		if (this.options.usage !== false && message.stopReason !== "error") {
+			terminal.stderr.write(`${stderrStyles.dim(formatUsage(message.usage))}\n`);
+		}
 	}
-	return message;
+
+	/** A line on stderr about a tool call (dimmed), after any answer text on its own line. */
+	note(text: string): void {
+		this.stopSpinner();
+		if (this.options.json) return;
+		this.terminal.stderr.write(`${this.stderrStyles.dim(text)}\n`);
+	}
+
+	private write(text: string, styled: string = text): void {
+		if (text === "") return;
+		this.stopSpinner();
+		this.terminal.stdout.write(styled);
+		this.lastWritten = text;
+	}
+
+	private beginBlock(kind: "text" | "thinking"): void {
+		// A blank line between the thinking and the answer that follows it.
+		if (this.block !== undefined && this.block !== kind && !this.lastWritten.endsWith("\n\n")) {
+			this.write(this.lastWritten.endsWith("\n") ? "\n" : "\n\n");
+		}
+		this.block = kind;
+	}
+}
+
+/** The library's message speaks of options.apiKey; on the command line the ways in are these. */
+export function missingKeyHint(errorMessage: string | undefined, provider: string): string {
+	if (!errorMessage?.includes("No API key for provider")) return "";
+	return `Save a key with \`keel login ${provider}\`, or pass --key or set KEEL_API_KEY.\n`;
 }
 
 /** "12 in, 340 out, 1,024 cache read · $0.0051": what the call cost, for stderr. */

@@ -5,6 +5,10 @@ import { EXIT_INTERRUPTED } from "./command.js";
 import { runKeel } from "./main.js";
 import type { Terminal } from "./terminal.js";
 
+// Everything keel writes (logged conversations, settings, templates, credentials) is the user's
+// alone: files 0600, folders 0700, whatever the shell's umask.
+process.umask(0o077);
+
 const interruptListeners = new Set<() => void>();
 let interruptsInARow = 0;
 

@@ -6,6 +6,8 @@ import {
 	clampThinkingLevel,
 	defineModel,
 	findModel,
+	getApiProvider,
+	getApiProviders,
 	getModels,
 	getProviders,
 	type Model,
@@ -13,6 +15,7 @@ import {
 	type ThinkingLevelOrOff,
 } from "@keel/ai";
 import { UsageError } from "./command.js";
+import { readKeelConfig } from "./config/keel-config.js";
 
 export interface ModelFlags {
 	model?: string;
@@ -28,7 +31,8 @@ export const MODEL_OPTIONS = {
 	reasoning: { type: "string" },
 } as const;
 
-export const MODEL_OPTIONS_HELP = `  -m, --model provider/id  the model (keel models lists them); default $KEEL_MODEL
+export const MODEL_OPTIONS_HELP = `  -m, --model provider/id  the model (keel models lists them) or an alias (keel aliases);
+                           default $KEEL_MODEL, then the default model (keel models default)
       --base-url URL       any OpenAI-compatible server (Ollama, vLLM, LM Studio, a proxy); -m is
                            then the model name the server expects. Default $KEEL_BASE_URL
       --api name           the wire API of --base-url: openai-completions (default),
@@ -45,16 +49,26 @@ export function selectModel(
 	flags: ModelFlags,
 	env: Record<string, string | undefined>,
 ): Model<Api> {
-	const spec = nonEmpty(flags.model) ?? nonEmpty(env.KEEL_MODEL);
+	const config = readKeelConfig(env);
+	const named = nonEmpty(flags.model) ?? nonEmpty(env.KEEL_MODEL) ?? nonEmpty(config.defaultModel);
+	// An alias stands for the model it names (keel aliases set fast anthropic/claude-haiku-4-5).
+	const spec = named !== undefined ? (config.aliases[named] ?? named) : undefined;
 	const baseUrl = nonEmpty(flags.baseUrl) ?? nonEmpty(env.KEEL_BASE_URL);
 	const api = nonEmpty(flags.api) ?? nonEmpty(env.KEEL_API);
 	if (spec === undefined) {
 		throw new UsageError(
 			baseUrl === undefined
-				? "no model chosen: pass -m provider/id (`keel models` lists them) or set KEEL_MODEL"
+				? "no model chosen: pass -m provider/id (`keel models` lists them), set KEEL_MODEL, or store a default with `keel models default <provider/id>`"
 				: "--base-url needs -m with the model name the server expects, e.g. -m qwen3:8b",
 			commandName,
 		);
+	}
+	if (api !== undefined && getApiProvider(api as Api) === undefined) {
+		const known = getApiProviders()
+			.map((provider) => provider.api)
+			.sort()
+			.join(", ");
+		throw new UsageError(`unknown API "${api}" for --api (or KEEL_API): use one of ${known}`, commandName);
 	}
 	if (baseUrl !== undefined) {
 		// Only an explicit provider/id takes a catalogue row to another URL (a proxy of that provider);
@@ -110,7 +124,7 @@ function unknownModelMessage(spec: string): string {
 		const hint = near.length > 0 ? ` Similar: ${near.join(", ")}.` : "";
 		return `unknown model "${spec}".${hint} Run \`keel models ${provider}\` to list them`;
 	}
-	return `unknown model "${spec}": use provider/id (\`keel models --search <text>\` finds it), or --base-url for a server Keel does not list`;
+	return `unknown model "${spec}": use provider/id (\`keel models --search <text>\` finds it), an alias (\`keel aliases\` lists them), or --base-url for a server Keel does not list`;
 }
 
 const LEVELS: readonly ThinkingLevelOrOff[] = ["off", "minimal", "low", "medium", "high", "xhigh"];

@@ -8,11 +8,11 @@ import { createTemporaryHome, isolatedEnvironment, runKeel } from "./helpers/run
 const preload = fileURLToPath(new URL("./fixtures/register-faux-provider.mjs", import.meta.url));
 const fauxFlags = ["--api", "faux", "--base-url", "http://127.0.0.1:9", "-m", "faux-model"];
 
-function runWithFaux(args: string[], answers: string[], input = "") {
+function runWithFaux(args: string[], answers: string[], input = "", home = createTemporaryHome()) {
 	return runKeel(args, {
 		input,
 		nodeArguments: ["--import", preload],
-		env: isolatedEnvironment(createTemporaryHome(), { KEEL_TEST_FAUX_ANSWERS: JSON.stringify(answers) }),
+		env: isolatedEnvironment(home, { KEEL_TEST_FAUX_ANSWERS: JSON.stringify(answers) }),
 	});
 }
 
@@ -42,5 +42,30 @@ describe("keel on the faux provider", () => {
 		const result = await runWithFaux(["prompt", ...fauxFlags, "hello"], []);
 		expect(result.exitCode).toBe(1);
 		expect(result.stderr).toContain("No more faux responses queued");
+	});
+
+	it('the habits on the faux provider: keel "text", a template, keel logs and -c', async () => {
+		const home = createTemporaryHome();
+		const saved = await runWithFaux(["--save", "faux", ...fauxFlags, "-s", "Be faux."], [], "", home);
+		expect(saved.exitCode).toBe(0);
+		// The template keeps the model name; the server and API come from the flags each time.
+		const first = await runWithFaux(
+			["-t", "faux", "--api", "faux", "--base-url", "http://127.0.0.1:9", "Hello"],
+			["First faux."],
+			"",
+			home,
+		);
+		expect(first.stdout).toBe("First faux.\n");
+		const continued = await runWithFaux(["-c", "Again"], ["Second faux."], "", home);
+		expect(continued.stdout).toBe("Second faux.\n");
+
+		const logs = await runWithFaux(["logs", "--json"], [], "", home);
+		const entries = JSON.parse(logs.stdout) as { prompt: string; response: string; model: string; system: string }[];
+		expect(entries.map((entry) => [entry.prompt, entry.response])).toEqual([
+			["Again", "Second faux."],
+			["Hello", "First faux."],
+		]);
+		expect(entries[0].model).toBe("custom/faux-model");
+		expect(entries[0].system).toBe("Be faux.");
 	});
 });

@@ -3,7 +3,19 @@
 import { describe, expect, it } from "vitest";
 import { runKeel } from "./helpers/run-keel.js";
 
-const COMMAND_NAMES = ["prompt", "chat", "models", "sessions", "keys", "login", "logout"];
+const COMMAND_NAMES = [
+	"prompt",
+	"chat",
+	"models",
+	"logs",
+	"sessions",
+	"aliases",
+	"templates",
+	"tools",
+	"keys",
+	"login",
+	"logout",
+];
 
 describe("help", () => {
 	it("keel --help lists every command", async () => {
@@ -15,16 +27,17 @@ describe("help", () => {
 	it.each(COMMAND_NAMES)("keel %s --help shows the usage and examples", async (name) => {
 		const result = await runKeel([name, "--help"]);
 		expect(result.exitCode).toBe(0);
-		expect(result.stdout).toMatch(new RegExp(`^Usage: keel ${name}`));
+		// prompt is the default command: its usage shows the name as optional.
+		expect(result.stdout).toMatch(new RegExp(`^Usage: keel (\\[${name}\\]|${name})`));
 		expect(result.stdout).toContain("Examples:");
 		expect(result.stdout).toMatch(new RegExp(`^  keel ${name}`, "m"));
 	});
 
-	it("an unknown command exits 2 and suggests keel prompt", async () => {
+	it("a first word that is not a command is a prompt, as in llm", async () => {
+		// No model is configured here, so the prompt stops at choosing one: the message is prompt's.
 		const result = await runKeel(["what is SSE"]);
 		expect(result.exitCode).toBe(2);
-		expect(result.stderr).toContain('unknown command "what is SSE"');
-		expect(result.stderr).toContain('keel prompt "what is SSE"');
+		expect(result.stderr).toContain("keel prompt: no model chosen");
 	});
 
 	it("keel --version prints the package version", async () => {

@@ -23,8 +23,8 @@ describe("keel models", () => {
 		}
 	});
 
-	it("prints a table with limits and prices per million tokens when not --json", async () => {
-		const result = await runKeel(["models", "anthropic", "--search", "claude-sonnet-4-5"]);
+	it("prints a table with limits and prices per million tokens when not --json (every column with --wide)", async () => {
+		const result = await runKeel(["models", "anthropic", "--search", "claude-sonnet-4-5", "--wide"]);
 		expect(result.exitCode).toBe(0);
 		const [header, ...rows] = result.stdout.trimEnd().split("\n");
 		expect(header.split(/\s{2,}/)).toEqual([

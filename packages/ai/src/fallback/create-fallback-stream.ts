@@ -2,7 +2,7 @@
 // The chain moves on only before the caller has seen any content, so the caller's stream is one
 // answer from one model: one `start`, the content events of the model that answered, one `done`
 // or `error`.
-import { transformMessages } from "../providers/shared/transform-messages.js";
+import { transformMessages } from "../message/transform-messages.js";
 import { stream, streamSimple } from "../stream.js";
 import { startFallbackTrace } from "../tracing/guarded-hooks.js";
 import type { FallbackAttemptTrace } from "../tracing/hooks.js";

@@ -1,8 +1,8 @@
 import { clearApiProviders, registerApiProvider } from "../api-registry.js";
+import { failedStream } from "../call/failed-stream.js";
+import { apiProviderFromDefinition, type ProviderDefinition } from "../call/provider-definition.js";
 import type { Api, Model } from "../types.js";
 import type { AssistantMessageEventStream } from "../utils/event-stream.js";
-import { failedStream } from "./shared/failed-stream.js";
-import { apiProviderFromDefinition, type ProviderDefinition } from "./shared/provider-definition.js";
 
 // Each loader is a dynamic import, so importing @keel/ai loads no provider module and no SDK: a
 // provider's module is loaded on its first call and cached by the module system. The harness has

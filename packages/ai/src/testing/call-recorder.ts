@@ -3,8 +3,8 @@
 // recording, `WireTestServer.enqueueRecording` plays it back.
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
+import { redactSecret } from "../call/secret-redaction.js";
 import { getEnvApiKey } from "../env-api-keys.js";
-import { redactSecret } from "../providers/shared/secret-redaction.js";
 import type { Api, Model, StreamOptions } from "../types.js";
 import {
 	CALL_RECORDING_FORMAT,

@@ -3,7 +3,7 @@
 // behaviour is the real contract. No network, no timers unless pacing is asked for, no randomness.
 
 import { registerApiProvider, unregisterApiProviders } from "../api-registry.js";
-import { createProviderStream, type ProviderAttempt } from "../providers/shared/provider-stream.js";
+import { createProviderStream, type ProviderAttempt } from "../call/provider-stream.js";
 import type { Api, Context, Message, Model, SimpleStreamOptions, StopReason, StreamOptions } from "../types.js";
 import { formatThrownValue } from "../utils/error-message.js";
 import type { AssistantMessageEventStream } from "../utils/event-stream.js";

@@ -1,7 +1,7 @@
 // A provider for fallback tests: each call plays the next scripted outcome through the real harness
 // (createProviderStream + AssistantMessageBuilder), so events, usage and cost are the real ones.
 import { registerApiProvider, unregisterApiProviders } from "../../src/api-registry.js";
-import { createProviderStream } from "../../src/providers/shared/provider-stream.js";
+import { createProviderStream } from "../../src/call/provider-stream.js";
 import type { Api, Context, Model, StreamOptions } from "../../src/types.js";
 import { testModel } from "../helpers/models.js";
 

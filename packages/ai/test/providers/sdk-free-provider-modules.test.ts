@@ -63,6 +63,6 @@ if (result.stopReason !== "stop") throw new Error("call failed: " + result.error
 	expect(child.status, child.stderr).toBe(0);
 	const modules = readFileSync(log, "utf8").split("\n").filter(Boolean);
 	// The provider sources were really loaded, so the check below is not vacuous.
-	expect(modules.some((url) => url.endsWith("/src/providers/shared/http-transport.ts"))).toBe(true);
+	expect(modules.some((url) => url.endsWith("/src/wire/http-transport.ts"))).toBe(true);
 	expect(modules.filter((url) => PROVIDER_SDK.test(url))).toEqual([]);
 }, 60_000);

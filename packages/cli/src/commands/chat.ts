@@ -1,22 +1,20 @@
-// `keel chat`: a conversation in the terminal, stored as a session transcript so it can be resumed.
-// Ctrl-C while the model answers stops that answer and returns to the prompt; at an empty prompt
-// it says how to leave, and a second Ctrl-C (or Ctrl-D, or /exit) leaves.
+// `keel chat`: a conversation in the terminal, run by @keel/agent-core's Agent and stored as a
+// session so it can be resumed. Ctrl-C while the model answers stops that answer (the Agent
+// aborts the request) and returns to the prompt; at an empty prompt it says how to leave, and a
+// second Ctrl-C (or Ctrl-D, or /exit) leaves.
 import { createInterface, type Interface } from "node:readline";
-import { type Api, type AssistantMessage, type Message, type Model, streamSimple, type ThinkingLevel } from "@keel/ai";
-import { formatCost, formatUsage, writeAnswer } from "../answer-output.js";
-import { type CallCredentials, resolveCallCredentials } from "../api-key.js";
-import {
-	type Command,
-	EXIT_FAILURE,
-	EXIT_SUCCESS,
-	parseCommandArguments,
-	parsePositiveInteger,
-	UsageError,
-} from "../command.js";
-import { MODEL_OPTIONS, MODEL_OPTIONS_HELP, selectModel, selectReasoning } from "../model-selection.js";
-import { type ChatSettings, ChatTranscriptWriter, readChatTranscript } from "../sessions/chat-transcript.js";
-import { openSessionStore } from "../sessions/session-store.js";
+import type { ToolApprovalRequest } from "@keel/agent-core";
+import type { AssistantMessage } from "@keel/ai";
+import { formatCost, formatUsage } from "../answer-output.js";
+import { resolveCallCredentials } from "../api-key.js";
+import { buildSetup, CALL_OPTIONS, CALL_OPTIONS_HELP, logStore, openPrivateSessionStore } from "../call-setup.js";
+import { type Command, EXIT_FAILURE, EXIT_SUCCESS, parseCommandArguments, UsageError } from "../command.js";
+import { Conversation } from "../conversation/conversation.js";
+import { selectModel, selectReasoning } from "../model-selection.js";
+import { joinOptionPairs } from "../prompt-input/model-options.js";
+import { readChatTranscript } from "../sessions/chat-transcript.js";
 import { colorEnabled, createStyles, type Styles, type Terminal } from "../terminal.js";
+import { confirmationQuestion, isYes, refuseWithoutTerminal } from "../tool-confirmation.js";
 
 const help = `Usage: keel chat [options]
 
@@ -35,9 +33,7 @@ Ctrl-C stops the answer being written and keeps the chat open; at an empty promp
 to leave. With stdin piped, each line is one message.
 
 Options:
-${MODEL_OPTIONS_HELP}
-  -s, --system text        the system prompt
-      --max-tokens n       the most tokens each answer may use
+${CALL_OPTIONS_HELP}
       --resume [id]        continue a stored session: the given one, or the most recent
   -h, --help               show this help
 
@@ -46,14 +42,9 @@ Sessions are stored in $KEEL_HOME/sessions (default ~/.keel/sessions).
 Examples:
   keel chat -m anthropic/claude-sonnet-4-5
   keel chat -m qwen3:8b --base-url http://127.0.0.1:11434/v1
+  keel chat -t reviewer -T calculator
   keel chat --resume
   keel chat --resume 2026-11-22T23-45-01-k3j9x2`;
-
-/** A session's title: the start of its first message, on one line. */
-function titleFrom(text: string): string {
-	const line = text.replace(/\s+/g, " ").trim();
-	return line.length > 60 ? `${line.slice(0, 59)}…` : line;
-}
 
 /** `--resume` takes an optional value: alone (or before another flag) it means the latest session. */
 function normaliseResumeFlag(args: string[]): string[] {
@@ -69,10 +60,8 @@ export const chatCommand: Command = {
 	summary: "chat with a model; conversations are stored as sessions",
 	help,
 	async run(args, terminal) {
-		const { values, positionals } = parseCommandArguments("chat", normaliseResumeFlag(args), {
-			...MODEL_OPTIONS,
-			system: { type: "string", short: "s" },
-			"max-tokens": { type: "string" },
+		const { values, positionals } = parseCommandArguments("chat", joinOptionPairs("chat", normaliseResumeFlag(args)), {
+			...CALL_OPTIONS,
 			resume: { type: "string" },
 		});
 		if (positionals.length > 0) {
@@ -81,89 +70,51 @@ export const chatCommand: Command = {
 				"chat",
 			);
 		}
-		const store = openSessionStore(terminal.env);
+		if (values.save !== undefined)
+			throw new UsageError("--save belongs to keel prompt: keel --save <name> -s …", "chat");
+		const resuming = values.resume !== undefined;
+		const store = resuming ? openPrivateSessionStore(terminal.env) : logStore(values, terminal.env);
 		let resumed: Awaited<ReturnType<typeof readChatTranscript>> | undefined;
-		if (values.resume !== undefined) {
+		if (resuming && store) {
 			const sessionId = values.resume === "" ? (await store.list())[0]?.sessionId : values.resume;
 			if (sessionId === undefined) throw new UsageError("there is no stored session to resume", "chat");
-			if (!(await store.exists(sessionId))) {
+			if (!(await store.exists(sessionId as string))) {
 				throw new UsageError(`no session "${sessionId}" (keel sessions list shows them)`, "chat");
 			}
-			resumed = await readChatTranscript(store, sessionId);
+			resumed = await readChatTranscript(store, sessionId as string);
 		}
-		// A resumed chat keeps its model and server unless the command line names others.
-		const saved = values.model === undefined ? resumed?.settings : undefined;
-		const flags = {
-			model: values.model ?? saved?.model,
-			baseUrl: values["base-url"] ?? saved?.baseUrl,
-			api: values.api ?? saved?.api,
-		};
-		const model = selectModel("chat", flags, terminal.env);
-		const reasoning = selectReasoning("chat", model, values.reasoning ?? resumed?.settings?.reasoning);
-		const chat = new ChatLoop(terminal, {
-			model,
-			modelFlags: flags,
-			reasoning: reasoning.level,
-			systemPrompt: values.system ?? resumed?.settings?.systemPrompt,
-			maxTokens: parsePositiveInteger("chat", "--max-tokens", values["max-tokens"]),
-			credentials: await resolveCallCredentials(model, values.key, terminal.env),
-			keyFlag: values.key,
-		});
-		if (reasoning.note) terminal.stderr.write(`${reasoning.note}\n`);
-		if (resumed) {
-			chat.transcript = await ChatTranscriptWriter.resume(store, resumed.sessionId);
-			chat.messages.push(...chat.transcript.messages);
-		}
-		return chat.run((settings, firstMessage) => ChatTranscriptWriter.create(store, titleFrom(firstMessage), settings));
+		const { setup, notes } = await buildSetup("chat", values, terminal, { json: false, saved: resumed?.settings });
+		for (const note of notes) terminal.stderr.write(`${note}\n`);
+		const chat = new ChatLoop(terminal, values.key);
+		const conversation = new Conversation(terminal, setup, store, (request) => chat.confirm(request));
+		if (resumed) await conversation.resume(resumed.sessionId);
+		return chat.run(conversation);
 	},
 };
 
-interface ChatOptions {
-	model: Model<Api>;
-	modelFlags: { model?: string; baseUrl?: string; api?: string };
-	reasoning: ThinkingLevel | undefined;
-	systemPrompt: string | undefined;
-	maxTokens: number | undefined;
-	credentials: CallCredentials;
-	keyFlag: string | undefined;
-}
-
 class ChatLoop {
-	readonly messages: Message[] = [];
-	transcript: ChatTranscriptWriter | undefined;
 	private readonly styles: Styles;
 	private readonly interactive: boolean;
-	private answering: AbortController | undefined;
+	private conversation!: Conversation;
+	private readline!: Interface;
+	private lines!: { next(): Promise<string | undefined> };
 	private interruptedAtPrompt = false;
+	private confirming = false;
 
 	constructor(
 		private readonly terminal: Terminal,
-		private options: ChatOptions,
+		private readonly keyFlag: string | undefined,
 	) {
 		this.styles = createStyles(colorEnabled(terminal.stdout, terminal.env));
 		this.interactive = terminal.stdin.isTTY === true && terminal.stdout.isTTY === true;
 	}
 
 	private get label(): string {
-		return `${this.options.model.provider}/${this.options.model.id}`;
+		return `${this.conversation.model.provider}/${this.conversation.model.id}`;
 	}
 
-	private settings(): ChatSettings {
-		const { model } = this.options;
-		const custom = model.provider === "custom";
-		return {
-			model: custom ? model.id : this.label,
-			// A custom server is remembered so that --resume finds it again; a catalogue model needs no URL.
-			baseUrl: custom ? model.baseUrl : undefined,
-			api: custom ? model.api : undefined,
-			reasoning: this.options.reasoning,
-			systemPrompt: this.options.systemPrompt,
-		};
-	}
-
-	async run(
-		createTranscript: (settings: ChatSettings, firstMessage: string) => Promise<ChatTranscriptWriter>,
-	): Promise<number> {
+	async run(conversation: Conversation): Promise<number> {
+		this.conversation = conversation;
 		const { terminal } = this;
 		const readline = createInterface({
 			input: terminal.stdin,
@@ -171,19 +122,21 @@ class ChatLoop {
 			terminal: this.interactive,
 			prompt: this.styles.cyan("> "),
 		});
-		const lines = lineQueue(readline);
-		readline.on("SIGINT", () => this.onInterrupt(readline));
+		this.readline = readline;
+		this.lines = lineQueue(readline);
+		readline.on("SIGINT", () => this.onInterrupt());
 		if (this.interactive) {
-			const resumedNote = this.transcript ? `, resuming session ${this.transcript.sessionId}` : "";
+			const resumedNote = conversation.sessionId ? `, resuming session ${conversation.sessionId}` : "";
 			terminal.stdout.write(
 				this.styles.dim(`Chatting with ${this.label}${resumedNote}. /help lists commands, /exit or Ctrl-D leaves.\n`),
 			);
 		}
 		let exitCode = EXIT_SUCCESS;
+		let sessionId: string | undefined;
 		try {
 			for (;;) {
 				if (this.interactive) readline.prompt();
-				const line = await lines.next();
+				const line = await this.lines.next();
 				if (line === undefined) break;
 				this.interruptedAtPrompt = false;
 				const text = line.trim();
@@ -192,71 +145,60 @@ class ChatLoop {
 					if ((await this.runSlashCommand(text)) === "exit") break;
 					continue;
 				}
-				this.transcript ??= await createTranscript(this.settings(), text);
-				const failed = await this.answer(text);
-				if (failed && !this.interactive) exitCode = EXIT_FAILURE;
+				// Piped input: Ctrl-C arrives as a signal rather than a key, and stops the answer being
+				// written; between answers it ends keel as usual.
+				const stopListening = this.interactive ? () => {} : terminal.onInterrupt(() => conversation.abort());
+				const message = await conversation.send(text).finally(stopListening);
+				if ((message === undefined || message.stopReason === "error") && !this.interactive) exitCode = EXIT_FAILURE;
 			}
 		} finally {
 			readline.close();
-			await this.transcript?.close();
+			sessionId = conversation.sessionId;
+			await conversation.close();
 		}
 		if (this.interactive) terminal.stdout.write("\n");
-		if (this.transcript) terminal.stderr.write(this.styles.dim(`Session saved: ${this.transcript.sessionId}\n`));
+		if (sessionId) terminal.stderr.write(this.styles.dim(`Session saved: ${sessionId}\n`));
 		return exitCode;
 	}
 
-	private onInterrupt(readline: Interface): void {
-		if (this.answering) {
-			this.answering.abort();
+	/** Asks at the chat's own prompt; piped, there is nobody to ask and the call is refused. */
+	async confirm(request: ToolApprovalRequest): Promise<boolean> {
+		if (!this.interactive) return refuseWithoutTerminal(this.terminal, request);
+		this.terminal.stdout.write(confirmationQuestion(request));
+		this.confirming = true;
+		try {
+			return isYes(await this.lines.next());
+		} finally {
+			this.confirming = false;
+		}
+	}
+
+	private onInterrupt(): void {
+		if (this.confirming) {
+			// Ctrl-C at the question answers no: an empty line ends the question's wait for a line.
+			this.readline.write(null, { ctrl: true, name: "u" });
+			this.readline.write("\n");
+			return;
+		}
+		if (this.conversation.answering) {
+			this.conversation.abort();
 			return;
 		}
 		if (this.interruptedAtPrompt || !this.interactive) {
-			readline.close();
+			this.readline.close();
 			return;
 		}
 		this.interruptedAtPrompt = true;
-		readline.write(null, { ctrl: true, name: "u" });
+		this.readline.write(null, { ctrl: true, name: "u" });
 		this.terminal.stdout.write(this.styles.dim("\n(Press Ctrl-C again, Ctrl-D or type /exit to leave)\n"));
-		readline.prompt();
-	}
-
-	/** One turn; true when the call failed. */
-	private async answer(text: string): Promise<boolean> {
-		const userMessage: Message = { role: "user", content: text, timestamp: Date.now() };
-		this.messages.push(userMessage);
-		await this.transcript?.appendMessage(userMessage);
-		const controller = new AbortController();
-		this.answering = controller;
-		// Piped input: Ctrl-C arrives as a signal rather than a key.
-		const stopListening = this.interactive ? () => {} : this.terminal.onInterrupt(() => controller.abort());
-		let message: AssistantMessage;
-		try {
-			const events = streamSimple(
-				this.options.model,
-				{ systemPrompt: this.options.systemPrompt, messages: this.messages },
-				{
-					...this.options.credentials,
-					maxTokens: this.options.maxTokens,
-					reasoning: this.options.reasoning,
-					signal: controller.signal,
-					sessionId: this.transcript?.sessionId,
-				},
-			);
-			message = await writeAnswer(events, this.options.model, this.terminal, { json: false });
-		} finally {
-			this.answering = undefined;
-			stopListening();
-		}
-		// Failed and stopped answers stay in the transcript; providers leave them out of the next request.
-		this.messages.push(message);
-		await this.transcript?.appendMessage(message);
-		return message.stopReason === "error";
+		this.readline.prompt();
 	}
 
 	private async runSlashCommand(text: string): Promise<"exit" | undefined> {
 		const [name, ...rest] = text.split(/\s+/);
 		const argument = rest.join(" ");
 		const say = (line: string) => this.terminal.stdout.write(`${line}\n`);
+		const { conversation } = this;
 		switch (name) {
 			case "/exit":
 			case "/quit":
@@ -270,20 +212,18 @@ class ChatLoop {
 					return;
 				}
 				try {
-					const flags = { ...this.options.modelFlags, model: argument };
-					const model = selectModel("chat", flags, this.terminal.env);
-					const credentials = await resolveCallCredentials(model, this.options.keyFlag, this.terminal.env);
-					const reasoning = this.options.reasoning && selectReasoning("chat", model, this.options.reasoning);
-					this.options = {
-						...this.options,
+					const modelFlags = { ...conversation.modelFlags, model: argument };
+					const model = selectModel("chat", modelFlags, this.terminal.env);
+					const credentials = await resolveCallCredentials(model, this.keyFlag, this.terminal.env);
+					const reasoning = conversation.reasoning && selectReasoning("chat", model, conversation.reasoning);
+					await conversation.change({
 						model,
-						modelFlags: flags,
+						modelFlags,
 						credentials,
 						reasoning: reasoning ? reasoning.level : undefined,
-					};
+					});
 					if (reasoning?.note) say(reasoning.note);
 					say(`Model: ${this.label}`);
-					await this.transcript?.saveSettings(this.settings());
 				} catch (error) {
 					say(this.styles.red(error instanceof Error ? error.message : String(error)));
 				}
@@ -291,15 +231,14 @@ class ChatLoop {
 			}
 			case "/reasoning": {
 				if (argument === "") {
-					say(`Reasoning: ${this.options.reasoning ?? "off"}`);
+					say(`Reasoning: ${conversation.reasoning ?? "off"}`);
 					return;
 				}
 				try {
-					const reasoning = selectReasoning("chat", this.options.model, argument);
-					this.options = { ...this.options, reasoning: reasoning.level };
+					const reasoning = selectReasoning("chat", conversation.model, argument);
+					await conversation.change({ reasoning: reasoning.level });
 					if (reasoning.note) say(reasoning.note);
 					say(`Reasoning: ${reasoning.level ?? "off"}`);
-					await this.transcript?.saveSettings(this.settings());
 				} catch (error) {
 					say(this.styles.red(error instanceof Error ? error.message : String(error)));
 				}
@@ -309,9 +248,7 @@ class ChatLoop {
 				say(this.costSummary());
 				return;
 			case "/clear":
-				await this.transcript?.close();
-				this.transcript = undefined;
-				this.messages.length = 0;
+				await conversation.clear();
 				say("Started a new conversation.");
 				return;
 			default:
@@ -321,7 +258,9 @@ class ChatLoop {
 	}
 
 	private costSummary(): string {
-		const answers = this.messages.filter((message): message is AssistantMessage => message.role === "assistant");
+		const answers = this.conversation.messages.filter(
+			(message): message is AssistantMessage => message.role === "assistant",
+		);
 		if (answers.length === 0) return "No answers yet: $0";
 		const total = answers.reduce(
 			(sum, message) => ({

@@ -1,13 +1,20 @@
 // `keel models`: the catalogue as a table (or JSON), filtered by provider and search words.
 import { type Api, getModels, getProviders, type Model } from "@keel/ai";
 import { type Command, EXIT_SUCCESS, parseCommandArguments, UsageError } from "../command.js";
+import { readKeelConfig, updateKeelConfig } from "../config/keel-config.js";
+import { selectModel } from "../model-selection.js";
 import { type Column, formatTable } from "../table.js";
-import { colorEnabled, createStyles } from "../terminal.js";
+import { colorEnabled, createStyles, type Terminal } from "../terminal.js";
 
-const help = `Usage: keel models [provider] [--search text] [--json]
+const help = `Usage: keel models [provider] [--search text] [--wide] [--json]
+       keel models default [provider/id | alias] [--unset]
 
-Lists the models Keel knows: provider, API, context window, maximum output tokens, prices in USD per
-million tokens (input, output, cache read, cache write), reasoning and image input.
+Lists the models Keel knows: context window, maximum output tokens, prices in USD per million
+tokens (input, output), reasoning and image input. The table fits an 80-column terminal; on a
+wider terminal, or with --wide, it also shows the provider, the API and the cache prices.
+
+\`keel models default\` shows the model used when no -m, template or KEEL_MODEL names one;
+\`keel models default <model>\` stores it (in $KEEL_HOME/config.json); --unset removes it.
 
 Arguments:
   provider           only this provider's models (e.g. anthropic, openai, openrouter)
@@ -15,14 +22,17 @@ Arguments:
 Options:
   -s, --search text  only models whose provider, id or name contain every word of text
                      (case-insensitive; repeat the flag to add words)
+      --wide         every column, one model a line, whatever the terminal's width
       --json         print the models as a JSON array, every field of each model
+      --unset        for default: remove the stored default model
   -h, --help         show this help
 
 Examples:
   keel models
   keel models anthropic
   keel models --search claude --search sonnet
-  keel models openai --json | jq -r '.[].id'`;
+  keel models openai --json | jq -r '.[].id'
+  keel models default anthropic/claude-sonnet-4-5`;
 
 export const modelsCommand: Command = {
 	name: "models",
@@ -32,7 +42,11 @@ export const modelsCommand: Command = {
 		const { values, positionals } = parseCommandArguments("models", args, {
 			search: { type: "string", short: "s", multiple: true },
 			json: { type: "boolean" },
+			wide: { type: "boolean" },
+			unset: { type: "boolean" },
 		});
+		if (positionals[0] === "default") return defaultModel(positionals.slice(1), values.unset === true, terminal);
+		if (values.unset) throw new UsageError("--unset belongs to keel models default", "models");
 		if (positionals.length > 1) {
 			throw new UsageError(`expected at most one provider, got ${positionals.join(" ")}`, "models");
 		}
@@ -54,11 +68,14 @@ export const modelsCommand: Command = {
 			terminal.stderr.write(`No models match${words.length > 0 ? ` "${words.join(" ")}"` : ""}.\n`);
 			return EXIT_SUCCESS;
 		}
-		terminal.stdout.write(`${formatTable(modelColumns, models)}\n`);
+		const wide = formatTable(wideColumns, models);
+		const width = terminalWidth(terminal);
+		const fitsWide = wide.split("\n").every((line) => line.length <= width);
+		terminal.stdout.write(`${values.wide || fitsWide ? wide : formatNarrowTable(models, width)}\n`);
 		if (terminal.stdout.isTTY) {
 			const styles = createStyles(colorEnabled(terminal.stderr, terminal.env));
 			terminal.stderr.write(
-				styles.dim(`${models.length} models. Use one with: keel prompt -m <provider>/<id> "your prompt"\n`),
+				styles.dim(`${models.length} models. Use one with: keel -m <provider>/<id> "your prompt"\n`),
 			);
 		}
 		return EXIT_SUCCESS;
@@ -89,7 +106,14 @@ export function formatPrice(perMillion: number): string {
 
 const yesNo = (value: boolean) => (value ? "yes" : "no");
 
-const modelColumns: Column<Model<Api>>[] = [
+/** The stdout's width: the terminal's columns, $COLUMNS, else 80. */
+function terminalWidth(terminal: Terminal): number {
+	if (terminal.stdout.isTTY && terminal.stdout.columns) return terminal.stdout.columns;
+	const fromEnvironment = Number(terminal.env.COLUMNS);
+	return Number.isInteger(fromEnvironment) && fromEnvironment > 0 ? fromEnvironment : 80;
+}
+
+const wideColumns: Column<Model<Api>>[] = [
 	{ header: "provider", value: (model) => model.provider },
 	{ header: "id", value: (model) => model.id },
 	{ header: "api", value: (model) => model.api },
@@ -102,3 +126,77 @@ const modelColumns: Column<Model<Api>>[] = [
 	{ header: "reasoning", value: (model) => yesNo(model.reasoning) },
 	{ header: "images", value: (model) => yesNo(model.input.includes("image")) },
 ];
+
+/** The columns that always show; the model's provider/id comes first. */
+const narrowColumns: Column<Model<Api>>[] = [
+	{ header: "context", value: (model) => formatTokenCount(model.contextWindow), align: "right" },
+	{ header: "max out", value: (model) => formatTokenCount(model.maxTokens), align: "right" },
+	{ header: "$ in/M", value: (model) => formatPrice(model.cost.input), align: "right" },
+	{ header: "$ out/M", value: (model) => formatPrice(model.cost.output), align: "right" },
+	{ header: "think", value: (model) => yesNo(model.reasoning) },
+	{ header: "img", value: (model) => yesNo(model.input.includes("image")) },
+];
+
+/**
+ * The table within `width` columns: provider/id, then the narrow columns. A name too long for its
+ * column gets a line of its own, the figures on the next: ids are never cut, so they can be copied.
+ */
+export function formatNarrowTable(models: Model<Api>[], width: number): string {
+	const names = models.map((model) => `${model.provider}/${model.id}`);
+	const cells = models.map((model) => narrowColumns.map((column) => column.value(model)));
+	const widths = narrowColumns.map((column, index) =>
+		Math.max(column.header.length, ...cells.map((row) => row[index].length)),
+	);
+	const figuresWidth = widths.reduce((sum, columnWidth) => sum + columnWidth + 2, 0);
+	const nameWidth = Math.max(10, Math.min(Math.max(5, ...names.map((name) => name.length)), width - figuresWidth));
+	const figures = (values: string[]) =>
+		values
+			.map((value, index) =>
+				narrowColumns[index].align === "right" ? value.padStart(widths[index]) : value.padEnd(widths[index]),
+			)
+			.join("  ");
+	const lines = [`${"model".padEnd(nameWidth)}  ${figures(narrowColumns.map((column) => column.header))}`.trimEnd()];
+	names.forEach((name, index) => {
+		if (name.length <= nameWidth) {
+			lines.push(`${name.padEnd(nameWidth)}  ${figures(cells[index])}`.trimEnd());
+		} else {
+			lines.push(name, `${" ".repeat(nameWidth)}  ${figures(cells[index])}`.trimEnd());
+		}
+	});
+	return lines.join("\n");
+}
+
+/** `keel models default [model]`: shows, stores or (--unset) removes the default model. */
+function defaultModel(args: string[], unset: boolean, terminal: Terminal): number {
+	if (args.length > 1) throw new UsageError(`default takes one model, got ${args.join(" ")}`, "models");
+	const [spec] = args;
+	if (unset) {
+		if (spec !== undefined) throw new UsageError("--unset takes no model", "models");
+		updateKeelConfig(terminal.env, (config) => {
+			config.defaultModel = undefined;
+		});
+		terminal.stderr.write("No default model now: pass -m or set KEEL_MODEL.\n");
+		return EXIT_SUCCESS;
+	}
+	if (spec === undefined) {
+		const { defaultModel: stored } = readKeelConfig(terminal.env);
+		if (stored === undefined) {
+			terminal.stderr.write("No default model. Store one with: keel models default <provider/id>\n");
+			return EXIT_SUCCESS;
+		}
+		terminal.stdout.write(`${stored}\n`);
+		return EXIT_SUCCESS;
+	}
+	// Checked against the catalogue (and the aliases) now, so a prompt never fails on it later.
+	const model = selectModel(
+		"models",
+		{ model: spec },
+		{ ...terminal.env, KEEL_BASE_URL: undefined, KEEL_API: undefined },
+	);
+	updateKeelConfig(terminal.env, (config) => {
+		config.defaultModel = spec;
+	});
+	const resolved = `${model.provider}/${model.id}`;
+	terminal.stderr.write(`Default model: ${spec}${resolved === spec ? "" : ` (${resolved})`}\n`);
+	return EXIT_SUCCESS;
+}

@@ -9,7 +9,8 @@ import { colorEnabled, createStyles, type Terminal } from "../terminal.js";
 
 const help = `Usage: keel sessions [list | show <id> | export <id> --format md|json]
 
-The conversations \`keel chat\` stored, newest first. They live in $KEEL_HOME/sessions
+The conversations \`keel\` and \`keel chat\` stored, newest first (\`keel logs\` shows them as
+prompts and answers). They live in $KEEL_HOME/sessions
 (default ~/.keel/sessions), one JSONL file per session.
 
 Subcommands:
@@ -31,7 +32,7 @@ Examples:
 
 export const sessionsCommand: Command = {
 	name: "sessions",
-	summary: "list, show and export stored chat sessions",
+	summary: "list, show and export the stored conversations",
 	help,
 	async run(args, terminal) {
 		const { values, positionals } = parseCommandArguments("sessions", args, {
@@ -46,7 +47,9 @@ export const sessionsCommand: Command = {
 			if (values.json) {
 				terminal.stdout.write(`${JSON.stringify(sessions, null, 2)}\n`);
 			} else if (sessions.length === 0) {
-				terminal.stderr.write(`No sessions yet in ${sessionsDirectory(terminal.env)}. Start one with keel chat.\n`);
+				terminal.stderr.write(
+					`No sessions yet in ${sessionsDirectory(terminal.env)}. Start one with keel chat or keel "…".\n`,
+				);
 			} else {
 				const table = formatTable(
 					[

@@ -1,9 +1,9 @@
-// A chat conversation stored as a session of @keel/agent-core/session: the session header, a state
-// record holding the chat's settings, then one message record per user or assistant message on one
-// branch. Writing goes through `Session` (which holds the session's write lock); reading for
-// `keel sessions` goes through the store alone, so it works while a chat has the session open.
+// A conversation stored as a session of @keel/agent-core/session: the session header, a state
+// record holding the conversation's settings, then one message record per message on one branch.
+// The Agent writes it (conversation/conversation.ts); reading for `keel sessions` and `keel logs`
+// goes through the store alone, so it works while a chat has the session open.
 
-import { Session, type SessionMessageRecord, type SessionState, type TranscriptStore } from "@keel/agent-core/session";
+import type { SessionMessageRecord, SessionState, TranscriptStore } from "@keel/agent-core/session";
 import type { Message } from "@keel/ai";
 
 /** What the chat remembers beside its messages (kept in the state record's `custom.chat`). */
@@ -14,6 +14,10 @@ export interface ChatSettings {
 	api?: string;
 	reasoning?: string;
 	systemPrompt?: string;
+	/** Model options given with -o or --max-tokens. */
+	options?: { maxTokens?: number; temperature?: number };
+	/** Built-in tools given with -T. */
+	tools?: string[];
 }
 
 export interface ChatTranscript {
@@ -35,7 +39,7 @@ export function createSessionId(now = new Date()): string {
 const isChatMessage = (message: { role?: unknown }): message is Message =>
 	message.role === "user" || message.role === "assistant" || message.role === "toolResult";
 
-function chatSettingsOf(state: SessionState | undefined): ChatSettings | undefined {
+export function settingsOf(state: SessionState | undefined): ChatSettings | undefined {
 	return state?.custom?.chat as ChatSettings | undefined;
 }
 
@@ -69,48 +73,5 @@ export async function readChatTranscript(store: TranscriptStore, sessionId: stri
 		const { message } = byId.get(id)!;
 		if (isChatMessage(message as { role?: unknown })) chain.push(message as Message);
 	}
-	return { sessionId, title, messages: chain.reverse(), settings: chatSettingsOf(state) };
-}
-
-/** Appends a chat's messages and settings to its session. */
-export class ChatTranscriptWriter {
-	private constructor(private readonly session: Session) {}
-
-	get sessionId(): string {
-		return this.session.id;
-	}
-
-	/** The conversation so far (for a resumed session). */
-	get messages(): Message[] {
-		return this.session.messages().filter((message) => isChatMessage(message as { role?: unknown })) as Message[];
-	}
-
-	get settings(): ChatSettings | undefined {
-		return chatSettingsOf(this.session.state);
-	}
-
-	static async create(store: TranscriptStore, title: string, settings: ChatSettings): Promise<ChatTranscriptWriter> {
-		const session = await Session.create(store, {
-			sessionId: createSessionId(),
-			title,
-			state: { custom: { chat: settings } },
-		});
-		return new ChatTranscriptWriter(session);
-	}
-
-	static async resume(store: TranscriptStore, sessionId: string): Promise<ChatTranscriptWriter> {
-		return new ChatTranscriptWriter(await Session.open(store, sessionId));
-	}
-
-	async appendMessage(message: Message): Promise<void> {
-		await this.session.append(message);
-	}
-
-	async saveSettings(settings: ChatSettings): Promise<void> {
-		await this.session.updateState({ custom: { ...this.session.state.custom, chat: settings } });
-	}
-
-	close(): Promise<void> {
-		return this.session.close();
-	}
+	return { sessionId, title, messages: chain.reverse(), settings: settingsOf(state) };
 }

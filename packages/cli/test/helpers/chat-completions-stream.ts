@@ -6,9 +6,11 @@ export interface ChatCompletionsAnswer {
 	/** Sent as `reasoning_content` deltas before the text. */
 	reasoning?: string[];
 	text: string[];
+	/** Tool calls after the text; the answer then finishes with "tool_calls". */
+	toolCalls?: { id: string; name: string; arguments: string }[];
 	promptTokens?: number;
 	completionTokens?: number;
-	finishReason?: "stop" | "length";
+	finishReason?: "stop" | "length" | "tool_calls";
 	/** Leave out the finish, the usage and [DONE]: an answer still being written. */
 	unfinished?: boolean;
 }
@@ -40,11 +42,18 @@ export function chatCompletionsPieces(answer: ChatCompletionsAnswer): string[] {
 		chunk({ role: "assistant", content: "" }),
 		...(answer.reasoning ?? []).map((piece) => chunk({ reasoning_content: piece })),
 		...answer.text.map((piece) => chunk({ content: piece })),
+		...(answer.toolCalls ?? []).map((call, index) =>
+			chunk({
+				tool_calls: [
+					{ index, id: call.id, type: "function", function: { name: call.name, arguments: call.arguments } },
+				],
+			}),
+		),
 	];
 	if (answer.unfinished) return content;
 	return [
 		...content,
-		chunk({}, answer.finishReason ?? "stop"),
+		chunk({}, answer.finishReason ?? (answer.toolCalls ? "tool_calls" : "stop")),
 		`data: ${JSON.stringify(usage)}\n\n`,
 		"data: [DONE]\n\n",
 	];

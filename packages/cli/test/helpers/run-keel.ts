@@ -17,7 +17,7 @@ export interface KeelResult {
 
 export interface RunKeelOptions {
 	/** Written to stdin, which is then closed; without it stdin is closed at once (an empty pipe). */
-	input?: string;
+	input?: string | Uint8Array;
 	env?: Record<string, string>;
 	/** Node flags before the script, e.g. ["--import", preload]. */
 	nodeArguments?: string[];

@@ -1,7 +1,7 @@
 // One POST to a token endpoint (RFC 6749 section 3.2) and the reading of its answer. Every grant
 // (authorization code, device code, refresh) goes through here, so every server quirk is handled
 // once: GitHub answers errors with status 200 and, without an Accept header, form-encoded bodies.
-import { redactSecrets } from "../../providers/shared/secret-redaction.js";
+import { redactSecrets } from "../../call/secret-redaction.js";
 import { OAuthError } from "./oauth-error.js";
 
 /** Token requests that hang are abandoned after this long. */

@@ -1,6 +1,6 @@
 import type Anthropic from "@anthropic-ai/sdk";
-import type { AssistantMessageBuilder, UsageUpdate } from "../shared/assistant-message-builder.js";
-import type { StreamDecoder } from "../shared/stream-decoder.js";
+import type { AssistantMessageBuilder, UsageUpdate } from "../../message/assistant-message-builder.js";
+import type { StreamDecoder } from "../../wire/stream-decoder.js";
 import {
 	type AnthropicContentBlockSignature,
 	type AnthropicToolCallerSignature,

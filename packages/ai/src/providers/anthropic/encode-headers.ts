@@ -1,6 +1,6 @@
 import type { Context, Model } from "../../types.js";
-import { buildGitHubCopilotHeaders } from "../shared/github-copilot-headers.js";
-import { mergeHeaders } from "../shared/headers.js";
+import { buildGitHubCopilotHeaders } from "../../wire/github-copilot-headers.js";
+import { mergeHeaders } from "../../wire/headers.js";
 import type { AnthropicOptions } from "./options.js";
 import { isThinkingEnabled, usesAdaptiveThinking } from "./thinking.js";
 

@@ -1,5 +1,5 @@
-import { ProviderStreamError } from "../shared/provider-errors.js";
-import { classifyError, type ErrorClassification, readHeader } from "../shared/retry.js";
+import { classifyError, type ErrorClassification, readHeader } from "../../call/error-classification.js";
+import { ProviderStreamError } from "../../wire/provider-errors.js";
 
 // Error types Anthropic documents as transient. `overloaded_error` is its 529; it can also arrive
 // as an SSE `error` event in the middle of a 200 response, where there is no HTTP status.

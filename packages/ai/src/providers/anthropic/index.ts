@@ -1,12 +1,13 @@
 // The anthropic-messages provider: Claude through the Messages API (POST /v1/messages, stream: true).
-import type { Context, Model, SimpleStreamOptions } from "../../types.js";
-import type { AssistantMessageEventStream } from "../../utils/event-stream.js";
+
 import {
 	type ProviderDefinition,
 	streamSimpleWithDefinition,
 	streamWithDefinition,
-} from "../shared/provider-definition.js";
-import { buildBaseOptions } from "../shared/simple-options.js";
+} from "../../call/provider-definition.js";
+import { buildBaseOptions } from "../../message/simple-options.js";
+import type { Context, Model, SimpleStreamOptions } from "../../types.js";
+import type { AssistantMessageEventStream } from "../../utils/event-stream.js";
 import { classifyAnthropicError } from "./errors.js";
 import type { AnthropicOptions } from "./options.js";
 import { claudeThinkingFields } from "./thinking.js";

@@ -1,11 +1,11 @@
+import { NonRetryableError, type ProviderAttempt } from "../../call/provider-stream.js";
 import type { Context } from "../../types.js";
 import { formatThrownValue } from "../../utils/error-message.js";
-import { mergeHeaders } from "../shared/headers.js";
-import { endpointUrl, runSseAttempt } from "../shared/http-transport.js";
-import { parseStreamEventJson } from "../shared/parse-stream-json.js";
-import { NonRetryableError, type ProviderAttempt } from "../shared/provider-stream.js";
-import { requireBaseUrl } from "../shared/require-base-url.js";
-import type { ServerSentEvent } from "../shared/sse.js";
+import { mergeHeaders } from "../../wire/headers.js";
+import { endpointUrl, runSseAttempt } from "../../wire/http-transport.js";
+import { parseStreamEventJson } from "../../wire/parse-stream-json.js";
+import { requireBaseUrl } from "../../wire/require-base-url.js";
+import type { ServerSentEvent } from "../../wire/sse.js";
 import { AnthropicStreamDecoder, type AnthropicStreamEvent } from "./decode.js";
 import { type AnthropicRequestBody, encodeAnthropicRequest } from "./encode.js";
 import { anthropicAuthMode, anthropicCredentialHeaders, buildAnthropicHeaders } from "./encode-headers.js";

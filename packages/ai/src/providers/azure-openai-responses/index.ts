@@ -1,14 +1,15 @@
 // Azure OpenAI Responses: the OpenAI Responses wire format with Azure's api-key header and
 // api-version query. Encode, decode and the Responses transport are the openai-responses ones.
-import type { Context, Model } from "../../types.js";
-import type { AssistantMessageEventStream } from "../../utils/event-stream.js";
-import { classifyOpenAIResponsesError } from "../openai-responses/errors.js";
-import { toResponsesOptions } from "../openai-responses/index.js";
+
 import {
 	type ProviderDefinition,
 	streamSimpleWithDefinition,
 	streamWithDefinition,
-} from "../shared/provider-definition.js";
+} from "../../call/provider-definition.js";
+import type { Context, Model } from "../../types.js";
+import type { AssistantMessageEventStream } from "../../utils/event-stream.js";
+import { classifyOpenAIResponsesError } from "../openai-responses/errors.js";
+import { toResponsesOptions } from "../openai-responses/index.js";
 import type { AzureOpenAIResponsesOptions, AzureOpenAIResponsesSimpleOptions } from "./options.js";
 import { runAzureOpenAIResponsesAttempt } from "./transport.js";
 

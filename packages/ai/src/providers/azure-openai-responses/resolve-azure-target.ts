@@ -1,6 +1,6 @@
+import { NonRetryableError } from "../../call/provider-stream.js";
 import type { Api, Model } from "../../types.js";
-import { environmentVariables } from "../shared/environment.js";
-import { NonRetryableError } from "../shared/provider-stream.js";
+import { environmentVariables } from "../../wire/environment.js";
 
 /** Where an Azure OpenAI Responses call goes and under which deployment. */
 export interface AzureTarget {

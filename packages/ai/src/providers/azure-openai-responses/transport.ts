@@ -1,10 +1,10 @@
+import type { ProviderAttempt } from "../../call/provider-stream.js";
 import type { Context } from "../../types.js";
+import { mergeHeaders } from "../../wire/headers.js";
+import { endpointUrl } from "../../wire/http-transport.js";
+import { requireBaseUrl } from "../../wire/require-base-url.js";
 import { buildOpenAIResponsesHeaders, encodeOpenAIResponsesRequest } from "../openai-responses/encode.js";
 import { runResponsesRequest } from "../openai-responses/transport.js";
-import { mergeHeaders } from "../shared/headers.js";
-import { endpointUrl } from "../shared/http-transport.js";
-import type { ProviderAttempt } from "../shared/provider-stream.js";
-import { requireBaseUrl } from "../shared/require-base-url.js";
 import type { AzureOpenAIResponsesOptions } from "./options.js";
 import { resolveAzureTarget } from "./resolve-azure-target.js";
 

@@ -1,6 +1,6 @@
 import type { ConverseStreamOutput, TokenUsage } from "@aws-sdk/client-bedrock-runtime";
-import type { AssistantMessageBuilder, UsageUpdate } from "../shared/assistant-message-builder.js";
-import type { StreamDecoder } from "../shared/stream-decoder.js";
+import type { AssistantMessageBuilder, UsageUpdate } from "../../message/assistant-message-builder.js";
+import type { StreamDecoder } from "../../wire/stream-decoder.js";
 import { bedrockStreamException, STREAM_EXCEPTION_EVENTS } from "./errors.js";
 import { mapBedrockStopReason } from "./stop-reason.js";
 

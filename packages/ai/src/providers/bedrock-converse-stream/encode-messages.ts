@@ -6,6 +6,12 @@ import type {
 	ImageBlock,
 	ToolResultContentBlock,
 } from "@aws-sdk/client-bedrock-runtime";
+import {
+	IMAGE_OMITTED_NOTE,
+	IMAGE_ONLY_TOOL_RESULT_TEXT,
+	modelAcceptsImages,
+	splitToolResultContent,
+} from "../../message/encode-content.js";
 import type {
 	AssistantMessage,
 	BedrockConverseCompat,
@@ -16,12 +22,6 @@ import type {
 	UserMessage,
 } from "../../types.js";
 import { sanitizeSurrogates } from "../../utils/sanitize-unicode.js";
-import {
-	IMAGE_OMITTED_NOTE,
-	IMAGE_ONLY_TOOL_RESULT_TEXT,
-	modelAcceptsImages,
-	splitToolResultContent,
-} from "../shared/encode-content.js";
 
 type Compat = Required<BedrockConverseCompat>;
 /** A free-form JSON value as the SDK types it (tool input, tool schemas, model fields). */
@@ -144,6 +144,8 @@ export function encodeBedrockMessages(
 		else encoded.push({ role, content });
 	};
 	for (const message of messages) {
+		// System messages were folded into the `system` blocks by the caller (foldSystemMessages).
+		if (message.role === "system") continue;
 		if (message.role === "user") append("user", encodeUserContent(message, model));
 		else if (message.role === "assistant") append("assistant", encodeAssistantContent(message, compat));
 		else append("user", encodeToolResult(message, model, compat));

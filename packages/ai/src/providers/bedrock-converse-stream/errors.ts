@@ -1,5 +1,5 @@
-import { ProviderStreamError } from "../shared/provider-errors.js";
-import { classifyError, type ErrorClassification, parseRetryAfter } from "../shared/retry.js";
+import { classifyError, type ErrorClassification, parseRetryAfter } from "../../call/error-classification.js";
+import { ProviderStreamError } from "../../wire/provider-errors.js";
 
 // Bedrock's exceptions that a later attempt may not meet: throttling, a busy or not yet loaded
 // model, a server fault, a model that timed out or broke its stream. Everything else

@@ -1,14 +1,15 @@
 // The bedrock-converse-stream provider: models on Amazon Bedrock through the Converse API
 // (ConverseStream), sent with the AWS SDK for SigV4 or bearer signing and the binary event stream.
-import type { Context, Model, SimpleStreamOptions } from "../../types.js";
-import type { AssistantMessageEventStream } from "../../utils/event-stream.js";
-import { claudeThinkingFields } from "../anthropic/thinking.js";
+
 import {
 	type ProviderDefinition,
 	streamSimpleWithDefinition,
 	streamWithDefinition,
-} from "../shared/provider-definition.js";
-import { buildBaseOptions } from "../shared/simple-options.js";
+} from "../../call/provider-definition.js";
+import { buildBaseOptions } from "../../message/simple-options.js";
+import type { Context, Model, SimpleStreamOptions } from "../../types.js";
+import type { AssistantMessageEventStream } from "../../utils/event-stream.js";
+import { claudeThinkingFields } from "../anthropic/thinking.js";
 import { resolveBedrockCompat } from "./compat.js";
 import { classifyBedrockError } from "./errors.js";
 import type { BedrockOptions } from "./options.js";

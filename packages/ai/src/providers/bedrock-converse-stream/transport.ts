@@ -4,16 +4,16 @@ import type {
 	ConverseStreamCommandOutput,
 	ConverseStreamOutput,
 } from "@aws-sdk/client-bedrock-runtime";
+import { headersToRecord } from "../../call/error-classification.js";
+import { NonRetryableError, type ProviderAttempt } from "../../call/provider-stream.js";
 import { AMBIENT_CREDENTIALS } from "../../env-api-keys.js";
 import type { Context } from "../../types.js";
 import { formatThrownValue } from "../../utils/error-message.js";
-import { environmentVariable } from "../shared/environment.js";
-import { mergeHeaders } from "../shared/headers.js";
-import { connectionClosedError } from "../shared/http-transport.js";
-import { ProviderStreamError } from "../shared/provider-errors.js";
-import { NonRetryableError, type ProviderAttempt } from "../shared/provider-stream.js";
-import { rawEventReporter } from "../shared/raw-event-callback.js";
-import { headersToRecord } from "../shared/retry.js";
+import { environmentVariable } from "../../wire/environment.js";
+import { mergeHeaders } from "../../wire/headers.js";
+import { connectionClosedError } from "../../wire/http-transport.js";
+import { ProviderStreamError } from "../../wire/provider-errors.js";
+import { rawEventReporter } from "../../wire/raw-event-callback.js";
 import { ClientCache } from "./client-cache.js";
 import { BedrockStreamDecoder, BedrockStreamFormatError } from "./decode.js";
 import { encodeBedrockRequest } from "./encode.js";

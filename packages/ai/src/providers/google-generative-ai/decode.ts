@@ -4,9 +4,10 @@
 // in pieces (partial-arguments.ts). The stream has no terminal event of its own: the last chunk
 // carries `finishReason` and the final usage.
 // @see https://ai.google.dev/api/generate-content#v1beta.GenerateContentResponse
+
+import type { AssistantMessageBuilder, UsageUpdate } from "../../message/assistant-message-builder.js";
 import { DEFAULT_MAX_JSON_DEPTH } from "../../utils/streaming-json.js";
-import type { AssistantMessageBuilder, UsageUpdate } from "../shared/assistant-message-builder.js";
-import type { StreamDecoder } from "../shared/stream-decoder.js";
+import type { StreamDecoder } from "../../wire/stream-decoder.js";
 import { PartialArgumentsWriter } from "./partial-arguments.js";
 import { mapGeminiFinishReason } from "./stop-reason.js";
 import type { GeminiPart, GeminiResponseChunk, GeminiUsageMetadata } from "./wire-types.js";

@@ -1,6 +1,14 @@
 // Keel's messages as Gemini `contents`: user turns, "model" turns, and function responses.
 // @see https://ai.google.dev/api/caching#Content
 // @see https://ai.google.dev/gemini-api/docs/thought-signatures
+
+import {
+	IMAGE_OMITTED_NOTE,
+	IMAGE_ONLY_TOOL_RESULT_TEXT,
+	modelAcceptsImages,
+	splitToolResultContent,
+} from "../../message/encode-content.js";
+import { sanitizeToolCallIdCharacters } from "../../message/tool-call-ids.js";
 import type {
 	Api,
 	AssistantMessage,
@@ -11,13 +19,6 @@ import type {
 	UserMessage,
 } from "../../types.js";
 import { sanitizeSurrogates } from "../../utils/sanitize-unicode.js";
-import {
-	IMAGE_OMITTED_NOTE,
-	IMAGE_ONLY_TOOL_RESULT_TEXT,
-	modelAcceptsImages,
-	splitToolResultContent,
-} from "../shared/encode-content.js";
-import { sanitizeToolCallIdCharacters } from "../shared/tool-call-ids.js";
 import { usesThinkingLevels } from "./thinking.js";
 import type { GeminiContent, GeminiPart } from "./wire-types.js";
 
@@ -134,6 +135,8 @@ export function encodeGeminiContents(messages: readonly Message[], model: Model<
 	const contents: GeminiContent[] = [];
 	for (let index = 0; index < messages.length; index++) {
 		const message = messages[index];
+		// System messages were folded into `systemInstruction` by the caller (foldSystemMessages).
+		if (message.role === "system") continue;
 		if (message.role === "user") {
 			const parts = encodeUserParts(message, model);
 			if (parts.length > 0) contents.push({ role: "user", parts });

@@ -2,8 +2,9 @@
 // `{"error":{"code":429,"message":"…","status":"RESOURCE_EXHAUSTED","details":[…]}}`.
 // @see https://ai.google.dev/gemini-api/docs/troubleshooting#error-codes
 // @see https://cloud.google.com/apis/design/errors
-import { ProviderHttpError, ProviderStreamError } from "../shared/provider-errors.js";
-import { classifyError, type ErrorClassification } from "../shared/retry.js";
+
+import { classifyError, type ErrorClassification } from "../../call/error-classification.js";
+import { ProviderHttpError, ProviderStreamError } from "../../wire/provider-errors.js";
 
 // Canonical statuses Google documents as temporary: quota or rate limit, overload, server fault, timeout.
 const RETRYABLE_STATUSES = new Set(["RESOURCE_EXHAUSTED", "UNAVAILABLE", "INTERNAL", "DEADLINE_EXCEEDED", "ABORTED"]);

@@ -1,14 +1,15 @@
 // The google-generative-ai provider: Gemini through the Gemini API
 // (POST {baseUrl}/models/{model}:streamGenerateContent?alt=sse). Vertex AI reuses this folder's
 // encoder, decoder and errors with its own URL and credentials (providers/google-vertex).
-import type { Api, Context, Model, SimpleStreamOptions } from "../../types.js";
-import type { AssistantMessageEventStream } from "../../utils/event-stream.js";
+
 import {
 	type ProviderDefinition,
 	streamSimpleWithDefinition,
 	streamWithDefinition,
-} from "../shared/provider-definition.js";
-import { buildBaseOptions } from "../shared/simple-options.js";
+} from "../../call/provider-definition.js";
+import { buildBaseOptions } from "../../message/simple-options.js";
+import type { Api, Context, Model, SimpleStreamOptions } from "../../types.js";
+import type { AssistantMessageEventStream } from "../../utils/event-stream.js";
 import { classifyGoogleError } from "./errors.js";
 import type { GoogleOptions } from "./options.js";
 import { geminiThinkingBudget, geminiThinkingLevel, usesThinkingLevels } from "./thinking.js";

@@ -1,11 +1,11 @@
+import { NonRetryableError, type ProviderAttempt } from "../../call/provider-stream.js";
 import type { Api, Context, Model } from "../../types.js";
 import { formatThrownValue } from "../../utils/error-message.js";
-import { mergeHeaders } from "../shared/headers.js";
-import { endpointUrl, runSseAttempt } from "../shared/http-transport.js";
-import { parseStreamEventJson } from "../shared/parse-stream-json.js";
-import { NonRetryableError, type ProviderAttempt } from "../shared/provider-stream.js";
-import { requireBaseUrl } from "../shared/require-base-url.js";
-import type { ServerSentEvent } from "../shared/sse.js";
+import { mergeHeaders } from "../../wire/headers.js";
+import { endpointUrl, runSseAttempt } from "../../wire/http-transport.js";
+import { parseStreamEventJson } from "../../wire/parse-stream-json.js";
+import { requireBaseUrl } from "../../wire/require-base-url.js";
+import type { ServerSentEvent } from "../../wire/sse.js";
 import { GeminiStreamDecoder } from "./decode.js";
 import { encodeGeminiRequest } from "./encode.js";
 import { geminiStreamError } from "./errors.js";

@@ -5,8 +5,9 @@
 // Worker bundles of the google-vertex module carry no node: imports. Without a file, the chain
 // ends at the metadata server (metadata-server-token.ts).
 // @see https://cloud.google.com/docs/authentication/application-default-credentials#search_order
-import { environmentVariable } from "../shared/environment.js";
-import { NonRetryableError } from "../shared/provider-attempt.js";
+
+import { NonRetryableError } from "../../call/provider-attempt.js";
+import { environmentVariable } from "../../wire/environment.js";
 import { type GoogleCredentials, validateGoogleCredentials } from "./google-credentials.js";
 
 export interface LocatedCredentials {

@@ -4,8 +4,9 @@
 // (google-access-token.ts, metadata-server-token.ts); the Application Default Credentials lookup is
 // Node-only and imported on the first call that needs it, never when Keel loads.
 // @see https://cloud.google.com/docs/authentication/application-default-credentials
+
+import { NonRetryableError } from "../../call/provider-attempt.js";
 import { AMBIENT_CREDENTIALS } from "../../env-api-keys.js";
-import { NonRetryableError } from "../shared/provider-attempt.js";
 import { googleAccessToken } from "./google-access-token.js";
 import { type GoogleCredentials, validateGoogleCredentials } from "./google-credentials.js";
 import type { GoogleVertexOptions } from "./options.js";

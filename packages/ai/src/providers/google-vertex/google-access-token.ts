@@ -3,8 +3,8 @@
 // token_uri. Tokens are cached by access-token-cache.ts.
 // @see https://developers.google.com/identity/protocols/oauth2/service-account#authorizingrequests
 // @see https://developers.google.com/identity/protocols/oauth2/web-server#offline
-import { NonRetryableError } from "../shared/provider-attempt.js";
-import { redactSecrets } from "../shared/secret-redaction.js";
+import { NonRetryableError } from "../../call/provider-attempt.js";
+import { redactSecrets } from "../../call/secret-redaction.js";
 import { clearCachedAccessTokens, type IssuedToken, reuseOrRequestToken } from "./access-token-cache.js";
 import { DEFAULT_TOKEN_URI, type GoogleCredentials } from "./google-credentials.js";
 import { signServiceAccountAssertion } from "./service-account-assertion.js";

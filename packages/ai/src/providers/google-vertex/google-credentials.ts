@@ -3,7 +3,7 @@
 // `gcloud auth application-default login` writes (`"type": "authorized_user"`).
 // @see https://cloud.google.com/docs/authentication/application-default-credentials
 // @see https://developers.google.com/identity/protocols/oauth2/service-account
-import { NonRetryableError } from "../shared/provider-attempt.js";
+import { NonRetryableError } from "../../call/provider-attempt.js";
 
 export const DEFAULT_TOKEN_URI = "https://oauth2.googleapis.com/token";
 

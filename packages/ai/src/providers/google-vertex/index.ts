@@ -1,15 +1,16 @@
 // The google-vertex provider: Gemini on Vertex AI. The wire format is the Gemini API's, so the
 // encoder, decoder and error reading come from providers/google-generative-ai; this folder holds
 // the URL (project, location, the global endpoint) and the credentials (API key or OAuth).
-import type { Context, Model, SimpleStreamOptions } from "../../types.js";
-import type { AssistantMessageEventStream } from "../../utils/event-stream.js";
-import { classifyGoogleError } from "../google-generative-ai/errors.js";
-import { googleOptionsFromSimple } from "../google-generative-ai/index.js";
+
 import {
 	type ProviderDefinition,
 	streamSimpleWithDefinition,
 	streamWithDefinition,
-} from "../shared/provider-definition.js";
+} from "../../call/provider-definition.js";
+import type { Context, Model, SimpleStreamOptions } from "../../types.js";
+import type { AssistantMessageEventStream } from "../../utils/event-stream.js";
+import { classifyGoogleError } from "../google-generative-ai/errors.js";
+import { googleOptionsFromSimple } from "../google-generative-ai/index.js";
 import type { GoogleVertexOptions } from "./options.js";
 import { runVertexAttempt } from "./transport.js";
 

@@ -5,9 +5,10 @@
 // limit and its failure ends the call with a message listing what to set instead.
 // @see https://cloud.google.com/compute/docs/access/authenticate-workloads#applications
 // @see https://cloud.google.com/docs/authentication/application-default-credentials#search_order
+
+import { NonRetryableError } from "../../call/provider-attempt.js";
 import { formatThrownValue } from "../../utils/error-message.js";
-import { environmentVariable } from "../shared/environment.js";
-import { NonRetryableError } from "../shared/provider-attempt.js";
+import { environmentVariable } from "../../wire/environment.js";
 import { type IssuedToken, reuseOrRequestToken } from "./access-token-cache.js";
 
 const DEFAULT_METADATA_HOST = "metadata.google.internal";

@@ -2,11 +2,12 @@
 // (`https://{location}-aiplatform.googleapis.com`); the global location has no regional host.
 // @see https://cloud.google.com/vertex-ai/generative-ai/docs/reference/rest/v1/projects.locations.publishers.models/streamGenerateContent
 // @see https://cloud.google.com/vertex-ai/generative-ai/docs/start/express-mode/overview
+
+import { NonRetryableError } from "../../call/provider-attempt.js";
 import type { Model } from "../../types.js";
-import { environmentVariable } from "../shared/environment.js";
-import { endpointUrl } from "../shared/http-transport.js";
-import { NonRetryableError } from "../shared/provider-attempt.js";
-import { requireBaseUrl } from "../shared/require-base-url.js";
+import { environmentVariable } from "../../wire/environment.js";
+import { endpointUrl } from "../../wire/http-transport.js";
+import { requireBaseUrl } from "../../wire/require-base-url.js";
 import type { GoogleVertexOptions } from "./options.js";
 
 const LOCATION_PLACEHOLDER = "{location}";

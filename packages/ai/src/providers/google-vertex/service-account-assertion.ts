@@ -3,7 +3,7 @@
 // platform's WebCrypto (globalThis.crypto.subtle: Node 20, browsers, Workers), so no Node module
 // is needed.
 // @see https://developers.google.com/identity/protocols/oauth2/service-account#authorizingrequests
-import { NonRetryableError } from "../shared/provider-attempt.js";
+import { NonRetryableError } from "../../call/provider-attempt.js";
 import type { GoogleServiceAccountCredentials } from "./google-credentials.js";
 
 /** Google's tokens for a signed assertion are valid for at most an hour. */

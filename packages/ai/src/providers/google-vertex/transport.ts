@@ -1,7 +1,7 @@
+import type { ProviderAttempt } from "../../call/provider-stream.js";
 import type { Context } from "../../types.js";
+import { mergeHeaders } from "../../wire/headers.js";
 import { encodeRequestOrFail, runGeminiRequest } from "../google-generative-ai/transport.js";
-import { mergeHeaders } from "../shared/headers.js";
-import type { ProviderAttempt } from "../shared/provider-stream.js";
 import { vertexAccessToken, vertexApiKey } from "./credentials.js";
 import type { GoogleVertexOptions } from "./options.js";
 import { resolveVertexTarget, type VertexTarget } from "./resolve-vertex-target.js";

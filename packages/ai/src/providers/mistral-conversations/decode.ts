@@ -1,7 +1,7 @@
+import type { AssistantMessageBuilder, UsageUpdate } from "../../message/assistant-message-builder.js";
+import { hashToAlphanumeric } from "../../message/tool-call-ids.js";
 import type { StopReason } from "../../types.js";
-import type { AssistantMessageBuilder, UsageUpdate } from "../shared/assistant-message-builder.js";
-import type { StreamDecoder } from "../shared/stream-decoder.js";
-import { hashToAlphanumeric } from "../shared/tool-call-ids.js";
+import type { StreamDecoder } from "../../wire/stream-decoder.js";
 import type { MistralChunkWire, MistralDeltaWire, MistralToolCallDeltaWire, MistralUsageWire } from "./wire-types.js";
 
 export type MappedMistralStopReason =

@@ -1,3 +1,11 @@
+import {
+	IMAGE_OMITTED_NOTE,
+	IMAGE_ONLY_TOOL_RESULT_TEXT,
+	imageDataUrl,
+	modelAcceptsImages,
+	splitToolResultContent,
+} from "../../message/encode-content.js";
+import { transformMessages } from "../../message/transform-messages.js";
 import type {
 	Api,
 	AssistantMessage,
@@ -9,14 +17,6 @@ import type {
 	UserMessage,
 } from "../../types.js";
 import { sanitizeSurrogates } from "../../utils/sanitize-unicode.js";
-import {
-	IMAGE_OMITTED_NOTE,
-	IMAGE_ONLY_TOOL_RESULT_TEXT,
-	imageDataUrl,
-	modelAcceptsImages,
-	splitToolResultContent,
-} from "../shared/encode-content.js";
-import { transformMessages } from "../shared/transform-messages.js";
 import { normalizeMistralToolCallId } from "./tool-call-id.js";
 import type {
 	MistralAssistantMessage,
@@ -46,6 +46,8 @@ export function encodeMistralMessages(
 	const output: MistralMessage[] = [];
 	if (systemPrompt) output.push({ role: "system", content: sanitizeSurrogates(systemPrompt) });
 	for (const message of transformMessages(messages, model as Model<Api>, normalizeMistralToolCallId)) {
+		// System messages were folded into the first message by the caller (foldSystemMessages).
+		if (message.role === "system") continue;
 		if (message.role === "user") output.push(encodeUserMessage(message, acceptsImages));
 		else if (message.role === "toolResult") output.push(encodeToolResult(message, acceptsImages));
 		else {

@@ -1,5 +1,5 @@
-import { ProviderHttpError, ProviderStreamError } from "../shared/provider-errors.js";
-import { classifyError, type ErrorClassification } from "../shared/retry.js";
+import { classifyError, type ErrorClassification } from "../../call/error-classification.js";
+import { ProviderHttpError, ProviderStreamError } from "../../wire/provider-errors.js";
 
 // In-stream error codes or types that name a temporary condition, besides HTTP statuses.
 const RETRYABLE_STREAM_CODES = new Set(["rate_limit_exceeded", "rate_limited", "service_unavailable", "server_error"]);

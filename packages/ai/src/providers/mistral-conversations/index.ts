@@ -1,12 +1,13 @@
 // @keel/ai/mistral-conversations: Mistral's chat completions API (La Plateforme), streamed.
-import type { Context, Model, SimpleStreamOptions } from "../../types.js";
-import type { AssistantMessageEventStream } from "../../utils/event-stream.js";
+
 import {
 	type ProviderDefinition,
 	streamSimpleWithDefinition,
 	streamWithDefinition,
-} from "../shared/provider-definition.js";
-import { buildBaseOptions } from "../shared/simple-options.js";
+} from "../../call/provider-definition.js";
+import { buildBaseOptions } from "../../message/simple-options.js";
+import type { Context, Model, SimpleStreamOptions } from "../../types.js";
+import type { AssistantMessageEventStream } from "../../utils/event-stream.js";
 import { mistralReasoningFormat } from "./encode.js";
 import { classifyMistralError } from "./errors.js";
 import type { MistralOptions } from "./options.js";

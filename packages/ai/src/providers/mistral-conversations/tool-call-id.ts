@@ -1,7 +1,7 @@
 // Mistral accepts only tool-call ids of exactly 9 characters of [a-zA-Z0-9]; any other id is
 // rejected ("Tool call id was call_… but must be a-z, A-Z, 0-9, with a length of 9"). Its own ids
 // have that form; those of other APIs (`toolu_…`, `call_…|fc_…`, free text) do not.
-import { hashToAlphanumeric } from "../shared/tool-call-ids.js";
+import { hashToAlphanumeric } from "../../message/tool-call-ids.js";
 
 const MISTRAL_TOOL_CALL_ID = /^[a-zA-Z0-9]{9}$/;
 

@@ -1,10 +1,10 @@
+import { NonRetryableError, type ProviderAttempt } from "../../call/provider-stream.js";
 import type { Context, Model } from "../../types.js";
 import { formatThrownValue } from "../../utils/error-message.js";
-import { mergeHeaders } from "../shared/headers.js";
-import { endpointUrl, runSseAttempt } from "../shared/http-transport.js";
-import { parseStreamEventJson } from "../shared/parse-stream-json.js";
-import { NonRetryableError, type ProviderAttempt } from "../shared/provider-stream.js";
-import { requireBaseUrl } from "../shared/require-base-url.js";
+import { mergeHeaders } from "../../wire/headers.js";
+import { endpointUrl, runSseAttempt } from "../../wire/http-transport.js";
+import { parseStreamEventJson } from "../../wire/parse-stream-json.js";
+import { requireBaseUrl } from "../../wire/require-base-url.js";
 import { MistralStreamDecoder } from "./decode.js";
 import { buildMistralHeaders, encodeMistralRequest, findMistralInputProblem } from "./encode.js";
 import { findMistralStreamError } from "./errors.js";

@@ -1,4 +1,4 @@
-import { NonRetryableError } from "../shared/provider-attempt.js";
+import { NonRetryableError } from "../../call/provider-attempt.js";
 
 // ChatGPT access tokens are JWTs whose payload carries the account under this claim.
 const AUTH_CLAIM = "https://api.openai.com/auth";

@@ -1,6 +1,6 @@
+import { classifyError, type ErrorClassification } from "../../call/error-classification.js";
+import { ProviderHttpError, ProviderStreamError } from "../../wire/provider-errors.js";
 import { classifyOpenAIResponsesError } from "../openai-responses/errors.js";
-import { ProviderHttpError, ProviderStreamError } from "../shared/provider-errors.js";
-import { classifyError, type ErrorClassification } from "../shared/retry.js";
 import { WebSocketClosedError, WebSocketOpenError } from "./websocket-connection.js";
 
 // The error types ChatGPT uses when a subscription's allowance is used up. Waiting a few seconds

@@ -2,14 +2,15 @@
 // same over a WebSocket). The wire format is the Responses API's: encode, decode and errors come
 // from openai-responses; this folder adds the endpoint, the account header, the instructions field
 // and the WebSocket transport.
-import type { Context, Model, SimpleStreamOptions } from "../../types.js";
-import type { AssistantMessageEventStream } from "../../utils/event-stream.js";
-import { toResponsesOptions } from "../openai-responses/index.js";
+
 import {
 	type ProviderDefinition,
 	streamSimpleWithDefinition,
 	streamWithDefinition,
-} from "../shared/provider-definition.js";
+} from "../../call/provider-definition.js";
+import type { Context, Model, SimpleStreamOptions } from "../../types.js";
+import type { AssistantMessageEventStream } from "../../utils/event-stream.js";
+import { toResponsesOptions } from "../openai-responses/index.js";
 import { classifyOpenAICodexError } from "./errors.js";
 import type { OpenAICodexResponsesOptions, OpenAICodexResponsesSimpleOptions } from "./options.js";
 import { runOpenAICodexAttempt } from "./transport.js";

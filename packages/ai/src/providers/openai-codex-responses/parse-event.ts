@@ -1,6 +1,6 @@
 import type { ResponseStreamEvent } from "openai/resources/responses/responses";
+import type { ServerSentEvent } from "../../wire/sse.js";
 import { parseResponsesEvent } from "../openai-responses/transport.js";
-import type { ServerSentEvent } from "../shared/sse.js";
 
 /**
  * One Codex event (an SSE event or a WebSocket message) as a Responses stream event. Codex ends a

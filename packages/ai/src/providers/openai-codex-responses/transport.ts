@@ -1,9 +1,9 @@
+import type { ProviderAttempt } from "../../call/provider-attempt.js";
 import type { Context, Transport } from "../../types.js";
+import { mergeHeaders } from "../../wire/headers.js";
+import { runSseAttempt } from "../../wire/http-transport.js";
+import { requireBaseUrl } from "../../wire/require-base-url.js";
 import { OpenAIResponsesDecoder } from "../openai-responses/decode.js";
-import { mergeHeaders } from "../shared/headers.js";
-import { runSseAttempt } from "../shared/http-transport.js";
-import type { ProviderAttempt } from "../shared/provider-attempt.js";
-import { requireBaseUrl } from "../shared/require-base-url.js";
 import { readChatGPTAccountId } from "./account-id.js";
 import { buildOpenAICodexHeaders, encodeOpenAICodexRequest } from "./encode.js";
 import { codexResponsesUrl, webSocketUrl } from "./endpoint.js";

@@ -1,7 +1,7 @@
+import type { ProviderAttempt } from "../../call/provider-attempt.js";
 import type { Api } from "../../types.js";
+import { rawEventReporter } from "../../wire/raw-event-callback.js";
 import { OpenAIResponsesDecoder } from "../openai-responses/decode.js";
-import type { ProviderAttempt } from "../shared/provider-attempt.js";
-import { rawEventReporter } from "../shared/raw-event-callback.js";
 import type { OpenAICodexRequestBody } from "./encode.js";
 import { parseCodexEvent } from "./parse-event.js";
 import { type CodexWebSocket, type SocketEvent, WebSocketClosedError } from "./websocket-connection.js";

@@ -1,4 +1,4 @@
-import { environmentVariables } from "../shared/environment.js";
+import { environmentVariables } from "../../wire/environment.js";
 
 /**
  * Fills `{VARIABLE}` placeholders in a catalogue base URL from the environment (Cloudflare's

@@ -1,5 +1,5 @@
-import { ProviderStreamError } from "../shared/provider-errors.js";
-import { classifyError, type ErrorClassification } from "../shared/retry.js";
+import { classifyError, type ErrorClassification } from "../../call/error-classification.js";
+import { ProviderStreamError } from "../../wire/provider-errors.js";
 
 // In-stream error codes (or types, when a server sends no code) that name a temporary condition:
 // OpenAI's `rate_limit_exceeded`, `server_error` and `server_is_overloaded`

@@ -1,14 +1,15 @@
 // @keel/ai/openai-completions: OpenAI Chat Completions and every vendor that speaks it (Groq,
 // Cerebras, xAI, OpenRouter, z.ai, DeepSeek, Mistral-compatible gateways, Ollama, vLLM, LM Studio…).
-import { findEnvKeys } from "../../env-api-keys.js";
-import type { Context, Model, SimpleStreamOptions } from "../../types.js";
-import type { AssistantMessageEventStream } from "../../utils/event-stream.js";
+
 import {
 	type ProviderDefinition,
 	streamSimpleWithDefinition,
 	streamWithDefinition,
-} from "../shared/provider-definition.js";
-import { buildBaseOptions } from "../shared/simple-options.js";
+} from "../../call/provider-definition.js";
+import { findEnvKeys } from "../../env-api-keys.js";
+import { buildBaseOptions } from "../../message/simple-options.js";
+import type { Context, Model, SimpleStreamOptions } from "../../types.js";
+import type { AssistantMessageEventStream } from "../../utils/event-stream.js";
 import { classifyOpenAICompletionsError } from "./errors.js";
 import type { OpenAICompletionsOptions } from "./options.js";
 import { runOpenAICompletionsAttempt } from "./transport.js";

@@ -1,11 +1,11 @@
+import { NonRetryableError, type ProviderAttempt } from "../../call/provider-stream.js";
 import type { Context, Model } from "../../types.js";
 import { formatThrownValue } from "../../utils/error-message.js";
-import { mergeHeaders } from "../shared/headers.js";
-import { endpointUrl, runSseAttempt } from "../shared/http-transport.js";
-import { openAIDefaultHeaders } from "../shared/openai-default-headers.js";
-import { parseStreamEventJson } from "../shared/parse-stream-json.js";
-import { NonRetryableError, type ProviderAttempt } from "../shared/provider-stream.js";
-import { requireBaseUrl } from "../shared/require-base-url.js";
+import { mergeHeaders } from "../../wire/headers.js";
+import { endpointUrl, runSseAttempt } from "../../wire/http-transport.js";
+import { openAIDefaultHeaders } from "../../wire/openai-default-headers.js";
+import { parseStreamEventJson } from "../../wire/parse-stream-json.js";
+import { requireBaseUrl } from "../../wire/require-base-url.js";
 import { resolveBaseUrl } from "./base-url.js";
 import { type ResolvedOpenAICompletionsCompat, resolveOpenAICompletionsCompat } from "./compat.js";
 import {

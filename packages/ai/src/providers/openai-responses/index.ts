@@ -1,14 +1,15 @@
 // The OpenAI Responses API (POST /responses, stream: true). Azure reuses encode, decode and
 // transport from this folder with its own URL, credential header and deployment resolution.
-import { findEnvKeys } from "../../env-api-keys.js";
-import type { Context, Model } from "../../types.js";
-import type { AssistantMessageEventStream } from "../../utils/event-stream.js";
+
 import {
 	type ProviderDefinition,
 	streamSimpleWithDefinition,
 	streamWithDefinition,
-} from "../shared/provider-definition.js";
-import { buildBaseOptions } from "../shared/simple-options.js";
+} from "../../call/provider-definition.js";
+import { findEnvKeys } from "../../env-api-keys.js";
+import { buildBaseOptions } from "../../message/simple-options.js";
+import type { Context, Model } from "../../types.js";
+import type { AssistantMessageEventStream } from "../../utils/event-stream.js";
 import { classifyOpenAIResponsesError } from "./errors.js";
 import type { OpenAIResponsesOptions, OpenAIResponsesSimpleOptions } from "./options.js";
 import { runOpenAIResponsesAttempt } from "./transport.js";

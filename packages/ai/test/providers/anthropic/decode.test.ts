@@ -1,9 +1,9 @@
 import type Anthropic from "@anthropic-ai/sdk";
 import { describe, expect, it } from "vitest";
+import { AssistantMessageBuilder } from "../../../src/message/assistant-message-builder.js";
 import { AnthropicStreamDecoder, decodeAnthropicStreamEvents } from "../../../src/providers/anthropic/decode.js";
 import { anthropicContentBlock, anthropicToolCaller } from "../../../src/providers/anthropic/server-blocks.js";
 import { mapAnthropicStopReason } from "../../../src/providers/anthropic/stop-reason.js";
-import { AssistantMessageBuilder } from "../../../src/providers/shared/assistant-message-builder.js";
 import type { AssistantMessageEvent, ToolCall } from "../../../src/types.js";
 import {
 	blockStop,

@@ -1,12 +1,12 @@
 import type { ConverseStreamOutput } from "@aws-sdk/client-bedrock-runtime";
 import { describe, expect, it } from "vitest";
+import { AssistantMessageBuilder } from "../../../src/message/assistant-message-builder.js";
 import {
 	decodeBedrockStreamEvents,
 	mapBedrockStopReason,
 } from "../../../src/providers/bedrock-converse-stream/index.js";
-import { AssistantMessageBuilder } from "../../../src/providers/shared/assistant-message-builder.js";
-import { ProviderStreamError } from "../../../src/providers/shared/provider-errors.js";
 import type { AssistantMessageEvent } from "../../../src/types.js";
+import { ProviderStreamError } from "../../../src/wire/provider-errors.js";
 import { bedrockModel } from "./fixtures.js";
 
 function decode(events: unknown[]) {

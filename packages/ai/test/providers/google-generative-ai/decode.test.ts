@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { AssistantMessageBuilder } from "../../../src/message/assistant-message-builder.js";
 import { GeminiStreamDecoder } from "../../../src/providers/google-generative-ai/decode.js";
 import type { GeminiResponseChunk } from "../../../src/providers/google-generative-ai/wire-types.js";
-import { AssistantMessageBuilder } from "../../../src/providers/shared/assistant-message-builder.js";
 import type { AssistantMessageEvent } from "../../../src/types.js";
 import { finishChunk, geminiModel, partsChunk } from "./fixtures.js";
 

@@ -1,11 +1,11 @@
 import { Type } from "@sinclair/typebox";
 import { describe, expect, it } from "vitest";
+import { IMAGE_OMITTED_NOTE } from "../../../src/message/encode-content.js";
 import { encodeGeminiRequest } from "../../../src/providers/google-generative-ai/encode.js";
 import {
 	SKIP_THOUGHT_SIGNATURE,
 	TOOL_RESULT_IMAGE_TEXT,
 } from "../../../src/providers/google-generative-ai/encode-messages.js";
-import { IMAGE_OMITTED_NOTE } from "../../../src/providers/shared/encode-content.js";
 import type { Context } from "../../../src/types.js";
 import { assistantMessage, toolResultMessage, userMessage } from "../../helpers/messages.js";
 import { geminiModel } from "./fixtures.js";

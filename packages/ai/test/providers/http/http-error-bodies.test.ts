@@ -1,10 +1,10 @@
 // An HTTP error answer becomes one error event carrying the status and the provider's own message,
 // read from each documented error body shape, and is retried only when a retry can help.
 import { describe, expect, it } from "vitest";
+import { classifyError } from "../../../src/call/error-classification.js";
 import { classifyAnthropicError } from "../../../src/providers/anthropic/errors.js";
-import { describeErrorBody, ProviderHttpError } from "../../../src/providers/shared/provider-errors.js";
-import { classifyError } from "../../../src/providers/shared/retry.js";
 import type { ResponseInfo } from "../../../src/types.js";
+import { describeErrorBody, ProviderHttpError } from "../../../src/wire/provider-errors.js";
 import { useWireTestServer } from "../../helpers/wire-server.js";
 import { API_CASES, TEST_KEY } from "./api-cases.js";
 

@@ -2,7 +2,7 @@
 // with no arguments and a diagnostic that says why, on every HTTP API, and the conversation that
 // holds the call can still be sent: the next request encodes, nothing overflows the stack.
 import { describe, expect, it } from "vitest";
-import { TOOL_ARGUMENTS_REJECTED } from "../../../src/providers/shared/assistant-message-builder.js";
+import { TOOL_ARGUMENTS_REJECTED } from "../../../src/message/assistant-message-builder.js";
 import type { AssistantMessageEvent, ToolCall } from "../../../src/types.js";
 import { toolResultMessage, userMessage } from "../../helpers/messages.js";
 import { useWireTestServer } from "../../helpers/wire-server.js";

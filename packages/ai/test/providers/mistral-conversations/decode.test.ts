@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
+import { AssistantMessageBuilder } from "../../../src/message/assistant-message-builder.js";
 import {
 	MistralStreamDecoder,
 	mapMistralStopReason,
 	mapMistralUsage,
 } from "../../../src/providers/mistral-conversations/decode.js";
 import type { MistralChunkWire } from "../../../src/providers/mistral-conversations/wire-types.js";
-import { AssistantMessageBuilder } from "../../../src/providers/shared/assistant-message-builder.js";
 import type { AssistantMessageEvent } from "../../../src/types.js";
 import { magistralModel, mistralChunk } from "./fixtures.js";
 

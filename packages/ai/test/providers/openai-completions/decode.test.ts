@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { AssistantMessageBuilder } from "../../../src/message/assistant-message-builder.js";
 import { resolveOpenAICompletionsCompat } from "../../../src/providers/openai-completions/compat.js";
 import {
 	type ChatCompletionChunkWire,
@@ -6,7 +7,6 @@ import {
 	mapOpenAICompletionsUsage,
 	OpenAICompletionsStreamDecoder,
 } from "../../../src/providers/openai-completions/decode.js";
-import { AssistantMessageBuilder } from "../../../src/providers/shared/assistant-message-builder.js";
 import type { AssistantMessageEvent, OpenAICompletionsUsageCounting } from "../../../src/types.js";
 import { chunk, completionsModel, usageChunk } from "./fixtures.js";
 
@@ -122,6 +122,34 @@ describe("usage counting per vendor", () => {
 			cacheRead: 128,
 			cacheWrite: 0,
 			totalTokens: 14428,
+		});
+	});
+
+	it("reads xAI's convention from total_tokens when Grok comes through a gateway or proxy under another provider and host", () => {
+		const usage = {
+			prompt_tokens: 10120,
+			completion_tokens: 1499,
+			total_tokens: 14428,
+			prompt_tokens_details: { cached_tokens: 128 },
+			completion_tokens_details: { reasoning_tokens: 2809 },
+		};
+		const proxied = countingFor("litellm-proxy", "http://127.0.0.1:4000/v1");
+		expect(proxied.reasoningInCompletionTokens).toBe(true);
+		expect(mapOpenAICompletionsUsage(usage, proxied)).toMatchObject({ output: 4308, totalTokens: 14428 });
+	});
+
+	it("keeps reasoning inside completion_tokens when total_tokens says so, whatever the vendor rule", () => {
+		const usage = {
+			prompt_tokens: 100,
+			completion_tokens: 300,
+			total_tokens: 400,
+			completion_tokens_details: { reasoning_tokens: 250 },
+		};
+		expect(mapOpenAICompletionsUsage(usage, countingFor("xai", "https://api.x.ai/v1"))).toMatchObject({ output: 300 });
+		// No total: the vendor rule decides.
+		const { total_tokens: _total, ...withoutTotal } = usage;
+		expect(mapOpenAICompletionsUsage(withoutTotal, countingFor("xai", "https://api.x.ai/v1"))).toMatchObject({
+			output: 550,
 		});
 	});
 

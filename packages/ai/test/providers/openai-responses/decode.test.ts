@@ -1,9 +1,9 @@
 import type { ResponseStreamEvent } from "openai/resources/responses/responses";
 import { describe, expect, it } from "vitest";
+import { AssistantMessageBuilder } from "../../../src/message/assistant-message-builder.js";
 import { OpenAIResponsesDecoder } from "../../../src/providers/openai-responses/decode.js";
-import { AssistantMessageBuilder } from "../../../src/providers/shared/assistant-message-builder.js";
-import { ProviderStreamError } from "../../../src/providers/shared/provider-errors.js";
 import type { AssistantMessageEvent } from "../../../src/types.js";
+import { ProviderStreamError } from "../../../src/wire/provider-errors.js";
 import {
 	completed,
 	created,
@@ -247,6 +247,12 @@ describe("decodeOpenAIResponses", () => {
 			message: "OpenAI stream error rate_limit_exceeded: Slow down",
 			code: "rate_limit_exceeded",
 		});
+	});
+
+	it("reads the code and message of an error event nested under error", () => {
+		expect(() =>
+			decodeAll([{ type: "error", error: { code: "rate_limit_exceeded", message: "Slow down" } } as never]),
+		).toThrow("OpenAI stream error rate_limit_exceeded: Slow down");
 	});
 
 	it("throws on argument deltas for an item that is not an open function call", () => {

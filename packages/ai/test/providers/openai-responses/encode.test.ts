@@ -1,11 +1,11 @@
 import { Type } from "@sinclair/typebox";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { IMAGE_OMITTED_NOTE } from "../../../src/message/encode-content.js";
 import {
 	buildOpenAIResponsesHeaders,
 	encodeOpenAIResponsesRequest,
 } from "../../../src/providers/openai-responses/encode.js";
 import { mapReasoningEffort } from "../../../src/providers/openai-responses/encode-reasoning.js";
-import { IMAGE_OMITTED_NOTE } from "../../../src/providers/shared/encode-content.js";
 import type { AssistantMessage, Context, Message, ThinkingLevel, UserMessage } from "../../../src/types.js";
 import { assistantMessage } from "../../helpers/messages.js";
 import { reasoningModel, responsesModel } from "./fixtures.js";
