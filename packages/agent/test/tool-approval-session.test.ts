@@ -22,6 +22,8 @@ import { createJsonlTranscriptStore } from "../src/session/jsonl/index.js";
 import { textOf } from "./helpers.js";
 import { answeringTool } from "./tool-approval-fixtures.js";
 
+const CHILD_PROCESS_TEST_TIMEOUT_MS = 120_000;
+
 let directory: string;
 let faux: FauxProviderRegistration;
 beforeEach(() => {
@@ -75,7 +77,8 @@ function approvalActions(records: readonly { type: string }[]): string[] {
 		.map((record) => `${record.action}${record.toolCallId ? ` ${record.toolCallId}` : ""}`);
 }
 
-describe("tool approvals kept by the session", () => {
+// Each case starts Node processes that load TypeScript through tsx: seconds each on a busy machine.
+describe("tool approvals kept by the session", { timeout: CHILD_PROCESS_TEST_TIMEOUT_MS }, () => {
 	it("new Agent({ store: bindSession(session) }) in a new process resumes the paused run: approved and denied calls, results in call order", async () => {
 		await pauseInChild("session-1");
 		const session = await Session.open(createJsonlTranscriptStore({ directory }), "session-1");

@@ -73,8 +73,20 @@ export function bedrockClientConfig(attempt: BedrockAttempt, options: BedrockOpt
 // Worker build of @keel/ai, not only Bedrock calls. Node resolves it from node_modules at run time.
 const BEDROCK_SDK_MODULE = "@aws-sdk/client-bedrock-runtime";
 
+// It is an optional peer dependency of @keel/ai (the other APIs need none of its 30-odd packages), so
+// an application that calls Bedrock installs it; without it the call ends with this instruction.
 async function loadBedrockSdk(): Promise<typeof import("@aws-sdk/client-bedrock-runtime")> {
-	return import(/* @vite-ignore */ /* webpackIgnore: true */ BEDROCK_SDK_MODULE);
+	try {
+		return await import(/* @vite-ignore */ /* webpackIgnore: true */ BEDROCK_SDK_MODULE);
+	} catch (error) {
+		const missing = error as { code?: unknown; message?: unknown } | undefined;
+		const sdkIsMissing =
+			missing?.code === "ERR_MODULE_NOT_FOUND" && String(missing.message).includes(`'${BEDROCK_SDK_MODULE}'`);
+		if (!sdkIsMissing) throw error;
+		throw new NonRetryableError(
+			`The bedrock-converse-stream API sends requests with the AWS SDK, which is not installed: run \`npm install ${BEDROCK_SDK_MODULE}\` in your application`,
+		);
+	}
 }
 
 function eventName(event: ConverseStreamOutput): string {
