@@ -2,7 +2,14 @@
 // `idleTimeoutMs`; each ends the call with one error event that keeps the content, even when the
 // transport ignores the signal. The unit (CallLifetime) first, then the same guarantees end to end.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { CallLifetime, CallStoppedError, stopMessage } from "../src/call/call-lifetime.js";
+import {
+	CallLifetime,
+	CallStoppedError,
+	DEFAULT_TIMEOUT_MS,
+	KEEP_ALIVE_ALLOWANCE,
+	type StopCause,
+	stopMessage,
+} from "../src/call/call-lifetime.js";
 import { createProviderStream } from "../src/call/provider-stream.js";
 import type { AssistantMessageEvent } from "../src/types.js";
 import { testModel } from "./helpers/models.js";
@@ -58,8 +65,65 @@ describe("CallLifetime", () => {
 		lifetime.touch();
 		vi.advanceTimersByTime(60);
 		expect(lifetime.stopCause).toBeUndefined();
-		vi.advanceTimersByTime(40);
+		// The deadline passes at 160 ms; the stop follows one turn of the event loop later.
+		vi.advanceTimersByTime(41);
 		expect(lifetime.stopCause).toEqual({ kind: "idle", ms: 100 });
+	});
+
+	it("idle watchdog: activity delivered in the turn after the deadline (a starved loop) keeps the call alive", () => {
+		vi.useFakeTimers();
+		const lifetime = new CallLifetime({ idleTimeoutMs: 100 });
+		lifetime.touch();
+		// Bytes that arrived while the loop was starved are read in the turn after the deadline's timer.
+		setTimeout(() => lifetime.touch(), 100);
+		vi.advanceTimersByTime(101);
+		expect(lifetime.stopCause).toBeUndefined();
+		vi.advanceTimersByTime(101);
+		expect(lifetime.stopCause).toEqual({ kind: "idle", ms: 100 });
+	});
+
+	it("keep-alives: keep the call alive only for KEEP_ALIVE_ALLOWANCE idle periods after the last progress", () => {
+		vi.useFakeTimers();
+		const lifetime = new CallLifetime({ idleTimeoutMs: 100 });
+		lifetime.touch();
+		const keepAlives = setInterval(() => lifetime.keepAlive(), 20);
+		vi.advanceTimersByTime(100 * KEEP_ALIVE_ALLOWANCE);
+		expect(lifetime.stopCause).toBeUndefined();
+		vi.advanceTimersByTime(101);
+		clearInterval(keepAlives);
+		expect(lifetime.stopCause).toMatchObject({ kind: "idle", ms: 100 });
+		expect(stopMessage(lifetime.stopCause as StopCause)).toMatch(
+			/^The provider sent only keep-alives or an incomplete event for \d+ ms after its last progress; the stream was stopped \(idleTimeoutMs 100 ms\)$/,
+		);
+	});
+
+	it("keep-alives: progress restores the allowance", () => {
+		vi.useFakeTimers();
+		const lifetime = new CallLifetime({ idleTimeoutMs: 100 });
+		lifetime.touch();
+		const keepAlives = setInterval(() => lifetime.keepAlive(), 20);
+		const progress = setInterval(() => lifetime.touch(), 300);
+		vi.advanceTimersByTime(100 * KEEP_ALIVE_ALLOWANCE * 5);
+		clearInterval(keepAlives);
+		clearInterval(progress);
+		expect(lifetime.stopCause).toBeUndefined();
+		lifetime.dispose();
+	});
+
+	it("timeoutMs: a call that sets none ends at the finite default ceiling, keeping its content", async () => {
+		vi.useFakeTimers();
+		// A transport that keeps reporting progress forever: only the ceiling can end it.
+		const stream = createProviderStream(model, { apiKey: "k" }, ({ builder, touch }) => {
+			builder.appendText(builder.startText(), "endless");
+			setInterval(touch, 1_000);
+			return new Promise(() => {});
+		});
+		await vi.advanceTimersByTimeAsync(DEFAULT_TIMEOUT_MS);
+		const result = await stream.result();
+		vi.clearAllTimers();
+		expect(result.stopReason).toBe("error");
+		expect(result.errorMessage).toBe(`Request timed out after ${DEFAULT_TIMEOUT_MS} ms (timeoutMs)`);
+		expect(result.content).toEqual([{ type: "text", text: "endless" }]);
 	});
 
 	it("idle watchdog: runs one timer however many chunks arrive (no re-arming per touch)", () => {

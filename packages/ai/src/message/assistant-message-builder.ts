@@ -64,12 +64,18 @@ export class AssistantMessageBuilder {
 	private serviceTier: string | undefined;
 	/** The call's API key and every credential registered with `addSecret`. */
 	private readonly secrets: string[] = [];
+	private readonly emit: Emit;
+	private emitted = 0;
 
 	constructor(
 		private readonly model: Model<Api>,
-		private readonly emit: Emit,
+		emit: Emit,
 		options: AssistantMessageBuilderOptions = {},
 	) {
+		this.emit = (event) => {
+			this.emitted++;
+			emit(event);
+		};
 		this.message = createEmptyAssistantMessage(model.api, model.provider, model.id);
 		if (options.secret) this.secrets.push(options.secret);
 	}
@@ -79,6 +85,14 @@ export class AssistantMessageBuilder {
 		if (this.started) return;
 		this.started = true;
 		this.emit({ type: "start", partial: this.message });
+	}
+
+	/**
+	 * How many events the message has emitted so far. The read loop (wire/pump.ts) compares it
+	 * before and after a chunk: a chunk that emitted nothing is no progress for the idle watchdog.
+	 */
+	get eventCount(): number {
+		return this.emitted;
 	}
 
 	/** True once any content block was started: from then on a request must not be retried. */

@@ -17,6 +17,7 @@
 import { headersToRecord } from "../call/error-classification.js";
 import type { ProviderAttempt } from "../call/provider-stream.js";
 import type { Api } from "../types.js";
+import { sseFramer } from "./framers.js";
 import {
 	describeCut,
 	describeErrorBody,
@@ -24,9 +25,11 @@ import {
 	ProviderStreamError,
 	readErrorBody,
 } from "./provider-errors.js";
-import { rawEventReporter } from "./raw-event-callback.js";
-import { readServerSentEvents, type ServerSentEvent } from "./sse.js";
+import { connectionClosedError, END_OF_STREAM, pump } from "./pump.js";
+import type { ServerSentEvent } from "./sse.js";
 import type { StreamDecoder } from "./stream-decoder.js";
+
+export { connectionClosedError } from "./pump.js";
 
 /**
  * `{baseUrl}{path}`, with any trailing slash of the base URL removed (catalogue rows and user
@@ -113,43 +116,14 @@ export async function runSseAttempt<TApi extends Api, TBody, TEvent>(
 	}
 	if (!response.body) throw new Error(`The ${request.label} response to a streaming request has no body`);
 
-	const reportRawEvent = rawEventReporter(attempt);
-	const batches = readServerSentEvents(response.body, attempt.touch);
-	try {
-		for (;;) {
-			let next: IteratorResult<ServerSentEvent[]>;
-			try {
-				next = await batches.next();
-			} catch (error) {
-				if (attempt.signal.aborted) return;
-				throw connectionClosedError(error, request.label);
-			}
-			if (next.done) break;
-			for (const event of next.value) {
-				// The caller's onRawEvent sees every event first; awaited only when it returned a promise.
-				const pending = reportRawEvent?.(event);
-				if (pending) {
-					await pending;
-					if (attempt.signal.aborted) return;
-				}
-				// OpenAI's documented end of a Chat Completions stream; some Responses-compatible servers send it too.
-				if (event.data === "[DONE]") {
-					decoder.end();
-					return;
-				}
-				const parsed = request.parseEvent(event);
-				if (parsed === undefined) continue;
-				decoder.decode(parsed);
-				// Nothing that follows the terminal event matters: stop reading (and downloading).
-				if (decoder.isFinished) return;
-			}
-		}
-	} finally {
-		// Cancels the download when reading stopped early; a no-op once the body was read to the end.
-		await batches.return(undefined);
-	}
-	if (attempt.signal.aborted) return;
-	decoder.end();
+	await pump(attempt, response.body, {
+		label: request.label,
+		framer: sseFramer(),
+		decoder,
+		// OpenAI's documented end of a Chat Completions stream; some Responses-compatible servers send it too.
+		parse: (event) => (event.data === "[DONE]" ? END_OF_STREAM : request.parseEvent(event)),
+		rawEvent: (event) => event,
+	});
 }
 
 async function sendThroughClient<TBody>(
@@ -172,18 +146,6 @@ async function readWholeBody(response: Response, label: string): Promise<string>
 	} catch (error) {
 		throw connectionClosedError(error, label);
 	}
-}
-
-/**
- * The one wording for a body that failed while it was being read (undici reports a connection
- * closed mid-body as a bare "terminated"). The original text stays in the message, so retry
- * classification still recognises a connection failure.
- */
-export function connectionClosedError(error: unknown, label: string): Error {
-	const text = error instanceof Error ? error.message : String(error);
-	const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : "";
-	const detail = cause && !text.includes(cause) ? `${text} (${cause})` : text;
-	return new Error(`The connection to ${label} closed before the response was finished: ${detail}`, { cause: error });
 }
 
 /** The error for a JSON body where an event stream was expected: the body's own message when it has one. */
