@@ -22,6 +22,12 @@ const model = testModel({
 	baseUrl: "http://127.0.0.1:1",
 });
 
+/** From now on the clock reads `ms` later than the fake timers run: every timer fires that late. */
+function runTimersLate(ms: number): void {
+	const fakeNow = Date.now.bind(Date);
+	vi.spyOn(Date, "now").mockImplementation(() => fakeNow() + ms);
+}
+
 async function collect(stream: AsyncIterable<AssistantMessageEvent>) {
 	const events: AssistantMessageEvent[] = [];
 	for await (const event of stream) events.push(event);
@@ -29,6 +35,7 @@ async function collect(stream: AsyncIterable<AssistantMessageEvent>) {
 }
 
 afterEach(() => {
+	vi.restoreAllMocks();
 	vi.useRealTimers();
 });
 
@@ -65,20 +72,32 @@ describe("CallLifetime", () => {
 		lifetime.touch();
 		vi.advanceTimersByTime(60);
 		expect(lifetime.stopCause).toBeUndefined();
-		// The deadline passes at 160 ms; the stop follows one turn of the event loop later.
-		vi.advanceTimersByTime(41);
+		vi.advanceTimersByTime(40);
 		expect(lifetime.stopCause).toEqual({ kind: "idle", ms: 100 });
 	});
 
-	it("idle watchdog: activity delivered in the turn after the deadline (a starved loop) keeps the call alive", () => {
+	it("idle watchdog: a late timer (a starved loop) lets activity delivered in the next turn keep the call alive", () => {
 		vi.useFakeTimers();
 		const lifetime = new CallLifetime({ idleTimeoutMs: 100 });
 		lifetime.touch();
 		// Bytes that arrived while the loop was starved are read in the turn after the deadline's timer.
 		setTimeout(() => lifetime.touch(), 100);
-		vi.advanceTimersByTime(101);
+		// The process was descheduled for 50 ms: the clock moves on, the timers run late.
+		runTimersLate(50);
+		vi.advanceTimersByTime(100);
 		expect(lifetime.stopCause).toBeUndefined();
 		vi.advanceTimersByTime(101);
+		expect(lifetime.stopCause).toEqual({ kind: "idle", ms: 100 });
+	});
+
+	it("idle watchdog: a late timer with nothing delivered in the next turn stops the call", () => {
+		vi.useFakeTimers();
+		const lifetime = new CallLifetime({ idleTimeoutMs: 100 });
+		lifetime.touch();
+		runTimersLate(50);
+		vi.advanceTimersByTime(100);
+		expect(lifetime.stopCause).toBeUndefined();
+		vi.advanceTimersByTime(1);
 		expect(lifetime.stopCause).toEqual({ kind: "idle", ms: 100 });
 	});
 

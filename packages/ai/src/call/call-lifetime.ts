@@ -210,11 +210,13 @@ export class CallLifetime {
 			this.idleTimer = setTimeout(this.checkIdle, this.idleTimeoutMs - quietFor);
 			return;
 		}
-		// The deadline passed. On a starved event loop this timer can run before the I/O that
-		// arrived meanwhile: bytes already received (the content a failure must keep) would be
-		// dropped by the abort, unread. The watchdog gives the loop one more turn, in which pending
-		// reads are delivered and the read loop reports them, before it stops the call.
+		// The deadline passed. A timer that runs late means a starved event loop (a busy machine, a
+		// process descheduled for a while): it may run before the I/O that arrived meanwhile, and
+		// stopping now would abort the body with bytes already received (content a failure must keep)
+		// unread. Then the watchdog gives the loop one more turn, in which pending reads are delivered
+		// and the read loop reports them, before it stops the call. A timer on time stops at once.
 		const activityAtDeadline = this.activityCount;
+		if (quietFor === this.idleTimeoutMs) return this.confirmIdle(activityAtDeadline);
 		this.idleTimer = setTimeout(() => this.confirmIdle(activityAtDeadline), 0);
 	};
 

@@ -1,18 +1,26 @@
 // Content received before a failure is in the error event, whatever the load. On a starved event
 // loop the idle watchdog's timer can come due in the same turn as bytes that already arrived (a
 // busy machine, a process descheduled for longer than idleTimeoutMs): the timer runs first, and
-// stopping right there would abort the body with "Hello " still unread. The watchdog gives the
-// loop one more turn first. Deterministic: fake timers, and a body whose first chunk becomes
-// readable by a timer due at the same moment as the watchdog's, queued after it.
+// stopping right there would abort the body with "Hello " still unread. A watchdog timer that runs
+// late gives the loop one more turn first. Deterministic: fake timers, a clock that jumps (the
+// descheduled process), and a body whose first chunk becomes readable by a timer due at the same
+// moment as the watchdog's, queued after it.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { API_CASES, TEST_KEY } from "./api-cases.js";
 
 const IDLE_TIMEOUT_MS = 1_500;
 
 afterEach(() => {
+	vi.restoreAllMocks();
 	vi.useRealTimers();
 	vi.unstubAllGlobals();
 });
+
+/** From now on the clock reads `ms` later than the fake timers run: every timer fires that late. */
+function runTimersLate(ms: number): void {
+	const fakeNow = Date.now.bind(Date);
+	vi.spyOn(Date, "now").mockImplementation(() => fakeNow() + ms);
+}
 
 describe.each(API_CASES)("$name on a starved event loop", (api) => {
 	it("keeps content that arrived in the turn the idle deadline came due, and emits its text_delta", async () => {
@@ -44,6 +52,8 @@ describe.each(API_CASES)("$name on a starved event loop", (api) => {
 		})();
 		await fetchCalled;
 		// "Hello" then the start of a line that never ends, readable in the turn the deadline comes due.
+		// Before the deadline the process is descheduled: the clock moves on, the watchdog's timer runs late.
+		setTimeout(() => runTimersLate(500), IDLE_TIMEOUT_MS / 2);
 		setTimeout(() => controller.enqueue(encoder.encode(`${api.partialBody()}data: {"never":"`)), IDLE_TIMEOUT_MS);
 		await vi.advanceTimersByTimeAsync(IDLE_TIMEOUT_MS * 10);
 		await reading;
