@@ -149,8 +149,8 @@ export async function runStreamingAttempt<TApi extends Api, TBody, TFrame, TEven
 		label: request.label,
 		framer: request.createFramer(),
 		decoder,
-		parse: (frame) => request.parseFrame(frame),
-		rawEvent: (frame) => request.rawEvent(frame),
+		parse: request.parseFrame,
+		rawEvent: request.rawEvent,
 	});
 }
 
