@@ -216,8 +216,8 @@ export class CallLifetime {
 		// unread. Then the watchdog gives the loop one more turn, in which pending reads are delivered
 		// and the read loop reports them, before it stops the call. A timer on time stops at once.
 		const activityAtDeadline = this.activityCount;
-		if (quietFor === this.idleTimeoutMs) return this.confirmIdle(activityAtDeadline);
-		this.idleTimer = setTimeout(() => this.confirmIdle(activityAtDeadline), 0);
+		if (quietFor === this.idleTimeoutMs) this.confirmIdle(activityAtDeadline);
+		else this.idleTimer = setTimeout(() => this.confirmIdle(activityAtDeadline), 0);
 	};
 
 	private confirmIdle(activityAtDeadline: number): void {

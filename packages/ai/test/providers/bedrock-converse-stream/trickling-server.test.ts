@@ -26,7 +26,7 @@ describe("Bedrock, a server that only trickles", () => {
 		// The first call loads the AWS SDK, which the short idle limit below would otherwise cover.
 		await streamBedrock(bedrockModel({ baseUrl: server.url }), context).result();
 		const message = await streamBedrock(bedrockModel({ baseUrl: server.url }), context, {
-			idleTimeoutMs: 200,
+			idleTimeoutMs: 500,
 			maxRetries: 0,
 		}).result();
 		expect(message.stopReason).toBe("error");

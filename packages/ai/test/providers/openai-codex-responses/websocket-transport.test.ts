@@ -134,7 +134,7 @@ describe("openai-codex-responses over a WebSocket", () => {
 			events: [created(), ...partial],
 			trickle: { event: { type: "response.unknown_keep_alive" }, everyMs: 20 },
 		});
-		const result = await callOverSocket({ sessionId: "session-trickle", idleTimeoutMs: 200 }).result();
+		const result = await callOverSocket({ sessionId: "session-trickle", idleTimeoutMs: 500 }).result();
 		expect(result.stopReason).toBe("error");
 		expect(result.errorMessage).toMatch(/\(idleTimeoutMs/);
 		expect(result.content[0]).toMatchObject({ type: "text", text: "kept " });
