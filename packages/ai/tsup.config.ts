@@ -20,6 +20,7 @@ import { writeThirdPartyNotices } from "./build/third-party-notices.js";
 const publicEntries = {
 	index: "src/index.ts",
 	"testing/index": "src/testing/index.ts",
+	"provider-kit/index": "src/provider-kit/index.ts",
 	"tracing/index": "src/tracing/index.ts",
 	"credentials/index": "src/credentials/index.ts",
 	"credentials/node": "src/credentials/node/index.ts",

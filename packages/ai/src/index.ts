@@ -170,7 +170,8 @@ export {
 } from "./utils/system-messages.js";
 export { StringEnum } from "./utils/typebox-helpers.js";
 export { validateJsonValue, validateToolArguments, validateToolCall } from "./utils/validation.js";
-export { readServerSentEvents, type ServerSentEvent, ServerSentEventParser } from "./wire/sse.js";
+export { readServerSentEvents } from "./wire/framers.js";
+export { type ServerSentEvent, ServerSentEventParser } from "./wire/sse.js";
 
 import { registerBuiltInApiProviders } from "./providers/register-builtins.js";
 
