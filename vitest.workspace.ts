@@ -1,1 +1,1 @@
-export default ["packages/ai", "packages/agent", "packages/cli", "tests"];
+export default ["packages/ai", "packages/agent", "packages/cli", "packages/mcp", "tests"];
