@@ -56,6 +56,9 @@ export class McpServerConnection implements ToolCaller {
 		this.maxResultCharacters = options.maxResultCharacters ?? DEFAULT_MAX_RESULT_CHARACTERS;
 		this.#client = new Client(options.clientInfo ?? { name: "keel", version: "0.1.0" }, { capabilities: {} });
 		this.#client.onerror = (error) => {
+			// The SDK reports a progress notification that arrives with or after its result this way;
+			// it is harmless and says nothing about why a connection might end.
+			if (errorText(error).startsWith("Received a progress notification for an unknown token")) return;
 			if (this.#transportErrors.length < MAX_TRANSPORT_ERRORS) {
 				this.#transportErrors.push(errorText(error).slice(0, MAX_TRANSPORT_ERROR_CHARACTERS));
 			}
