@@ -31,7 +31,11 @@ export async function listServerTools(client: Client, options: RequestOptions): 
 		for (const candidate of listed) {
 			const parsed = ToolSchema.safeParse(candidate);
 			if (parsed.success) tools.push(parsed.data);
-			else skipped.push({ name: toolNameOf(candidate), reason: `not a valid MCP tool: ${describeIssues(parsed.error.issues)}` });
+			else
+				skipped.push({
+					name: toolNameOf(candidate),
+					reason: `not a valid MCP tool: ${describeIssues(parsed.error.issues)}`,
+				});
 		}
 		const next = (result as { nextCursor?: unknown }).nextCursor;
 		if (typeof next !== "string" || seenCursors.has(next)) return { tools, skipped };

@@ -152,7 +152,11 @@ export class McpServerConnection implements ToolCaller {
 			onprogress: onProgress,
 		};
 		try {
-			return (await this.#client.callTool({ name: tool.name, arguments: args }, CallToolResultSchema, options)) as CallToolResult;
+			return (await this.#client.callTool(
+				{ name: tool.name, arguments: args },
+				CallToolResultSchema,
+				options,
+			)) as CallToolResult;
 		} catch (error) {
 			if (signal?.aborted) throw new Error(`The call to tool "${tool.name}" was aborted`);
 			throw new Error(describeCallError(error, failure()));

@@ -24,7 +24,8 @@ export interface ToolCaller {
  * schema; one AJV cannot compile would fail every call (and some providers reject the request).
  */
 export function inputSchemaProblem(tool: Tool): string | undefined {
-	if (tool.inputSchema.type !== "object") return `its input schema has type "${String(tool.inputSchema.type)}", not "object"`;
+	if (tool.inputSchema.type !== "object")
+		return `its input schema has type "${String(tool.inputSchema.type)}", not "object"`;
 	try {
 		validateJsonValue(tool.inputSchema as unknown as TSchema, {}, tool.name);
 	} catch (error) {
@@ -59,7 +60,8 @@ export function createMcpAgentTool(
 			onUpdate?: AgentToolUpdateCallback<McpToolDetails>,
 		): Promise<AgentToolResult<McpToolDetails>> {
 			const onProgress = onUpdate
-				? (progress: Progress) => onUpdate({ content: [{ type: "text", text: describeProgress(progress) }], details: details({ progress }) })
+				? (progress: Progress) =>
+						onUpdate({ content: [{ type: "text", text: describeProgress(progress) }], details: details({ progress }) })
 				: undefined;
 			const result = await caller.callTool(tool, (params ?? {}) as Record<string, unknown>, signal, onProgress);
 			const { content, truncated } = truncateText(mapResultContent(result), caller.maxResultCharacters);

@@ -1,7 +1,12 @@
 // A Keel Agent on the faux provider calling tools of a real MCP server process.
 import { Agent, type AgentEvent } from "@keel/agent-core";
 import type { ToolResultMessage } from "@keel/ai";
-import { type FauxProviderRegistration, fauxAssistantMessage, fauxToolCall, registerFauxProvider } from "@keel/ai/testing";
+import {
+	type FauxProviderRegistration,
+	fauxAssistantMessage,
+	fauxToolCall,
+	registerFauxProvider,
+} from "@keel/ai/testing";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { connectMcpServer, type McpServerConnection } from "../src/index.js";
 import { everythingServerPath, hostileServerPath } from "./helpers.js";
@@ -34,7 +39,9 @@ afterEach(() => {
 });
 
 function toolResults(agent: Agent): ToolResultMessage[] {
-	return agent.state.messages.filter((message): message is ToolResultMessage => (message as ToolResultMessage).role === "toolResult");
+	return agent.state.messages.filter(
+		(message): message is ToolResultMessage => (message as ToolResultMessage).role === "toolResult",
+	);
 }
 
 describe("an Agent with MCP tools", () => {
@@ -60,7 +67,10 @@ describe("an Agent with MCP tools", () => {
 		});
 		await agent.prompt("Run the long operation");
 		expect(updates.length).toBeGreaterThanOrEqual(2);
-		expect(updates[0]).toMatchObject({ toolCallId: "c1", partialResult: { details: { progress: { progress: 1, total: 3 } } } });
+		expect(updates[0]).toMatchObject({
+			toolCallId: "c1",
+			partialResult: { details: { progress: { progress: 1, total: 3 } } },
+		});
 	});
 
 	it("gives the model the validation error when arguments do not match the MCP input schema", async () => {

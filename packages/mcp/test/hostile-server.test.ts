@@ -4,7 +4,9 @@ import { callError, findTool, hostileServerPath, textOf } from "./helpers.js";
 
 const connections: McpServerConnection[] = [];
 
-async function connectHostile(options: { callTimeoutMs?: number; maxResultCharacters?: number; onClose?: (reason: string) => void } = {}) {
+async function connectHostile(
+	options: { callTimeoutMs?: number; maxResultCharacters?: number; onClose?: (reason: string) => void } = {},
+) {
 	const connection = await connectMcpServer({
 		name: "hostile",
 		transport: { type: "stdio", command: process.execPath, args: [hostileServerPath] },
@@ -76,7 +78,11 @@ describe("a hostile MCP server over stdio", () => {
 		const failure = await callError(
 			connectMcpServer({
 				name: "broken",
-				transport: { type: "stdio", command: process.execPath, args: ["-e", "console.error('no config found'); process.exit(2)"] },
+				transport: {
+					type: "stdio",
+					command: process.execPath,
+					args: ["-e", "console.error('no config found'); process.exit(2)"],
+				},
 			}),
 		);
 		expect(failure.message).toContain('Could not connect to MCP server "broken"');
