@@ -12,6 +12,8 @@ export interface StderrTail {
 export interface CreatedTransport {
 	transport: Transport;
 	stderr?: StderrTail;
+	/** For a stdio server: stops its process if it still runs, and resolves once it has exited. */
+	stopProcess?: () => Promise<void>;
 }
 
 const STDERR_TAIL_CHARACTERS = 2_000;
@@ -20,7 +22,8 @@ export async function createTransport(options: McpServerTransport): Promise<Crea
 	switch (options.type) {
 		case "stdio": {
 			const { StdioClientTransport, getDefaultEnvironment } = await import("@modelcontextprotocol/sdk/client/stdio.js");
-			const transport = new StdioClientTransport({
+			const { ProcessTrackingTransport } = await import("./stdio-process.js");
+			const stdio = new StdioClientTransport({
 				command: options.command,
 				args: options.args,
 				env: options.env ?? getDefaultEnvironment(),
@@ -28,7 +31,8 @@ export async function createTransport(options: McpServerTransport): Promise<Crea
 				// Piped rather than inherited: a library does not print, and the tail explains a crash.
 				stderr: "pipe",
 			});
-			return { transport, stderr: collectStderr(transport.stderr) };
+			const transport = new ProcessTrackingTransport(stdio);
+			return { transport, stderr: collectStderr(stdio.stderr), stopProcess: () => transport.stopProcess() };
 		}
 		case "streamable-http": {
 			const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/sdk/client/streamableHttp.js");

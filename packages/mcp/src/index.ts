@@ -1,3 +1,7 @@
+// The SDK's types a caller needs to fill the options, so a program need not import the SDK itself.
+export type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
+export type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+export type { Tool as McpToolDefinition } from "@modelcontextprotocol/sdk/types.js";
 export {
 	connectMcpServer,
 	DEFAULT_CALL_TIMEOUT_MS,

@@ -40,6 +40,7 @@ export class McpServerConnection implements ToolCaller {
 	readonly #options: McpServerOptions;
 	readonly #client: Client;
 	#stderr: StderrTail | undefined;
+	#stopProcess: (() => Promise<void>) | undefined;
 	#tools: McpAgentTool[] = [];
 	#skipped: SkippedMcpTool[] = [];
 	#closedReason: string | undefined;
@@ -92,6 +93,7 @@ export class McpServerConnection implements ToolCaller {
 		try {
 			const created = await createTransport(this.#options.transport);
 			this.#stderr = created.stderr;
+			this.#stopProcess = created.stopProcess;
 			await this.#client.connect(created.transport, { timeout: connectTimeout });
 			await this.#listTools({ timeout: connectTimeout });
 		} catch (error) {
@@ -128,6 +130,7 @@ export class McpServerConnection implements ToolCaller {
 		this.#closing = true;
 		this.#closedReason ??= "the connection was closed by close()";
 		await this.#client.close().catch(() => {});
+		await this.#stopProcess?.();
 	}
 
 	/** @internal Runs one call for a tool of this connection. */

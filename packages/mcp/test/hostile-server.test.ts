@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
 import { connectMcpServer, type McpServerConnection } from "../src/index.js";
 import { callError, findTool, hostileServerPath, textOf } from "./helpers.js";
@@ -72,6 +73,24 @@ describe("a hostile MCP server over stdio", () => {
 		const error = await callError(findTool(connection.tools, "huge").execute("c1", { characters: 12_000_000 }));
 		expect(error.message).toContain("ReadBuffer exceeded maximum size");
 		expect(error.message).toContain('MCP server "hostile" closed the connection during a call to tool "huge"');
+	});
+
+	it("fails to connect within connectTimeoutMs when the server never answers, and stops it", async () => {
+		// A process that ignores the end of its stdin, marked so this test can look for it.
+		const marker = `keel-mcp-silent-${process.pid}-${Date.now()}`;
+		const failure = await callError(
+			connectMcpServer({
+				name: "silent",
+				connectTimeoutMs: 300,
+				transport: {
+					type: "stdio",
+					command: process.execPath,
+					args: ["-e", "process.stdin.resume(); setInterval(() => {}, 1000)", marker],
+				},
+			}),
+		);
+		expect(failure.message).toMatch(/^Could not connect to MCP server "silent": .*timed out/);
+		expect(spawnSync("pgrep", ["-f", marker]).status).toBe(1); // no process matched
 	});
 
 	it("fails to connect with the server's stderr when the command exits at once", async () => {
