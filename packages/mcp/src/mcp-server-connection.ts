@@ -7,6 +7,8 @@ import type { RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.j
 import {
 	type CallToolResult,
 	CallToolResultSchema,
+	ErrorCode,
+	McpError,
 	type Progress,
 	type Tool,
 	ToolListChangedNotificationSchema,
@@ -97,9 +99,13 @@ export class McpServerConnection implements ToolCaller {
 			await this.#client.connect(created.transport, { timeout: connectTimeout });
 			await this.#listTools({ timeout: connectTimeout });
 		} catch (error) {
-			const reason = this.#closedReason ?? errorText(error);
+			// When the server went away during the handshake, the close reason (with its stderr) says
+			// more than the SDK's "Connection closed"; otherwise the error itself is the reason.
+			const closedEarly = error instanceof McpError && error.code === ErrorCode.ConnectionClosed;
+			const reason = closedEarly && this.#closedReason ? this.#closedReason : errorText(error);
+			const stderrNote = reason.includes("its stderr ends with") ? "" : this.#stderrNote();
 			await this.close();
-			throw new Error(`Could not connect to MCP server "${this.serverName}": ${reason}${this.#stderrNote()}`);
+			throw new Error(`Could not connect to MCP server "${this.serverName}": ${reason}${stderrNote}`);
 		}
 	}
 
