@@ -1,1 +1,9 @@
-export default ["packages/ai", "packages/agent", "packages/cli", "packages/mcp", "tests"];
+export default [
+	"packages/ai",
+	"packages/agent",
+	"packages/cli",
+	"packages/session-sqlite",
+	"packages/session-postgres",
+	"packages/mcp",
+	"tests",
+];

@@ -62,5 +62,5 @@ export function defaultConvertToLlm(messages: AgentMessage[]): Message[] {
 
 function isLlmMessage(message: AgentMessage): message is Message {
 	const role = (message as { role?: unknown }).role;
-	return role === "user" || role === "assistant" || role === "toolResult";
+	return role === "system" || role === "user" || role === "assistant" || role === "toolResult";
 }

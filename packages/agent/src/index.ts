@@ -18,6 +18,18 @@ export {
 	runAgentLoopAfterApprovals,
 	runAgentLoopContinue,
 } from "./agent-loop.js";
+export type {
+	AgentCompactOptions,
+	AgentCompactResult,
+	AgentCompactTypes,
+	AgentQueueChange,
+	AgentSettings,
+	AgentStore,
+	AgentStoreRun,
+	AgentStoreStart,
+	AgentStoreView,
+	StoredQueueItem,
+} from "./agent-store.js";
 // --- tool approvals: pausing a run for a decision, and resuming it (owner: approvals) ---
 export { ABORTED_WHILE_WAITING_TEXT, DENIED_TOOL_TEXT } from "./approval/approval-gate.js";
 export {
@@ -61,7 +73,7 @@ export {
 	proxyServerTimeouts,
 } from "./proxy/server.js";
 // --- agent core, continued (Biome sorts exports by path) ---
-export { ABORTED_TOOL_TEXT, SKIPPED_FOR_STEERING_TEXT } from "./tool-execution.js";
+export { ABORTED_TOOL_TEXT, SKIPPED_FOR_STEERING_TEXT, TRUNCATED_TOOL_CALL_TEXT } from "./tool-execution.js";
 export type {
 	AfterToolCallContext,
 	AfterToolCallResult,

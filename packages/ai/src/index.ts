@@ -149,6 +149,14 @@ export { getImages, getMessageText, getThinking, getToolCalls } from "./utils/me
 export { getOverflowPatterns, isContextOverflow, isOverflowErrorMessage } from "./utils/overflow.js";
 export { sanitizeSurrogates } from "./utils/sanitize-unicode.js";
 export { parseStreamingJson, StreamingJsonParser, type StreamingJsonResult } from "./utils/streaming-json.js";
+export {
+	findSystemMessageProblem,
+	foldSystemMessages,
+	keepSystemMessagesInPlace,
+	type ResolvedSystemContext,
+	renderSystemMessageUpdate,
+	resolveCurrentTools,
+} from "./utils/system-messages.js";
 export { StringEnum } from "./utils/typebox-helpers.js";
 export { validateJsonValue, validateToolArguments, validateToolCall } from "./utils/validation.js";
 export { readServerSentEvents, type ServerSentEvent, ServerSentEventParser } from "./wire/sse.js";

@@ -151,6 +151,32 @@ export type StopReason = "stop" | "length" | "toolUse" | "error" | "aborted";
 // Messages
 // ---------------------------------------------------------------------------
 
+/**
+ * Instructions or a tool-set change at one point of the transcript. `Context.systemPrompt` stays the
+ * base prompt; a system message changes it from where it stands: `content` adds instructions,
+ * `sections` replace named prompt sections (`null` removes one), `toolsAdded` / `toolsRemoved`
+ * change `Context.tools`. Replaying the system messages in order gives the current prompt and tools.
+ * Each API places them as it can (see the provider pages): APIs with a system role in the
+ * conversation send each one where it stands, the others fold them into their system prompt.
+ */
+export interface SystemMessage {
+	role: "system";
+	/** Instruction text; empty when the message only changes sections or tools. */
+	content: string | TextContent[];
+	/**
+	 * Named prompt sections, rendered after `content` in the order first declared. A later message
+	 * replaces a section by name, and `null` removes it. Keep each section self-delimiting (a tag or
+	 * a heading) so the model can relate an update to the original.
+	 */
+	sections?: Record<string, string | null>;
+	/** Full definitions of the tools that become available here (replacing any of the same name). */
+	toolsAdded?: Tool[];
+	/** Tools that stop being available here. */
+	toolsRemoved?: ToolReference[];
+	/** Epoch milliseconds. */
+	timestamp: number;
+}
+
 export interface UserMessage {
 	role: "user";
 	content: string | (TextContent | ImageContent)[];
@@ -193,7 +219,7 @@ export interface ToolResultMessage<TDetails = unknown> {
 	timestamp: number;
 }
 
-export type Message = UserMessage | AssistantMessage | ToolResultMessage;
+export type Message = SystemMessage | UserMessage | AssistantMessage | ToolResultMessage;
 
 // ---------------------------------------------------------------------------
 // Tools and context
@@ -211,6 +237,11 @@ export interface Tool<TParameters extends TSchema = TSchema> {
 	 * required. Default false; APIs without the option ignore it.
 	 */
 	strict?: boolean;
+}
+
+/** Names a tool without its definition (a removal in `SystemMessage.toolsRemoved`). */
+export interface ToolReference {
+	name: string;
 }
 
 export interface Context {
@@ -398,6 +429,12 @@ export interface OpenAICompletionsCompat {
 	usageCounting?: Partial<OpenAICompletionsUsageCounting>;
 	supportsStore?: boolean;
 	supportsDeveloperRole?: boolean;
+	/**
+	 * Takes `system` (or `developer`) messages after the conversation started, where they stand.
+	 * False folds every system message into the leading one. Default: true, false for self-hosted
+	 * servers (many chat templates accept a system message only at the start).
+	 */
+	supportsMidConversationSystemMessages?: boolean;
 	supportsReasoningEffort?: boolean;
 	reasoningEffortMap?: Partial<Record<ThinkingLevel, string>>;
 	supportsUsageInStreaming?: boolean;
@@ -429,6 +466,18 @@ export interface AnthropicMessagesCompat {
 	 */
 	supportsStructuredOutputs?: boolean;
 	supportsLongCacheRetention?: boolean;
+	/** Takes `temperature`. Default: false for Claude Opus 4.7 and later, which reject it with HTTP 400. */
+	supportsTemperature?: boolean;
+	/**
+	 * Returns thinking blocks empty unless asked for `display: "summarized"` (Claude Opus 4.7 and
+	 * later, Sonnet 5, Fable 5); Keel then asks for it unless `thinkingDisplay` says otherwise.
+	 */
+	omitsThinkingByDefault?: boolean;
+	/**
+	 * Takes `{role: "system"}` entries in `messages` (Claude Opus 4.8 on the Claude API). Without it,
+	 * system messages inside the conversation are sent as marked text in the user turn.
+	 */
+	supportsMidConversationSystemMessages?: boolean;
 }
 
 /** How a model served by Mistral's chat completions API is driven. */

@@ -52,6 +52,18 @@ const overflowTexts: [string, string][] = [
 	],
 	["z.ai", "model_context_window_exceeded"],
 	["Ollama", "prompt too long; exceeded max context length by 1234 tokens"],
+	[
+		"OpenAI through LiteLLM",
+		"litellm.BadRequestError: OpenAIException - Requested token count exceeds the model's maximum context length of 131072 tokens. You requested a total of 131509 tokens: 99509 tokens from the input messages and 32000 tokens for the completion.",
+	],
+	["OpenAI-compatible server, parenthesised", "Input length (265330) exceeds model's maximum context length (262144)."],
+	[
+		"LiteLLM pre-call check",
+		"litellm.ContextWindowExceededError: litellm.BadRequestError: Context Window exceeded for given call. Model=gpt-4o",
+	],
+	["Together AI", "The input (140243 tokens) is longer than the model's context length (131072 tokens)."],
+	["OpenRouter (Poolside)", "Input length 300123 exceeds the maximum allowed input length of 262144 tokens."],
+	["DS4 server", "Prompt has 70,211 tokens, but the configured context size is 65,536 tokens"],
 	["generic underscore", "context_length_exceeded"],
 	["generic space", "Context length exceeded"],
 	["generic tokens", "too many tokens in the prompt"],
@@ -101,6 +113,8 @@ describe("isContextOverflow", () => {
 		expect(isContextOverflow(message("length", undefined, { input: 100, output: 0 }), 100)).toBe(true);
 		expect(isContextOverflow(message("length", undefined, { input: 100, output: 3 }), 100)).toBe(false);
 		expect(isContextOverflow(message("length", undefined, { input: 40, output: 0 }), 100)).toBe(false);
+		// Xiaomi MiMo's count after cutting the prompt can fall just short of the catalogue's window.
+		expect(isContextOverflow(message("length", undefined, { input: 261_900, output: 0 }), 262_144)).toBe(true);
 		expect(isContextOverflow(message("length", undefined, { input: 100, output: 0 }))).toBe(false);
 	});
 

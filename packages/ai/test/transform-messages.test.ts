@@ -6,7 +6,15 @@ import {
 	parseResponsesToolCallId,
 } from "../src/message/tool-call-ids.js";
 import { isSameModel, transformMessages } from "../src/message/transform-messages.js";
-import type { Api, AssistantMessage, Message, Model, ToolResultMessage, UserMessage } from "../src/types.js";
+import type {
+	Api,
+	AssistantMessage,
+	Message,
+	Model,
+	SystemMessage,
+	ToolResultMessage,
+	UserMessage,
+} from "../src/types.js";
 import { toolPairingProblems } from "./helpers/tool-pairing.js";
 
 function model(api: Api, provider: string, id: string): Model<Api> {
@@ -298,6 +306,49 @@ describe("transformMessages", () => {
 		expect(isSameModel(message, { ...gpt, provider: "azure" })).toBe(false);
 		expect(isSameModel(message, { ...gpt, api: "azure-openai-responses" })).toBe(false);
 		expect(isSameModel(message, { ...gpt, id: "gpt-y" })).toBe(false);
+	});
+});
+
+describe("transformMessages: system messages", () => {
+	const system = (text: string): SystemMessage => ({ role: "system", content: text, timestamp: 3 });
+	const call = { type: "toolCall" as const, id: "call_1", name: "read", arguments: {} };
+
+	it("keeps system messages in order when the conversation moves to another model", () => {
+		const rule = system("Be brief.");
+		const output = transformMessages([user("hi"), assistant(claude, [{ type: "text", text: "hello" }]), rule], gpt);
+		expect(output.map((message) => message.role)).toEqual(["user", "assistant", "system"]);
+		expect(output[2]).toBe(rule);
+	});
+
+	it("moves a system message that stands between a tool call and its results to just after the results", () => {
+		const messages = [
+			user("read it"),
+			assistant(claude, [call], "toolUse"),
+			system("Now in French."),
+			result("call_1"),
+			user("next"),
+		];
+		const output = transformMessages(messages, claude);
+		expect(output.map((message) => message.role)).toEqual(["user", "assistant", "toolResult", "system", "user"]);
+		// Encoded by each API's own encoder, the pairs stay intact.
+		expect(toolPairingProblems({ messages })).toEqual([]);
+	});
+
+	it("keeps it after the synthetic result of a call that never got one", () => {
+		const output = transformMessages(
+			[user("read it"), assistant(claude, [call], "toolUse"), system("Now in French."), user("never mind")],
+			claude,
+		);
+		expect(output.map((message) => message.role)).toEqual(["user", "assistant", "toolResult", "system", "user"]);
+		expect(textOf(output[2])).toBe("No result provided");
+	});
+
+	it("keeps a system message after a failed turn that is dropped", () => {
+		const output = transformMessages(
+			[user("hi"), assistant(claude, [{ type: "text", text: "par" }], "error"), system("Retry carefully.")],
+			claude,
+		);
+		expect(output.map((message) => message.role)).toEqual(["user", "system"]);
 	});
 });
 

@@ -261,3 +261,40 @@ describe("StringEnum", () => {
 		expect(() => StringEnum(["a"], { default: "b" as "a" })).toThrow('StringEnum default "b" is not one of ["a"]');
 	});
 });
+
+describe("validateToolArguments: null", () => {
+	it("keeps a null the schema allows (number | null) instead of turning it into 0", () => {
+		const tool = toolWith(Type.Object({ value: Type.Union([Type.Number(), Type.Null()]) }));
+		expect(validateToolArguments(tool, callWith({ value: null }))).toEqual({ value: null });
+		expect(validateToolArguments(tool, callWith({ value: "5" }))).toEqual({ value: 5 });
+	});
+
+	it("keeps a null matching the null arm of a oneOf [number, null]", () => {
+		const tool = toolWith(
+			Type.Object({ limit: Type.Unsafe<number | null>({ oneOf: [{ type: "number" }, { type: "null" }] }) }),
+		);
+		expect(validateToolArguments(tool, callWith({ limit: null }))).toEqual({ limit: null });
+	});
+
+	it("keeps null where the type list allows it (type: [number, null])", () => {
+		const tool = toolWith(Type.Object({ n: Type.Unsafe<number | null>({ type: ["number", "null"] }) }));
+		expect(validateToolArguments(tool, callWith({ n: null }))).toEqual({ n: null });
+	});
+
+	it("treats null for an optional number as left out, not as 0", () => {
+		const tool = toolWith(Type.Object({ path: Type.String(), offset: Type.Optional(Type.Number()) }));
+		expect(validateToolArguments(tool, callWith({ path: "a.ts", offset: null }))).toEqual({ path: "a.ts" });
+	});
+
+	it("rejects null for a required number with a type error, instead of passing 0", () => {
+		const tool = toolWith(Type.Object({ count: Type.Number() }));
+		expect(() => validateToolArguments(tool, callWith({ count: null }))).toThrow("  - count: must be number");
+	});
+
+	it("still coerces strings a model sends for numbers, integers and booleans, and leaves non-numeric text an error", () => {
+		const tool = toolWith(Type.Object({ n: Type.Integer(), flag: Type.Optional(Type.Boolean()) }));
+		expect(validateToolArguments(tool, callWith({ n: " 42 ", flag: "false" }))).toEqual({ n: 42, flag: false });
+		expect(() => validateToolArguments(tool, callWith({ n: "4.5" }))).toThrow("  - n: must be integer");
+		expect(() => validateToolArguments(tool, callWith({ n: "five" }))).toThrow("  - n: must be integer");
+	});
+});

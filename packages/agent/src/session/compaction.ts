@@ -196,6 +196,9 @@ function renderTranscript(messages: Message[]): string {
 				else if (block.type === "toolCall")
 					lines.push(`Assistant called ${block.name}(${JSON.stringify(block.arguments)})`);
 			}
+		} else if (message.role === "system") {
+			const text = contentText(message.content);
+			if (text.trim() !== "") lines.push(`System: ${text}`);
 		} else {
 			lines.push(toolResultLine(message));
 		}

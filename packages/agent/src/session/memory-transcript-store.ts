@@ -5,6 +5,13 @@
 import { type ParsedSessionRecord, parseSessionRecords, serializeSessionRecord } from "./record-format.js";
 import { SessionLockedError, SessionNotFoundError, SessionRecordError } from "./session-errors.js";
 import { assertValidSessionId } from "./session-id.js";
+import {
+	assertValidListOptions,
+	foldForSearch,
+	pageSessionInfos,
+	searchableText,
+	titleMatches,
+} from "./session-list.js";
 import type {
 	SessionHeaderRecord,
 	SessionInfo,
@@ -145,9 +152,12 @@ export function createMemoryTranscriptStore(): TranscriptStore {
 			return tail;
 		},
 
-		async list() {
+		async list(options) {
+			assertValidListOptions(options);
+			const search = options?.search ? foldForSearch(options.search) : undefined;
 			const infos: SessionInfo[] = [];
 			for (const [sessionId, session] of sessions) {
+				if (search !== undefined && !sessionMatches(session, search)) continue;
 				infos.push({
 					sessionId,
 					...(session.title !== undefined ? { title: session.title } : {}),
@@ -158,7 +168,7 @@ export function createMemoryTranscriptStore(): TranscriptStore {
 					...(session.header.parentMessageId !== undefined ? { parentMessageId: session.header.parentMessageId } : {}),
 				});
 			}
-			return infos.sort((a, b) => b.updatedAt - a.updatedAt);
+			return pageSessionInfos(infos, options);
 		},
 
 		async exists(sessionId) {
@@ -172,6 +182,21 @@ export function createMemoryTranscriptStore(): TranscriptStore {
 			sessions.delete(sessionId);
 		},
 	};
+}
+
+/** Whether the session's title or one of its messages' text contains `foldedSearch`. */
+function sessionMatches(session: StoredSession, foldedSearch: string): boolean {
+	if (titleMatches(session.title, foldedSearch)) return true;
+	for (const line of session.lines) {
+		try {
+			for (const record of parseSessionRecords(line)) {
+				if (foldForSearch(searchableText(record)).includes(foldedSearch)) return true;
+			}
+		} catch {
+			// A damaged line has no text to search; read() reports it.
+		}
+	}
+	return false;
 }
 
 export function isSummaryRecord(record: ParsedSessionRecord): record is SessionMessageRecord {

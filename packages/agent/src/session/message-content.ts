@@ -4,7 +4,7 @@
 import { getImages, getMessageText, getThinking, getToolCalls, type ImageContent, type ToolCall } from "@keel/ai";
 import type { AgentMessage } from "../types.js";
 
-const LLM_ROLES = new Set(["user", "assistant", "toolResult"]);
+const LLM_ROLES = new Set(["system", "user", "assistant", "toolResult"]);
 
 type LlmMessage = Parameters<typeof getMessageText>[0];
 

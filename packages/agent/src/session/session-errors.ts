@@ -58,3 +58,21 @@ export class InvalidSessionIdError extends Error {
 		this.sessionId = sessionId;
 	}
 }
+
+/**
+ * The writer no longer holds the session: another writer took it over (its lease had expired, or
+ * it was taken with `takeOver`), and this writer's append was refused before anything was written.
+ * Stores shared by several processes (the database stores) fence writers with a token so the two
+ * can never interleave records. Re-open the session, read what the other writer added, and go on.
+ */
+export class SessionFencedError extends Error {
+	override readonly name = "SessionFencedError";
+	readonly sessionId: string;
+
+	constructor(sessionId: string, detail = "") {
+		super(
+			`Session "${sessionId}" was taken over by another writer${detail ? ` (${detail})` : ""}; this writer's append was refused and nothing was written. Open the session again to read what the other writer added before appending.`,
+		);
+		this.sessionId = sessionId;
+	}
+}

@@ -4,8 +4,8 @@
 // satisfy. Everything here is plain JSON so a record round-trips through `JSON.stringify` and
 // `parseSessionRecord`.
 
-import type { AgentMessage } from "@keel/agent-core";
-import type { ImageContent, TextContent } from "@keel/ai";
+import type { AgentMessage, ThinkingLevel } from "@keel/agent-core";
+import type { ImageContent, Model, TextContent } from "@keel/ai";
 import type { PausedToolRun } from "../approval/approval-types.js";
 
 /** The format version written into every record; older versions are migrated on read. */
@@ -99,6 +99,16 @@ export interface TokenBudgetState {
 }
 
 /** The session's explicit state beside its messages; stored and restored as a whole. */
+/** An Agent's request settings as a session stores them (see `SessionState.agent`). */
+export interface StoredAgentSettings {
+	systemPrompt: string;
+	/** The model without its `headers` (which may carry credentials and are never stored). */
+	model: Omit<Model, "headers">;
+	thinkingLevel: ThinkingLevel;
+	/** The names of the Agent's tools, in order; the implementations are given again on resume. */
+	toolNames: string[];
+}
+
 export interface SessionState {
 	workingDirectory?: string;
 	currentTask?: string;
@@ -106,6 +116,12 @@ export interface SessionState {
 	activeSubAgentIds?: string[];
 	permissionMode?: "default" | "ask" | "accept-edits" | "plan" | "bypass" | (string & {});
 	tokenBudget?: TokenBudgetState;
+	/**
+	 * What an Agent's requests are made of besides the transcript (system prompt, model, thinking
+	 * level, tool names), stored by an Agent bound to the session each time a run starts with other
+	 * values, so that a resumed Agent sends the same request. Absent in older sessions.
+	 */
+	agent?: StoredAgentSettings;
 	/** Application state that has no field above. */
 	custom?: Record<string, unknown>;
 }
@@ -223,6 +239,26 @@ export interface SessionInfo {
 	parentMessageId?: string;
 }
 
+/**
+ * What `list()` returns: newest first (by `updatedAt`, then by `sessionId` for equal times), one page
+ * at a time when `limit` is given.
+ */
+export interface SessionListOptions {
+	/** At most this many sessions (a positive integer); all of them when absent. */
+	limit?: number;
+	/**
+	 * The next page: the sessions that come after this one in the list's order. Pass the last
+	 * `SessionInfo` of the previous page (only its `updatedAt` and `sessionId` are read). Keyset
+	 * paging: a session appended to between two pages moves to the front and is not listed twice.
+	 */
+	after?: Pick<SessionInfo, "updatedAt" | "sessionId">;
+	/**
+	 * Only the sessions whose title, or the text of one of whose messages (`getAgentMessageText`),
+	 * contains this string, compared without case for ASCII letters. An empty string matches every session.
+	 */
+	search?: string;
+}
+
 /** Something a read set aside instead of failing: the rest of the transcript is still returned. */
 export interface TranscriptReadProblem {
 	/**
@@ -277,8 +313,12 @@ export interface TranscriptStore {
 		sessionId: string,
 		visit: (record: SessionRecord | UnknownSessionRecord, lineNumber: number, byteOffset?: number) => void,
 	): Promise<TranscriptReadProblem[]>;
-	/** Every session, newest first, without reading whole transcripts. */
-	list(): Promise<SessionInfo[]>;
+	/**
+	 * Every session, newest first, without reading whole transcripts; a page of them with `limit` /
+	 * `after`, the ones whose title or text match with `search` (see SessionListOptions). A store
+	 * shared by several tenants lists only its own tenant's sessions.
+	 */
+	list(options?: SessionListOptions): Promise<SessionInfo[]>;
 	exists(sessionId: string): Promise<boolean>;
 	delete(sessionId: string): Promise<void>;
 }

@@ -6,6 +6,7 @@
 import type { Api, Model, OpenAICompletionsCompat } from "../../src/types.js";
 import type { CuratedModel, CuratedPatch } from "../index.js";
 import { bedrockCompatFor, bedrockFamilyFor } from "./bedrock-compat.js";
+import { claudeCompatFor } from "./claude-compat.js";
 import {
 	convertModelsDevModel,
 	convertOpenRouterModel,
@@ -81,6 +82,10 @@ function applyProviderDefaults(model: Model<Api>, mapIsCurated: boolean): Model<
 	}
 	if (model.api === "bedrock-converse-stream") {
 		model.compat = { ...bedrockCompatFor(model.id), ...model.compat };
+	}
+	if (model.api === "anthropic-messages") {
+		const compat = { ...claudeCompatFor(model.id, model.baseUrl), ...model.compat };
+		if (Object.keys(compat).length > 0) model.compat = compat;
 	}
 	if (model.api === "mistral-conversations") {
 		const compat = { ...mistralCompatFor(model.id, model.reasoning), ...model.compat };

@@ -3,7 +3,7 @@
 // signed or encrypted thinking, provider-specific ids, tool calls whose results never arrived.
 // Provider encoders call this first, then translate the result to their wire format.
 
-import type { Api, AssistantMessage, Message, Model, ToolCall, ToolResultMessage } from "../types.js";
+import type { Api, AssistantMessage, Message, Model, SystemMessage, ToolCall, ToolResultMessage } from "../types.js";
 import { hashToAlphanumeric, type ToolCallIdNormalizer } from "./tool-call-ids.js";
 
 /** The text of the synthetic result given to a tool call that never got one. */
@@ -35,6 +35,8 @@ export function isSameModel(message: AssistantMessage, model: Model<Api>): boole
  *   user or assistant message starts, or at the end when results of its turn follow it (a
  *   transcript saved in the middle of a batch). Only the tool calls of an assistant message that
  *   is the last message are left unanswered: the caller may be about to run them.
+ * - System messages are kept for every model. One that stands between a tool call and its results
+ *   moves to just after the results (no API takes anything between the two), keeping its order.
  */
 export function transformMessages(
 	messages: readonly Message[],
@@ -49,15 +51,27 @@ export function transformMessages(
 	// are matched against this turn's calls and nothing older.
 	let pending: ToolCall[] = [];
 	let pendingTimestamp = 0;
+	// System messages waiting for the results of the current turn's tool calls.
+	let held: SystemMessage[] = [];
 
 	const answerPending = () => {
 		for (const call of pending) output.push(syntheticResult(call, pendingTimestamp));
 		pending = [];
 	};
+	const releaseHeld = () => {
+		if (held.length > 0) output.push(...held);
+		held = [];
+	};
 
 	for (const message of messages) {
+		if (message.role === "system") {
+			if (pending.length > 0) held.push(message);
+			else output.push(message);
+			continue;
+		}
 		if (message.role === "user") {
 			answerPending();
+			releaseHeld();
 			output.push(message);
 			continue;
 		}
@@ -68,9 +82,11 @@ export function transformMessages(
 			if (index === -1) continue;
 			pending.splice(index, 1);
 			output.push(toolCallId === message.toolCallId ? message : { ...message, toolCallId });
+			if (pending.length === 0) releaseHeld();
 			continue;
 		}
 		answerPending();
+		releaseHeld();
 		// Dropped with its tool calls; the results that follow find no open call and go too.
 		if (message.stopReason === "error" || message.stopReason === "aborted") continue;
 		const transformed = isSameModel(message, targetModel)
@@ -87,6 +103,7 @@ export function transformMessages(
 	}
 	// Results of the last turn follow it, but not all of them: the rest will never come.
 	if (pending.length > 0 && output[output.length - 1].role === "toolResult") answerPending();
+	releaseHeld();
 	return output;
 
 	function mapId(id: string, source: AssistantMessage): string {

@@ -40,6 +40,19 @@ const OVERFLOW_PATTERNS: readonly RegExp[] = [
 	/model_context_window_exceeded/i,
 	// Ollama: "prompt too long; exceeded max context length by 1234 tokens"
 	/prompt too long; exceeded (?:max )?context length/i,
+	// OpenAI models behind LiteLLM (and vLLM's OpenAI server): "Requested token count exceeds the
+	// model's maximum context length of 131072 tokens. You requested a total of 131509 tokens: …"
+	/exceeds the model's maximum context length of [\d,]+ tokens/i,
+	// OpenAI-compatible servers, parenthesised: "Input length (265330) exceeds model's maximum context length (262144)."
+	/exceeds (?:the )?model's maximum context length \([\d,]+\)/i,
+	// LiteLLM's own check before the call: "litellm.ContextWindowExceededError: … Context Window exceeded for given call."
+	/context ?window ?exceeded/i,
+	// Together AI: "The input (140243 tokens) is longer than the model's context length (131072 tokens)."
+	/input \([\d,]+ tokens\) is longer than the model's context length/i,
+	// OpenRouter, Poolside models: "Input length 300123 exceeds the maximum allowed input length of 262144 tokens."
+	/exceeds the maximum allowed input length of [\d,]+ tokens/i,
+	// DS4 server: "Prompt has 70211 tokens, but the configured context size is 65536 tokens"
+	/but the configured context size is [\d,]+ tokens/i,
 	// Generic wordings used by OpenAI-compatible servers (vLLM, proxies): "context_length_exceeded",
 	// "context length exceeded", "too many tokens in the prompt", "token limit exceeded"
 	/context[_ ]length[_ ]exceeded/i,
@@ -63,6 +76,9 @@ const NEVER_OVERFLOW_PATTERNS: readonly RegExp[] = [
 	/^429\b/,
 ];
 
+/** The share of the context window a prompt must reach for a zero-output `length` stop to be an overflow. */
+const FILLED_WINDOW_SHARE = 0.99;
+
 /** The overflow patterns, as fresh copies: changing them does not change detection. */
 export function getOverflowPatterns(): RegExp[] {
 	return OVERFLOW_PATTERNS.map((pattern) => new RegExp(pattern.source, pattern.flags));
@@ -81,7 +97,9 @@ export function isOverflowErrorMessage(errorMessage: string): boolean {
  * - with `contextWindow` given, a silent overflow: a `stop` whose prompt (input + cache read +
  *   cache write) is larger than the window (z.ai accepts it and truncates);
  * - with `contextWindow` given, a `length` stop with no output and a prompt that fills the window
- *   (Xiaomi ends this way instead of returning an error).
+ *   (Xiaomi MiMo ends this way instead of returning an error: it cuts the prompt to fit and has no
+ *   room left to answer; its count can fall a little short of the catalogue's window, so 99 % of
+ *   the window counts as full).
  * An aborted message never counts, whatever its text.
  */
 export function isContextOverflow(message: AssistantMessage, contextWindow?: number): boolean {
@@ -93,6 +111,6 @@ export function isContextOverflow(message: AssistantMessage, contextWindow?: num
 	const usage = message.usage;
 	const promptTokens = usage.input + usage.cacheRead + usage.cacheWrite;
 	if (message.stopReason === "stop") return promptTokens > contextWindow;
-	if (message.stopReason === "length") return usage.output === 0 && promptTokens >= contextWindow;
+	if (message.stopReason === "length") return usage.output === 0 && promptTokens >= contextWindow * FILLED_WINDOW_SHARE;
 	return false;
 }

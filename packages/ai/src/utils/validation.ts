@@ -1,8 +1,13 @@
 // Validation of tool-call arguments against the tool's TypeBox (JSON Schema) parameters.
 //
-// Models get types slightly wrong all the time ("5" for 5, "true" for true), and some send an
-// array or object argument as a JSON-encoded string. Both are repaired here so a tool receives
-// what its schema promises; anything else fails with one line per problem.
+// Models get types slightly wrong all the time ("5" for 5, "true" for true), send null for an
+// optional argument they mean to leave out, and some send an array or object argument as a
+// JSON-encoded string. These are repaired here so a tool receives what its schema promises;
+// anything else fails with one line per problem.
+//
+// The repairs are Keel's own, driven by the errors of a validator that does not coerce: AJV's
+// `coerceTypes` also turns null into 0, "" or false wherever a scalar is expected (inside an
+// `anyOf`/`oneOf` too), which would change valid nulls (`number | null`) into numbers.
 //
 // AJV is created on the first validation, not when @keel/ai is imported (create-ajv.cjs says how):
 // evaluating AJV and ajv-formats would add ≈10 ms to every cold start, and many programs never
@@ -15,8 +20,11 @@ import { createAjv } from "./create-ajv.cjs";
 import { parseJsonWithRepair } from "./json-repair.js";
 import { setOwnProperty } from "./streaming-json.js";
 
-/** A JSON string inside a JSON string inside ...: more rounds than this is not a model slip. */
-const MAX_JSON_STRING_ROUNDS = 8;
+/**
+ * A JSON string inside a JSON string inside ...: more rounds than this is not a model slip. Each
+ * round repairs what the last validation reported, so nesting needs one round per level.
+ */
+const MAX_REPAIR_ROUNDS = 8;
 
 /** `undefined`: not created yet; `null`: cannot run here (CSP forbids code generation). */
 let sharedAjv: Ajv | null | undefined;
@@ -37,8 +45,11 @@ export function validateToolCall(tools: readonly Tool[], toolCall: ToolCall): Re
 
 /**
  * Validates a tool call's arguments against the tool's parameters schema and returns a coerced
- * copy (the call's own object is never changed): scalars are coerced to the schema's type, and a
- * JSON string where the schema wants an object or array is parsed. Throws an error listing every
+ * copy (the call's own object is never changed): a scalar of the wrong type is coerced to the
+ * schema's type ("5" → 5, "true" → true, 7 → "7"), null for an optional property the schema does
+ * not allow null for is removed (as if left out), and a JSON string where the schema wants an
+ * object or array is parsed. A value the schema accepts is never changed (null stays null where
+ * null is allowed). Throws an error listing every
  * failing path, then the received arguments. Where schemas cannot be compiled (a browser
  * extension, or a Content Security Policy without 'unsafe-eval') the raw arguments are returned.
  */
@@ -87,8 +98,14 @@ function validateAgainstSchema(schemaValue: unknown, value: unknown, label: Vali
 
 	const holder: { root: unknown } = { root: copyArguments(label, value) };
 	let valid = validate(holder.root);
-	for (let round = 0; !valid && round < MAX_JSON_STRING_ROUNDS; round++) {
-		if (!parseJsonEncodedValues(holder, validate.errors ?? [])) break;
+	// Null properties put back because their removal made a required property missing.
+	const requiredNulls = new Set<string>();
+	for (let round = 0; !valid && round < MAX_REPAIR_ROUNDS; round++) {
+		const errors = validate.errors ?? [];
+		const restored = restoreRequiredNulls(holder, errors, requiredNulls);
+		const parsed = parseJsonEncodedValues(holder, errors);
+		const coerced = coerceScalars(holder, errors, requiredNulls);
+		if (!restored && !parsed && !coerced) break;
 		valid = validate(holder.root);
 	}
 	if (!valid) throw new Error(formatValidationError(label, validate.errors ?? [], value));
@@ -127,7 +144,8 @@ function getAjv(): Ajv | null {
 	if (sharedAjv !== undefined) return sharedAjv;
 	try {
 		// logger: false, because a library should not print; strict: false ignores unknown keywords.
-		sharedAjv = createAjv({ allErrors: true, strict: false, coerceTypes: true, logger: false });
+		// No coerceTypes: coerceScalars repairs types from the errors, without AJV's null coercion.
+		sharedAjv = createAjv({ allErrors: true, strict: false, logger: false });
 	} catch {
 		sharedAjv = null;
 	}
@@ -182,6 +200,96 @@ function parseJsonEncodedValues(holder: { root: unknown }, errors: readonly Erro
 		changed = true;
 	}
 	return changed;
+}
+
+/** Removed null properties, by instance path, so a `required` error can put them back. */
+const removedNulls = new WeakMap<{ root: unknown }, Set<string>>();
+
+/**
+ * Repairs scalars a `type` error names, when the value converts cleanly to one of the types the
+ * schema allows there (all `type` errors at one path together, as an `anyOf` reports one per arm):
+ * a numeric string to a number or integer, "true"/"false" to a boolean, a number or boolean to a
+ * string. Null for an object property is removed (the model meant to leave an optional argument
+ * out); should the property be required, `restoreRequiredNulls` puts it back. Returns whether
+ * anything changed.
+ */
+function coerceScalars(holder: { root: unknown }, errors: readonly ErrorObject[], requiredNulls: Set<string>): boolean {
+	const expectedByPath = new Map<string, Set<string>>();
+	for (const error of errors) {
+		if (error.keyword !== "type") continue;
+		const types = String((error.params as { type?: unknown }).type ?? "").split(",");
+		const expected = expectedByPath.get(error.instancePath) ?? new Set<string>();
+		for (const type of types) expected.add(type);
+		expectedByPath.set(error.instancePath, expected);
+	}
+	let changed = false;
+	for (const [instancePath, expected] of expectedByPath) {
+		const segments = pointerSegments(instancePath);
+		if (segments.length === 0) continue;
+		const value = readPath(holder.root, segments);
+		if (value === null) {
+			if (expected.has("null") || requiredNulls.has(instancePath)) continue;
+			const parent = readPath(holder.root, segments.slice(0, -1));
+			if (typeof parent !== "object" || parent === null || Array.isArray(parent)) continue;
+			delete (parent as Record<string, unknown>)[segments[segments.length - 1]];
+			const removed = removedNulls.get(holder) ?? new Set<string>();
+			removed.add(instancePath);
+			removedNulls.set(holder, removed);
+			changed = true;
+			continue;
+		}
+		const coerced = coerceScalar(value, expected);
+		if (coerced === undefined) continue;
+		writePath(holder, segments, coerced);
+		changed = true;
+	}
+	return changed;
+}
+
+/** Puts back a null whose removal left a required property missing; it then stays an error. */
+function restoreRequiredNulls(
+	holder: { root: unknown },
+	errors: readonly ErrorObject[],
+	requiredNulls: Set<string>,
+): boolean {
+	const removed = removedNulls.get(holder);
+	if (!removed) return false;
+	let changed = false;
+	for (const error of errors) {
+		const missing = (error.params as { missingProperty?: unknown }).missingProperty;
+		if (error.keyword !== "required" || typeof missing !== "string") continue;
+		const path = `${error.instancePath}/${missing.replace(/~/g, "~0").replace(/\//g, "~1")}`;
+		if (!removed.has(path)) continue;
+		removed.delete(path);
+		requiredNulls.add(path);
+		writePath(holder, pointerSegments(path), null);
+		changed = true;
+	}
+	return changed;
+}
+
+const NUMERIC_TEXT = /^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/;
+
+/** The value converted to the first type of `expected` it converts to cleanly, or undefined. */
+function coerceScalar(value: unknown, expected: ReadonlySet<string>): unknown {
+	if (typeof value === "string") {
+		if ((expected.has("number") || expected.has("integer")) && NUMERIC_TEXT.test(value)) {
+			const number = Number(value);
+			if (expected.has("number") || Number.isInteger(number)) return number;
+		}
+		if (expected.has("boolean") && (value === "true" || value === "false")) return value === "true";
+		return undefined;
+	}
+	if (typeof value === "number") {
+		if (expected.has("string")) return String(value);
+		if (expected.has("boolean") && (value === 0 || value === 1)) return value === 1;
+		return undefined;
+	}
+	if (typeof value === "boolean") {
+		if (expected.has("string")) return String(value);
+		if (expected.has("number") || expected.has("integer")) return value ? 1 : 0;
+	}
+	return undefined;
 }
 
 function pointerSegments(instancePath: string): string[] {

@@ -14,6 +14,13 @@ import { join } from "node:path";
 import { isSummaryRecord } from "../memory-transcript-store.js";
 import { type ParsedSessionRecord, parseSessionRecord, parseSessionRecords } from "../record-format.js";
 import { SessionNotFoundError, SessionRecordError } from "../session-errors.js";
+import {
+	assertValidListOptions,
+	foldForSearch,
+	pageSessionInfos,
+	searchableText,
+	titleMatches,
+} from "../session-list.js";
 import type {
 	SessionInfo,
 	SessionMessageRecord,
@@ -120,6 +127,19 @@ export function createJsonlTranscriptStore(options: JsonlTranscriptStoreOptions)
 			await handle.close();
 		}
 		return problems;
+	}
+
+	async function transcriptContains(sessionId: string, foldedSearch: string): Promise<boolean> {
+		let found = false;
+		try {
+			await scan(sessionId, (record) => {
+				if (!found && foldForSearch(searchableText(record)).includes(foldedSearch)) found = true;
+			});
+		} catch (error) {
+			if (error instanceof SessionNotFoundError) return false; // Deleted while listing.
+			throw error;
+		}
+		return found;
 	}
 
 	async function readHeaderInfo(fileName: string, sessionId: string): Promise<SessionInfo | undefined> {
@@ -252,7 +272,9 @@ export function createJsonlTranscriptStore(options: JsonlTranscriptStoreOptions)
 			return tail;
 		},
 
-		async list() {
+		async list(listOptions) {
+			assertValidListOptions(listOptions);
+			const search = listOptions?.search ? foldForSearch(listOptions.search) : undefined;
 			let names: string[];
 			try {
 				names = await readdir(directory);
@@ -272,7 +294,14 @@ export function createJsonlTranscriptStore(options: JsonlTranscriptStoreOptions)
 					if (info) infos.push(info);
 				}
 			}
-			return infos.sort((a, b) => b.updatedAt - a.updatedAt);
+			if (search === undefined) return pageSessionInfos(infos, listOptions);
+			// A search by text reads each transcript whose title does not match (one scan per file):
+			// files have no index. The database stores answer it from an indexed column.
+			const matching: SessionInfo[] = [];
+			for (const info of infos) {
+				if (titleMatches(info.title, search) || (await transcriptContains(info.sessionId, search))) matching.push(info);
+			}
+			return pageSessionInfos(matching, listOptions);
 		},
 
 		async exists(sessionId) {

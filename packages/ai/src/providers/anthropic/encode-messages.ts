@@ -11,10 +11,12 @@ import type {
 	ImageContent,
 	Message,
 	Model,
+	SystemMessage,
 	ToolResultMessage,
 	UserMessage,
 } from "../../types.js";
 import { sanitizeSurrogates } from "../../utils/sanitize-unicode.js";
+import { renderSystemMessageUpdate } from "../../utils/system-messages.js";
 import { anthropicContentBlock, anthropicToolCaller } from "./server-blocks.js";
 
 type MessageParam = Anthropic.Messages.MessageParam;
@@ -119,6 +121,8 @@ function encodeToolResult(message: ToolResultMessage, model: Model<Api>): ToolRe
  * API wants every result for one assistant turn in the next user message), and with a cache
  * control the last block of the last user message becomes a cache breakpoint.
  *
+ * System messages inside the conversation: see `placeSystemMessages`.
+ *
  * Expects messages already prepared for this model (see transformMessages): thinking from other
  * models turned into text, tool-call ids normalised.
  */
@@ -126,11 +130,15 @@ export function encodeAnthropicMessages(
 	messages: readonly Message[],
 	model: Model<Api>,
 	cacheControl?: CacheControl,
+	systemRoleInMessages = false,
 ): MessageParam[] {
 	const encoded: MessageParam[] = [];
 	for (let index = 0; index < messages.length; index++) {
 		const message = messages[index];
-		if (message.role === "user") {
+		if (message.role === "system") {
+			const text = renderSystemMessageUpdate(message as SystemMessage);
+			if (!isBlank(text)) encoded.push({ role: "system", content: sanitizeSurrogates(text) });
+		} else if (message.role === "user") {
 			const content = encodeUserContent(message, model);
 			if (content.length > 0) encoded.push({ role: "user", content });
 		} else if (message.role === "assistant") {
@@ -146,8 +154,85 @@ export function encodeAnthropicMessages(
 			encoded.push({ role: "user", content: results });
 		}
 	}
-	if (cacheControl) markLastUserBlock(encoded, cacheControl);
-	return encoded;
+	const placed = placeSystemMessages(encoded, systemRoleInMessages);
+	if (cacheControl) markLastUserBlock(placed, cacheControl);
+	return placed;
+}
+
+// How a system message inside the conversation reaches Claude. Opus 4.8 on the Claude API takes a
+// `{role: "system"}` entry where it stands, under placement rules: not first, right after a user
+// turn, followed by an assistant turn or nothing, never next to another one. One that stands
+// between an answer and the next question moves to just after the question.
+// @see https://platform.claude.com/docs/en/build-with-claude/mid-conversation-system-messages
+// Every other model has only the top-level `system`, and changing it would invalidate the prompt
+// cache for the whole conversation; so there, and wherever the placement rules forbid an entry,
+// the instructions go into the user turn as text marked as system instructions, at their place in
+// the conversation (the convention Anthropic's own agents use for reminders). Adjacent system
+// messages become one.
+export const SYSTEM_TEXT_OPEN = "<system-instructions>";
+export const SYSTEM_TEXT_CLOSE = "</system-instructions>";
+
+function placeSystemMessages(messages: MessageParam[], systemRoleInMessages: boolean): MessageParam[] {
+	if (!messages.some((message) => (message.role as string) === "system")) return messages;
+	const merged: MessageParam[] = [];
+	for (const message of messages) {
+		const previous = merged[merged.length - 1];
+		if ((message.role as string) === "system" && previous && (previous.role as string) === "system") {
+			previous.content = `${previous.content as string}\n\n${message.content as string}`;
+		} else {
+			merged.push({ ...message });
+		}
+	}
+	const placed: MessageParam[] = [];
+	for (let index = 0; index < merged.length; index++) {
+		const message = merged[index];
+		if ((message.role as string) !== "system") {
+			placed.push(message);
+			continue;
+		}
+		const previous = placed[placed.length - 1];
+		const next = merged[index + 1];
+		const nativeAllowed =
+			systemRoleInMessages && previous?.role === "user" && (next === undefined || next.role === "assistant");
+		if (nativeAllowed) {
+			placed.push(message);
+			continue;
+		}
+		// The common case, instructions between an answer and the next question: the entry goes
+		// right after that question, the nearest place the rules allow, still before the answer.
+		const afterNext = merged[index + 2];
+		if (
+			systemRoleInMessages &&
+			previous?.role === "assistant" &&
+			next?.role === "user" &&
+			(afterNext === undefined || afterNext.role === "assistant")
+		) {
+			placed.push(next, message);
+			index++;
+			continue;
+		}
+		const block: TextBlockParam = {
+			type: "text",
+			text: `${SYSTEM_TEXT_OPEN}\n${message.content as string}\n${SYSTEM_TEXT_CLOSE}`,
+		};
+		if (previous?.role === "user") {
+			// After the turn's tool results and text, so `tool_result` blocks still come first.
+			previous.content = [...asBlocks(previous.content), block];
+		} else if (next?.role === "user") {
+			// Before the next turn's own words, but after any tool results it opens with.
+			const blocks = asBlocks(next.content);
+			let at = 0;
+			while (at < blocks.length && blocks[at].type === "tool_result") at++;
+			next.content = [...blocks.slice(0, at), block, ...blocks.slice(at)];
+		} else {
+			placed.push({ role: "user", content: [block] });
+		}
+	}
+	return placed;
+}
+
+function asBlocks(content: MessageParam["content"]): ContentBlockParam[] {
+	return typeof content === "string" ? [{ type: "text", text: content }] : [...content];
 }
 
 function markLastUserBlock(messages: MessageParam[], cacheControl: CacheControl): void {

@@ -5,8 +5,10 @@ import { normalizeAnthropicToolCallId } from "../../message/tool-call-ids.js";
 import { transformMessages } from "../../message/transform-messages.js";
 import type { Context, Model, ResponseFormat, Tool } from "../../types.js";
 import { sanitizeSurrogates } from "../../utils/sanitize-unicode.js";
+import { keepSystemMessagesInPlace } from "../../utils/system-messages.js";
 import { type CacheControl, encodeAnthropicMessages } from "./encode-messages.js";
 import { encodeAnthropicToolChoice, encodeAnthropicTools } from "./encode-tools.js";
+import { claudeTakesDisabledThinking, resolveClaudeCapabilities } from "./model-capabilities.js";
 import type { AnthropicOptions } from "./options.js";
 import { anthropicOutputSchema, supportsAnthropicStructuredOutputs } from "./structured-outputs.js";
 import { isThinkingEnabled, usesAdaptiveThinking } from "./thinking.js";
@@ -37,7 +39,10 @@ function encodeThinking(
 	options: AnthropicOptions,
 	maxTokens: number,
 ): Pick<AnthropicRequestBody, "thinking" | "output_config"> {
-	const display = options.thinkingDisplay ? { display: options.thinkingDisplay } : {};
+	// Models whose default display is "omitted" would stream thinking blocks with no text.
+	const displayValue =
+		options.thinkingDisplay ?? (resolveClaudeCapabilities(model).omitsThinkingByDefault ? "summarized" : undefined);
+	const display = displayValue ? { display: displayValue } : {};
 	if (usesAdaptiveThinking(model)) {
 		return { thinking: { type: "adaptive", ...display }, output_config: { effort: options.effort ?? "high" } };
 	}
@@ -101,35 +106,46 @@ export function encodeAnthropicRequest(
 	if (!Number.isInteger(maxTokens) || maxTokens < 0) {
 		throw new NonRetryableError(`maxTokens must be a non-negative integer, got ${maxTokens}`);
 	}
+	const capabilities = resolveClaudeCapabilities(model);
+	// System messages before the conversation join the top-level `system`; later ones stay in place.
+	const { systemPrompt, messages, tools } = keepSystemMessagesInPlace(context);
 	const body: AnthropicRequestBody = {
 		model: model.id,
 		max_tokens: maxTokens,
 		// Messages from other models (or other APIs) are made acceptable first: foreign thinking
 		// becomes text, ids are normalised to Anthropic's pattern, orphaned tool calls are answered.
 		messages: encodeAnthropicMessages(
-			transformMessages(context.messages, model, normalizeAnthropicToolCallId),
+			transformMessages(messages, model, normalizeAnthropicToolCallId),
 			model,
 			cacheControl,
+			capabilities.supportsMidConversationSystemMessages,
 		),
 		stream: true,
 	};
-	if (context.systemPrompt && context.systemPrompt.trim() !== "") {
+	if (systemPrompt && systemPrompt.trim() !== "") {
 		body.system = [
 			{
 				type: "text",
-				text: sanitizeSurrogates(context.systemPrompt),
+				text: sanitizeSurrogates(systemPrompt),
 				...(cacheControl ? { cache_control: cacheControl } : {}),
 			},
 		];
 	}
 	const thinking = isThinkingEnabled(model, options);
 	if (thinking) Object.assign(body, encodeThinking(model, options, maxTokens));
-	// The API only accepts the default temperature (1) together with thinking.
-	if (options.temperature !== undefined && !thinking) body.temperature = options.temperature;
-	if (context.tools && context.tools.length > 0) {
-		const tools = encodeAnthropicTools(context.tools, model.compat?.supportsEagerToolInputStreaming === true);
-		markStrictTools(tools, context.tools, model);
-		body.tools = tools;
+	// Without a thinking field a model that thinks by default would think anyway; "disabled" says
+	// no, on the models that accept it.
+	// @see https://platform.claude.com/docs/en/build-with-claude/extended-thinking
+	else if (claudeTakesDisabledThinking(model)) body.thinking = { type: "disabled" };
+	// The API only accepts the default temperature (1) together with thinking, and models without
+	// sampling settings reject it altogether.
+	if (options.temperature !== undefined && !thinking && capabilities.supportsTemperature) {
+		body.temperature = options.temperature;
+	}
+	if (tools && tools.length > 0) {
+		const encodedTools = encodeAnthropicTools(tools, model.compat?.supportsEagerToolInputStreaming === true);
+		markStrictTools(encodedTools, tools, model);
+		body.tools = encodedTools;
 	}
 	if (options.responseFormat) encodeOutputFormat(body, model, options.responseFormat);
 	if (options.toolChoice !== undefined) body.tool_choice = encodeAnthropicToolChoice(options.toolChoice);

@@ -10,17 +10,19 @@ export function isThinkingEnabled(model: Model<Api>, options: AnthropicOptions):
 const EFFORT_VALUES: ReadonlySet<string> = new Set(["low", "medium", "high", "xhigh", "max"]);
 
 // Claude model ids carry the version as `<family>-<major>-<minor>` or `<family>-<major>.<minor>`
-// (claude-opus-4-6, claude-sonnet-4.6). The minor part is one or two digits, so a date suffix
-// (claude-sonnet-4-20250514) is not mistaken for a minor version.
-const CLAUDE_VERSION = /(opus|sonnet|haiku)-(\d+)[-.](\d{1,2})(?!\d)/;
+// (claude-opus-4-6, claude-sonnet-4.6), or the major alone (claude-sonnet-5, claude-fable-5). The
+// minor part is one or two digits, so a date suffix (claude-sonnet-4-20250514) is not mistaken for
+// a minor version.
+const CLAUDE_VERSION = /(opus|sonnet|haiku|fable)-(\d{1,2})(?!\d)(?:[-.](\d{1,2})(?!\d))?/;
 
-function claudeVersion(modelId: string): { family: string; major: number; minor: number } | undefined {
+/** The family and version a Claude model id names, or undefined for an id that names none. */
+export function claudeVersion(modelId: string): { family: string; major: number; minor: number } | undefined {
 	const match = CLAUDE_VERSION.exec(modelId.toLowerCase());
 	if (!match) return undefined;
-	return { family: match[1], major: Number(match[2]), minor: Number(match[3]) };
+	return { family: match[1], major: Number(match[2]), minor: Number(match[3] ?? 0) };
 }
 
-function isAtLeast(version: { major: number; minor: number }, major: number, minor: number): boolean {
+export function isAtLeast(version: { major: number; minor: number }, major: number, minor: number): boolean {
 	return version.major > major || (version.major === major && version.minor >= minor);
 }
 

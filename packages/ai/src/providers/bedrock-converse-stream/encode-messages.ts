@@ -144,6 +144,8 @@ export function encodeBedrockMessages(
 		else encoded.push({ role, content });
 	};
 	for (const message of messages) {
+		// System messages were folded into the `system` blocks by the caller (foldSystemMessages).
+		if (message.role === "system") continue;
 		if (message.role === "user") append("user", encodeUserContent(message, model));
 		else if (message.role === "assistant") append("assistant", encodeAssistantContent(message, compat));
 		else append("user", encodeToolResult(message, model, compat));

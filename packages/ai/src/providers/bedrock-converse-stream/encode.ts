@@ -11,6 +11,8 @@ import { normalizeAnthropicToolCallId } from "../../message/tool-call-ids.js";
 import { transformMessages } from "../../message/transform-messages.js";
 import type { Context, Model, Tool } from "../../types.js";
 import { sanitizeSurrogates } from "../../utils/sanitize-unicode.js";
+import { foldSystemMessages } from "../../utils/system-messages.js";
+import { claudeIdOmitsThinkingByDefault, claudeIdTakesTemperature } from "../anthropic/model-capabilities.js";
 import { usesAdaptiveThinking } from "../anthropic/thinking.js";
 import { resolveBedrockCompat } from "./compat.js";
 import { type DocumentType, encodeBedrockMessages } from "./encode-messages.js";
@@ -63,7 +65,9 @@ function claudeThinkingFields(
 	maxTokens: number,
 ): Record<string, unknown> {
 	if (usesAdaptiveThinking(model)) {
-		return { thinking: { type: "adaptive" }, output_config: { effort: options.effort ?? "high" } };
+		// Claude Opus 4.7 and later stream empty thinking unless asked for a summary.
+		const display = claudeIdOmitsThinkingByDefault(model.id) ? { display: "summarized" } : {};
+		return { thinking: { type: "adaptive", ...display }, output_config: { effort: options.effort ?? "high" } };
 	}
 	const budget = options.thinkingBudgetTokens ?? MIN_THINKING_BUDGET_TOKENS;
 	if (!Number.isInteger(budget) || budget < MIN_THINKING_BUDGET_TOKENS) {
@@ -98,10 +102,14 @@ export function encodeBedrockRequest(
 	if (!Number.isInteger(maxTokens) || maxTokens < 0) {
 		throw new NonRetryableError(`maxTokens must be a non-negative integer, got ${maxTokens}`);
 	}
-	const tools = context.tools ?? [];
+	// Converse messages are user or assistant only: every system message is replayed into the
+	// `system` blocks (or, for models without them, the text that opens the first user message).
+	// @see https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_Message.html
+	const folded = foldSystemMessages(context);
+	const tools = folded.tools ?? [];
 	const sendsTools = tools.length > 0 && compat.supportsToolUse && options.toolChoice !== "none";
-	const messages = transformMessages(context.messages, model, normalizeAnthropicToolCallId);
-	const systemPrompt = context.systemPrompt && context.systemPrompt.trim() !== "" ? context.systemPrompt : undefined;
+	const messages = transformMessages(folded.messages, model, normalizeAnthropicToolCallId);
+	const systemPrompt = folded.systemPrompt && folded.systemPrompt.trim() !== "" ? folded.systemPrompt : undefined;
 	const request: ConverseStreamCommandInput = {
 		modelId: model.id,
 		messages: encodeBedrockMessages(
@@ -122,8 +130,12 @@ export function encodeBedrockRequest(
 	}
 	const thinking = compat.claudeThinking && model.reasoning && options.thinkingEnabled === true;
 	request.inferenceConfig = { maxTokens };
-	// Claude accepts only the default temperature together with thinking.
-	if (options.temperature !== undefined && !thinking) request.inferenceConfig.temperature = options.temperature;
+	// Claude accepts only the default temperature together with thinking, and Claude Opus 4.7 and
+	// later not at all (see claudeIdTakesTemperature).
+	const takesTemperature = !compat.claudeThinking || claudeIdTakesTemperature(model.id);
+	if (options.temperature !== undefined && !thinking && takesTemperature) {
+		request.inferenceConfig.temperature = options.temperature;
+	}
 	if (thinking) request.additionalModelRequestFields = claudeThinkingFields(model, options, maxTokens) as never;
 	if (sendsTools) {
 		request.toolConfig = { tools: encodeBedrockTools(tools) };

@@ -135,6 +135,8 @@ export function encodeGeminiContents(messages: readonly Message[], model: Model<
 	const contents: GeminiContent[] = [];
 	for (let index = 0; index < messages.length; index++) {
 		const message = messages[index];
+		// System messages were folded into `systemInstruction` by the caller (foldSystemMessages).
+		if (message.role === "system") continue;
 		if (message.role === "user") {
 			const parts = encodeUserParts(message, model);
 			if (parts.length > 0) contents.push({ role: "user", parts });

@@ -5,6 +5,7 @@ import { NonRetryableError } from "../../call/provider-attempt.js";
 import { transformMessages } from "../../message/transform-messages.js";
 import type { Api, Context, Model, Tool } from "../../types.js";
 import { sanitizeSurrogates } from "../../utils/sanitize-unicode.js";
+import { foldSystemMessages, hasSystemMessages } from "../../utils/system-messages.js";
 import { encodeGeminiContents, normalizeGeminiToolCallId } from "./encode-messages.js";
 import type { GoogleOptions } from "./options.js";
 import { usesThinkingLevels } from "./thinking.js";
@@ -69,18 +70,27 @@ export function encodeGeminiRequest(
 		);
 	}
 	const cachedContent = cachedContentName(options.cachedContent);
-	const messages = transformMessages(context.messages, model, (id) => normalizeGeminiToolCallId(id, model));
+	if (cachedContent !== undefined && hasSystemMessages(context.messages)) {
+		throw new NonRetryableError(
+			`Gemini takes system instructions only in systemInstruction, which ${cachedContent} already holds, so the system messages in context.messages cannot be sent with cachedContent: put them into the cached content, or leave cachedContent out`,
+		);
+	}
+	// Gemini has no system role in `contents`: every system message is replayed into
+	// `systemInstruction` and its tool changes into `tools`.
+	// @see https://ai.google.dev/api/generate-content#request-body
+	const { systemPrompt, messages: conversation, tools } = foldSystemMessages(context);
+	const messages = transformMessages(conversation, model, (id) => normalizeGeminiToolCallId(id, model));
 	const body: GeminiRequestBody = { contents: encodeGeminiContents(messages, model) };
 	if (cachedContent !== undefined) {
 		// The cache holds the system instruction, tools and tool config: Gemini refuses a request that
 		// sets them beside `cachedContent` ("CachedContent can not be used with GenerateContent request
 		// setting system_instruction, tools or tool_config").
 		body.cachedContent = cachedContent;
-	} else if (context.systemPrompt && context.systemPrompt.trim() !== "") {
-		body.systemInstruction = { parts: [{ text: sanitizeSurrogates(context.systemPrompt) }] };
+	} else if (systemPrompt && systemPrompt.trim() !== "") {
+		body.systemInstruction = { parts: [{ text: sanitizeSurrogates(systemPrompt) }] };
 	}
-	if (cachedContent === undefined && context.tools && context.tools.length > 0) {
-		body.tools = [{ functionDeclarations: context.tools.map(encodeTool) }];
+	if (cachedContent === undefined && tools && tools.length > 0) {
+		body.tools = [{ functionDeclarations: tools.map(encodeTool) }];
 		if (options.toolChoice) {
 			body.toolConfig = { functionCallingConfig: { mode: TOOL_CHOICE_MODES[options.toolChoice] } };
 		}

@@ -46,6 +46,8 @@ export function encodeMistralMessages(
 	const output: MistralMessage[] = [];
 	if (systemPrompt) output.push({ role: "system", content: sanitizeSurrogates(systemPrompt) });
 	for (const message of transformMessages(messages, model as Model<Api>, normalizeMistralToolCallId)) {
+		// System messages were folded into the first message by the caller (foldSystemMessages).
+		if (message.role === "system") continue;
 		if (message.role === "user") output.push(encodeUserMessage(message, acceptsImages));
 		else if (message.role === "toolResult") output.push(encodeToolResult(message, acceptsImages));
 		else {

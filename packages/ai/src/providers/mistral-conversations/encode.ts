@@ -1,6 +1,7 @@
 import { resolveCacheRetention } from "../../message/simple-options.js";
 import { clampThinkingLevel } from "../../models/thinking-levels.js";
 import type { Context, MistralConversationsCompat, Model, ThinkingLevel, Tool } from "../../types.js";
+import { findSystemMessageProblem, foldSystemMessages } from "../../utils/system-messages.js";
 import { mergeHeaders } from "../../wire/headers.js";
 import { encodeMistralMessages } from "./encode-messages.js";
 import type { MistralOptions } from "./options.js";
@@ -15,14 +16,18 @@ export function encodeMistralRequest(
 	context: Context,
 	options: MistralOptions = {},
 ): MistralChatRequest {
+	// Mistral takes a `system` message only before the conversation: one after an assistant turn is
+	// answered with 400 "Unexpected role 'system' after role 'assistant'". Every system message is
+	// therefore replayed into the first one.
+	const { systemPrompt, messages, tools } = foldSystemMessages(context);
 	const body: MistralChatRequest = {
 		model: model.id,
-		messages: encodeMistralMessages(model, context.systemPrompt, context.messages),
+		messages: encodeMistralMessages(model, systemPrompt, messages),
 		stream: true,
 	};
 	if (options.maxTokens !== undefined) body.max_tokens = options.maxTokens;
 	if (options.temperature !== undefined) body.temperature = options.temperature;
-	if (context.tools && context.tools.length > 0) body.tools = context.tools.map(encodeTool);
+	if (tools && tools.length > 0) body.tools = tools.map(encodeTool);
 	if (options.toolChoice !== undefined) body.tool_choice = options.toolChoice;
 	if (options.parallelToolCalls !== undefined) body.parallel_tool_calls = options.parallelToolCalls;
 	if (options.responseFormat) {
@@ -114,13 +119,14 @@ export function findMistralInputProblem(model: Model<"mistral-conversations">, c
 	if (!context || !Array.isArray(context.messages)) return "context.messages must be an array of messages";
 	for (const [index, message] of context.messages.entries()) {
 		const role = (message as { role?: unknown } | null)?.role;
-		if (role !== "user" && role !== "assistant" && role !== "toolResult") {
-			return `context.messages[${index}] has role ${JSON.stringify(role)}: expected "user", "assistant" or "toolResult"`;
+		if (role !== "system" && role !== "user" && role !== "assistant" && role !== "toolResult") {
+			return `context.messages[${index}] has role ${JSON.stringify(role)}: expected "system", "user", "assistant" or "toolResult"`;
 		}
+		if (role === "system") continue;
 		const content = (message as { content?: unknown }).content;
 		if (!Array.isArray(content) && !(role === "user" && typeof content === "string")) {
 			return `context.messages[${index}] (${role}) has no content: expected ${role === "user" ? "a string or " : ""}an array of blocks`;
 		}
 	}
-	return undefined;
+	return findSystemMessageProblem(context.messages);
 }

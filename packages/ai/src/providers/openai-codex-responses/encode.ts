@@ -1,6 +1,7 @@
 import type { ResponseCreateParamsStreaming } from "openai/resources/responses/responses";
 import type { Api, Context, Model } from "../../types.js";
 import { sanitizeSurrogates } from "../../utils/sanitize-unicode.js";
+import { keepSystemMessagesInPlace } from "../../utils/system-messages.js";
 import { mergeHeaders } from "../../wire/headers.js";
 import { encodeOpenAIResponsesRequest } from "../openai-responses/encode.js";
 import type { OpenAICodexResponsesOptions } from "./options.js";
@@ -17,21 +18,24 @@ export type OpenAICodexRequestBody = ResponseCreateParamsStreaming & {
  * The Responses body (the openai-responses encoder: input items, tools, reasoning and its
  * encrypted content, `store: false`, `stream: true`, `prompt_cache_key`), changed where the Codex
  * endpoint differs: the system prompt goes in `instructions` rather than an input message, and
- * `max_output_tokens` and `temperature` are left out because the endpoint rejects them. Pure.
+ * `max_output_tokens` and `temperature` are left out because the endpoint rejects them. System
+ * messages before the conversation join `instructions`; later ones are `developer` input items
+ * where they stand. Pure.
  */
 export function encodeOpenAICodexRequest(
 	model: Model<Api>,
 	context: Context,
 	options: OpenAICodexResponsesOptions = {},
 ): OpenAICodexRequestBody {
+	const { systemPrompt, messages, tools } = keepSystemMessagesInPlace(context);
 	const responses = encodeOpenAIResponsesRequest(
 		model,
-		{ ...context, systemPrompt: undefined },
+		{ systemPrompt: undefined, messages, tools },
 		{ ...options, maxTokens: undefined, temperature: undefined },
 	);
 	return {
 		...responses,
-		instructions: sanitizeSurrogates(context.systemPrompt ?? ""),
+		instructions: sanitizeSurrogates(systemPrompt ?? ""),
 		text: { verbosity: options.textVerbosity ?? "medium" },
 		tool_choice: "auto",
 		parallel_tool_calls: true,

@@ -36,6 +36,8 @@ export interface ResolvedOpenAICompletionsCompat {
 	supportsPromptCacheKey: boolean;
 	/** How `usage` counts reasoning, cached and audio tokens. */
 	usageCounting: OpenAICompletionsUsageCounting;
+	/** System messages inside the conversation are sent where they stand; else folded into the first. */
+	supportsMidConversationSystemMessages: boolean;
 }
 
 /**
@@ -125,6 +127,8 @@ export function resolveOpenAICompletionsCompat(model: Model<"openai-completions"
 		rejectsEmptyTools: isOpenAI,
 		supportsPromptCacheKey: isOpenAI,
 		usageCounting: detectUsageCounting({ isXai, isDeepSeek, isMoonshot }),
+		// Many self-hosted chat templates raise "System message must be at the beginning".
+		supportsMidConversationSystemMessages: !isSelfHosted,
 	};
 
 	const overrides = model.compat ?? {};

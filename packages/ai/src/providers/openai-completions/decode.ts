@@ -130,13 +130,35 @@ export function mapOpenAICompletionsUsage(
 	const cacheWrite = count(usage.prompt_tokens_details?.cache_write_tokens);
 	let prompt = count(usage.prompt_tokens);
 	let output = count(usage.completion_tokens);
-	if (!counting.reasoningInCompletionTokens) output += count(usage.completion_tokens_details?.reasoning_tokens);
+	if (!reasoningCountedInCompletion(usage, counting))
+		output += count(usage.completion_tokens_details?.reasoning_tokens);
 	if (!counting.audioInPromptAndCompletionTokens) {
 		prompt += count(usage.prompt_tokens_details?.audio_tokens);
 		output += count(usage.completion_tokens_details?.audio_tokens);
 	}
 	const input = Math.max(0, prompt - cacheRead - cacheWrite);
 	return { input, output, cacheRead, cacheWrite, totalTokens: input + output + cacheRead + cacheWrite };
+}
+
+/**
+ * Whether `completion_tokens` already holds the reasoning tokens. `total_tokens` settles it when
+ * reasoning was reported: xAI's convention (reasoning beside the completion, inside the total)
+ * reaches Keel through gateways and proxies under other provider ids and hosts, so the numbers
+ * win over the vendor detected from the provider id; without a telling total, the vendor's rule.
+ * @see https://docs.x.ai/docs/key-information/consumption-and-rate-limits
+ */
+function reasoningCountedInCompletion(
+	usage: ChatCompletionUsageWire,
+	counting: OpenAICompletionsUsageCounting,
+): boolean {
+	const reasoning = count(usage.completion_tokens_details?.reasoning_tokens);
+	const total = usage.total_tokens;
+	if (reasoning > 0 && typeof total === "number") {
+		const promptAndCompletion = count(usage.prompt_tokens) + count(usage.completion_tokens);
+		if (total === promptAndCompletion + reasoning) return false;
+		if (total === promptAndCompletion) return true;
+	}
+	return counting.reasoningInCompletionTokens;
 }
 
 function readCachedTokens(

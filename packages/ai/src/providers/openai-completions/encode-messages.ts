@@ -20,6 +20,7 @@ import type {
 	UserMessage,
 } from "../../types.js";
 import { sanitizeSurrogates } from "../../utils/sanitize-unicode.js";
+import { renderSystemMessageUpdate } from "../../utils/system-messages.js";
 import type { ResolvedOpenAICompletionsCompat } from "./compat.js";
 import type {
 	ChatAssistantMessage,
@@ -54,9 +55,9 @@ export function encodeOpenAICompletionsMessages(input: EncodeMessagesInput): Cha
 	const { model, compat } = input;
 	const acceptsImages = modelAcceptsImages(model as Model<Api>);
 	const output: ChatMessage[] = [];
+	const systemRole = model.reasoning && compat.supportsDeveloperRole ? "developer" : "system";
 	if (input.systemPrompt) {
-		const role = model.reasoning && compat.supportsDeveloperRole ? "developer" : "system";
-		output.push({ role, content: sanitizeSurrogates(input.systemPrompt) });
+		output.push({ role: systemRole, content: sanitizeSurrogates(input.systemPrompt) });
 	}
 
 	const messages = transformMessages(input.messages, model as Model<Api>, (id) =>
@@ -65,7 +66,12 @@ export function encodeOpenAICompletionsMessages(input: EncodeMessagesInput): Cha
 	let index = 0;
 	while (index < messages.length) {
 		const message = messages[index];
-		if (message.role === "user") {
+		if (message.role === "system") {
+			// In place, in the same role as the system prompt (see keepSystemMessagesInPlace).
+			const text = renderSystemMessageUpdate(message);
+			if (text.trim() !== "") output.push({ role: systemRole, content: sanitizeSurrogates(text) });
+			index++;
+		} else if (message.role === "user") {
 			output.push(encodeUserMessage(message, acceptsImages));
 			index++;
 		} else if (message.role === "assistant") {

@@ -1,5 +1,10 @@
 import { resolveCacheRetention } from "../../message/simple-options.js";
 import type { Context, Model, ThinkingLevel } from "../../types.js";
+import {
+	findSystemMessageProblem,
+	foldSystemMessages,
+	keepSystemMessagesInPlace,
+} from "../../utils/system-messages.js";
 import { buildGitHubCopilotHeaders } from "../../wire/github-copilot-headers.js";
 import { mergeHeaders } from "../../wire/headers.js";
 import { type ResolvedOpenAICompletionsCompat, resolveOpenAICompletionsCompat } from "./compat.js";
@@ -18,11 +23,16 @@ export function encodeOpenAICompletionsRequest(
 	options: OpenAICompletionsOptions = {},
 	compat: ResolvedOpenAICompletionsCompat = resolveOpenAICompletionsCompat(model),
 ): ChatCompletionsRequest {
+	// Chat Completions takes `system` / `developer` messages anywhere in the conversation.
+	// @see https://platform.openai.com/docs/api-reference/chat/create
+	const resolved = compat.supportsMidConversationSystemMessages
+		? keepSystemMessagesInPlace(context)
+		: foldSystemMessages(context);
 	const messages = encodeOpenAICompletionsMessages({
 		model,
 		compat,
-		systemPrompt: context.systemPrompt,
-		messages: context.messages,
+		systemPrompt: resolved.systemPrompt,
+		messages: resolved.messages,
 	});
 	const body: ChatCompletionsRequest = { model: model.id, messages, stream: true };
 	if (compat.supportsUsageInStreaming) body.stream_options = { include_usage: true };
@@ -30,8 +40,8 @@ export function encodeOpenAICompletionsRequest(
 	if (options.maxTokens !== undefined) body[compat.maxTokensField] = options.maxTokens;
 	if (options.temperature !== undefined) body.temperature = options.temperature;
 
-	if (context.tools && context.tools.length > 0) {
-		body.tools = encodeOpenAICompletionsTools(context.tools, compat);
+	if (resolved.tools && resolved.tools.length > 0) {
+		body.tools = encodeOpenAICompletionsTools(resolved.tools, compat);
 		if (compat.zaiToolStream) body.tool_stream = true;
 	} else if (historyUsesTools(context.messages) && !compat.rejectsEmptyTools) {
 		// LiteLLM and Anthropic-backed proxies reject tool calls in the history without a tools field.
@@ -194,13 +204,14 @@ export function findOpenAICompletionsInputProblem(
 	}
 	for (const [index, message] of context.messages.entries()) {
 		const role = (message as { role?: unknown } | null)?.role;
-		if (role !== "user" && role !== "assistant" && role !== "toolResult") {
-			return `context.messages[${index}] has role ${JSON.stringify(role)}: expected "user", "assistant" or "toolResult"`;
+		if (role !== "system" && role !== "user" && role !== "assistant" && role !== "toolResult") {
+			return `context.messages[${index}] has role ${JSON.stringify(role)}: expected "system", "user", "assistant" or "toolResult"`;
 		}
+		if (role === "system") continue;
 		const content = (message as { content?: unknown }).content;
 		if (!Array.isArray(content) && !(role === "user" && typeof content === "string")) {
 			return `context.messages[${index}] (${role}) has no content: expected ${role === "user" ? "a string or " : ""}an array of blocks`;
 		}
 	}
-	return undefined;
+	return findSystemMessageProblem(context.messages);
 }

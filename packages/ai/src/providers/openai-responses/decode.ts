@@ -8,6 +8,7 @@ import type {
 import type { AssistantMessageBuilder } from "../../message/assistant-message-builder.js";
 import { ProviderStreamError } from "../../wire/provider-errors.js";
 import type { StreamDecoder } from "../../wire/stream-decoder.js";
+import { readResponsesStreamError } from "./errors.js";
 import { encodeTextSignature } from "./text-signature.js";
 
 type OpenItem =
@@ -102,11 +103,10 @@ export class OpenAIResponsesDecoder implements StreamDecoder<ResponseStreamEvent
 				}
 				this.endResponse(event.response);
 				return;
-			case "error":
-				throw new ProviderStreamError(
-					`${this.providerLabel} stream error${event.code ? ` ${event.code}` : ""}: ${event.message}`,
-					event.code ?? undefined,
-				);
+			case "error": {
+				const { code, message } = readResponsesStreamError(event);
+				throw new ProviderStreamError(`${this.providerLabel} stream error${code ? ` ${code}` : ""}: ${message}`, code);
+			}
 			default:
 				return;
 		}

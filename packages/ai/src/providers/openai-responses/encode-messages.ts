@@ -15,19 +15,27 @@ import {
 import { hashToAlphanumeric, parseResponsesToolCallId } from "../../message/tool-call-ids.js";
 import type { Api, AssistantMessage, Message, Model, ToolResultMessage, UserMessage } from "../../types.js";
 import { sanitizeSurrogates } from "../../utils/sanitize-unicode.js";
+import { renderSystemMessageUpdate } from "../../utils/system-messages.js";
 import { parseTextSignature } from "./text-signature.js";
 
 /**
  * Encodes already-transformed messages (see transformMessages) as Responses `input` items:
  * user content as input_text / input_image, assistant text as output `message` items carrying
  * their id and phase, signed reasoning as the stored reasoning item, tool calls as
- * `function_call` and tool results as `function_call_output`.
+ * `function_call` and tool results as `function_call_output`. A system message becomes a message
+ * item in the `developer` role (reasoning models) or `system` role, where it stands.
+ * @see https://platform.openai.com/docs/api-reference/responses/create#responses-create-input
  */
 export function encodeResponsesInput(messages: readonly Message[], model: Model<Api>): ResponseInputItem[] {
 	const items: ResponseInputItem[] = [];
 	let assistantIndex = 0;
 	for (const message of messages) {
-		if (message.role === "user") {
+		if (message.role === "system") {
+			const text = renderSystemMessageUpdate(message);
+			if (text.trim() !== "") {
+				items.push({ role: model.reasoning ? "developer" : "system", content: sanitizeSurrogates(text) });
+			}
+		} else if (message.role === "user") {
 			const item = encodeUserMessage(message, model);
 			if (item) items.push(item);
 		} else if (message.role === "assistant") {

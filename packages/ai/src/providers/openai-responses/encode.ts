@@ -9,6 +9,7 @@ import { normalizeOpenAIResponsesToolCallId } from "../../message/tool-call-ids.
 import { transformMessages } from "../../message/transform-messages.js";
 import type { Api, Context, Model, Tool } from "../../types.js";
 import { sanitizeSurrogates } from "../../utils/sanitize-unicode.js";
+import { keepSystemMessagesInPlace } from "../../utils/system-messages.js";
 import { buildGitHubCopilotHeaders } from "../../wire/github-copilot-headers.js";
 import { mergeHeaders } from "../../wire/headers.js";
 import { encodeResponsesInput } from "./encode-messages.js";
@@ -29,11 +30,14 @@ export function encodeOpenAIResponsesRequest(
 	settings: ResponsesEncodeSettings = {},
 ): ResponseCreateParamsStreaming {
 	const input: ResponseInputItem[] = [];
-	if (context.systemPrompt) {
+	// Leading system messages join the prompt; later ones become `developer` / `system` input
+	// items where they stand (encodeResponsesInput).
+	const { systemPrompt, messages: conversation, tools } = keepSystemMessagesInPlace(context);
+	if (systemPrompt) {
 		// Reasoning models take instructions in the developer role; others only know system.
-		input.push({ role: model.reasoning ? "developer" : "system", content: sanitizeSurrogates(context.systemPrompt) });
+		input.push({ role: model.reasoning ? "developer" : "system", content: sanitizeSurrogates(systemPrompt) });
 	}
-	const messages = transformMessages(context.messages, model, normalizeOpenAIResponsesToolCallId);
+	const messages = transformMessages(conversation, model, normalizeOpenAIResponsesToolCallId);
 	input.push(...encodeResponsesInput(messages, model));
 
 	// We never ask the service to keep responses (Azure included): history is replayed in full,
@@ -52,7 +56,7 @@ export function encodeOpenAIResponsesRequest(
 	if (options.sessionId && retention !== "none") body.prompt_cache_key = options.sessionId;
 	if (retention === "long" && supportsLongCacheRetention(model)) body.prompt_cache_retention = "24h";
 
-	if (context.tools && context.tools.length > 0) body.tools = context.tools.map(encodeResponsesTool);
+	if (tools && tools.length > 0) body.tools = tools.map(encodeResponsesTool);
 	if (options.responseFormat) {
 		// https://platform.openai.com/docs/api-reference/responses/create#responses-create-text
 		const { name, description, schema, strict } = options.responseFormat;

@@ -12,3 +12,26 @@ export function classifyOpenAIResponsesError(error: unknown): ErrorClassificatio
 	}
 	return classifyError(error);
 }
+
+/**
+ * The code and message of an in-stream `error` event, in either shape the stream uses: flat, as
+ * the Responses API documents it (`{"type":"error","code","message","param"}`), or nested, as
+ * some deployments and proxies send it (`{"type":"error","error":{"type","code","message"}}`).
+ * The nested `type` stands in for a missing code, so the retry rule can read it.
+ * @see https://platform.openai.com/docs/api-reference/responses-streaming/error
+ */
+export function readResponsesStreamError(event: unknown): { code: string | undefined; message: string } {
+	const record = (event ?? {}) as { code?: unknown; message?: unknown; error?: unknown };
+	const nested = (record.error && typeof record.error === "object" ? record.error : {}) as {
+		code?: unknown;
+		type?: unknown;
+		message?: unknown;
+	};
+	const code = textOrUndefined(record.code) ?? textOrUndefined(nested.code) ?? textOrUndefined(nested.type);
+	const message = textOrUndefined(record.message) ?? textOrUndefined(nested.message) ?? "unknown error";
+	return { code, message };
+}
+
+function textOrUndefined(value: unknown): string | undefined {
+	return typeof value === "string" && value !== "" ? value : undefined;
+}

@@ -99,6 +99,17 @@ describe("encodeAnthropicRequest: basics", () => {
 		);
 		expect(thinking.temperature).toBeUndefined();
 	});
+
+	it("omits temperature for models that reject it (Claude Opus 4.7 and 4.8), by id or by the catalogue flag", () => {
+		for (const id of ["claude-opus-4-7", "claude-opus-4-8"]) {
+			expect(
+				encodeAnthropicRequest(claudeModel({ id }), { messages: [] }, { temperature: 0.2 }).temperature,
+			).toBeUndefined();
+		}
+		expect(encodeAnthropicRequest(opus46, { messages: [] }, { temperature: 0.2 }).temperature).toBe(0.2);
+		const flagged = claudeModel({ id: "claude-next", compat: { supportsTemperature: false } });
+		expect(encodeAnthropicRequest(flagged, { messages: [] }, { temperature: 0.2 }).temperature).toBeUndefined();
+	});
 });
 
 describe("encodeAnthropicRequest: tools", () => {
@@ -405,10 +416,45 @@ describe("encodeAnthropicRequest: thinking", () => {
 		expect(body.output_config).toEqual({ effort: "max" });
 	});
 
-	it("sends no thinking when disabled or when the model does not reason", () => {
-		expect(encodeAnthropicRequest(model, { messages: [] }, { thinkingEnabled: false }).thinking).toBeUndefined();
+	it("turns thinking off explicitly (type disabled) when not asked for, so a model that thinks by default does not", () => {
+		expect(encodeAnthropicRequest(model, { messages: [] }, { thinkingEnabled: false }).thinking).toEqual({
+			type: "disabled",
+		});
+		expect(encodeAnthropicRequest(model, { messages: [] }).thinking).toEqual({ type: "disabled" });
+	});
+
+	it("sends no thinking field to a model that does not reason, or one whose catalogue map says it cannot stop", () => {
 		const plain = claudeModel({ reasoning: false });
 		expect(encodeAnthropicRequest(plain, { messages: [] }, { thinkingEnabled: true }).thinking).toBeUndefined();
+		const alwaysThinks = claudeModel({ id: "claude-fable-5", thinkingLevelMap: { off: null, xhigh: "xhigh" } });
+		expect(encodeAnthropicRequest(alwaysThinks, { messages: [] }).thinking).toBeUndefined();
+	});
+
+	it("asks for summarized thinking on models whose default display is omitted (Opus 4.7+, Sonnet 5, Fable 5)", () => {
+		for (const id of ["claude-opus-4-7", "claude-opus-4-8", "claude-sonnet-5", "claude-fable-5"]) {
+			const body = encodeAnthropicRequest(claudeModel({ id }), { messages: [] }, { thinkingEnabled: true });
+			expect(body.thinking, id).toEqual({ type: "adaptive", display: "summarized" });
+		}
+	});
+
+	it("leaves the display alone on Opus 4.6 and keeps an explicit thinkingDisplay", () => {
+		expect(encodeAnthropicRequest(opus46, { messages: [] }, { thinkingEnabled: true }).thinking).toEqual({
+			type: "adaptive",
+		});
+		const opus47 = claudeModel({ id: "claude-opus-4-7" });
+		const omitted = encodeAnthropicRequest(
+			opus47,
+			{ messages: [] },
+			{ thinkingEnabled: true, thinkingDisplay: "omitted" },
+		);
+		expect(omitted.thinking).toEqual({ type: "adaptive", display: "omitted" });
+		const flagged = claudeModel({ id: "claude-next", compat: { omitsThinkingByDefault: true } });
+		const body = encodeAnthropicRequest(
+			flagged,
+			{ messages: [] },
+			{ thinkingEnabled: true, thinkingBudgetTokens: 2048 },
+		);
+		expect(body.thinking).toEqual({ type: "enabled", budget_tokens: 2048, display: "summarized" });
 	});
 
 	it("rejects a budget under 1024 or not below maxTokens, naming the fix", () => {
@@ -422,5 +468,64 @@ describe("encodeAnthropicRequest: thinking", () => {
 				{ thinkingEnabled: true, thinkingBudgetTokens: 4096, maxTokens: 4096 },
 			),
 		).toThrow("thinkingBudgetTokens (4096) must be below maxTokens (4096)");
+	});
+});
+
+describe("encodeAnthropicRequest: system messages inside the conversation", () => {
+	const call = { type: "toolCall" as const, id: "toolu_1", name: "read", arguments: {} };
+	const rule: Message = { role: "system", content: "Stay in scope.", timestamp: 3 };
+
+	it("adds the instructions after the tool results of the user turn they follow, marked as system text", () => {
+		const context: Context = {
+			messages: [
+				{ role: "user", content: "read it", timestamp: 1 },
+				assistant([call]),
+				toolResult("toolu_1", [{ type: "text", text: "file" }]),
+				rule,
+			],
+		};
+		const body = encodeAnthropicRequest(model, context, { cacheRetention: "none" });
+		expect(body.messages[2]).toEqual({
+			role: "user",
+			content: [
+				{ type: "tool_result", tool_use_id: "toolu_1", content: "file" },
+				{ type: "text", text: "<system-instructions>\nStay in scope.\n</system-instructions>" },
+			],
+		});
+	});
+
+	it("sends a system entry after the tool results for a model that takes them, and merges adjacent ones", () => {
+		const opus48 = claudeModel({ id: "claude-opus-4-8" });
+		const context: Context = {
+			messages: [
+				{ role: "user", content: "read it", timestamp: 1 },
+				assistant([call]),
+				toolResult("toolu_1", [{ type: "text", text: "file" }]),
+				rule,
+				{ role: "system", content: "Be brief.", timestamp: 4 },
+			],
+		};
+		const body = encodeAnthropicRequest(opus48, context, { cacheRetention: "none" });
+		expect(body.messages.map((message) => message.role)).toEqual(["user", "assistant", "user", "system"]);
+		expect(body.messages[3]).toEqual({ role: "system", content: "Stay in scope.\n\nBe brief." });
+	});
+
+	it("falls back to marked text where the placement rules forbid an entry (two system messages around a question)", () => {
+		const opus48 = claudeModel({ id: "claude-opus-4-8" });
+		const context: Context = {
+			messages: [
+				{ role: "user", content: "hi", timestamp: 1 },
+				assistant([{ type: "text", text: "hello" }]),
+				rule,
+				{ role: "user", content: "next", timestamp: 4 },
+				{ role: "user", content: "and more", timestamp: 5 },
+			],
+		};
+		const body = encodeAnthropicRequest(opus48, context, { cacheRetention: "none" });
+		expect(body.messages.map((message) => message.role)).toEqual(["user", "assistant", "user", "user"]);
+		expect(body.messages[2].content).toEqual([
+			{ type: "text", text: "<system-instructions>\nStay in scope.\n</system-instructions>" },
+			{ type: "text", text: "next" },
+		]);
 	});
 });

@@ -169,9 +169,9 @@ describe("what the anthropic provider sends", () => {
 describe("streamSimpleAnthropic reasoning mapping", () => {
 	const levels: ThinkingLevel[] = ["minimal", "low", "medium", "high", "xhigh"];
 
-	it("sends no thinking without a reasoning level", async () => {
+	it("turns thinking off (type disabled) without a reasoning level", async () => {
 		const { body } = await send(() => streamSimpleAnthropic(model(), context, { apiKey: TEST_KEY }));
-		expect(body.thinking).toBeUndefined();
+		expect(body.thinking).toEqual({ type: "disabled" });
 		expect(body.max_tokens).toBe(32000);
 	});
 

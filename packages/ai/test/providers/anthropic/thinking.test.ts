@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { getModel } from "../../../src/index.js";
 import { effortForThinkingLevel, usesAdaptiveThinking } from "../../../src/providers/anthropic/thinking.js";
 import type { ThinkingLevel } from "../../../src/types.js";
 import { claudeModel } from "./fixtures.js";
@@ -15,6 +16,7 @@ describe("usesAdaptiveThinking", () => {
 		["claude-sonnet-4-20250514", false],
 		["claude-3-7-sonnet-20250219", false],
 		["claude-haiku-4-5", false],
+		["claude-sonnet-5", true],
 	])("%s → %s", (id, expected) => {
 		expect(usesAdaptiveThinking(claudeModel({ id }))).toBe(expected);
 	});
@@ -57,5 +59,21 @@ describe("effortForThinkingLevel", () => {
 			"high",
 			"high",
 		]);
+	});
+});
+
+describe("Claude capability flags in the catalogue", () => {
+	it("marks Opus 4.7 and 4.8 as taking no temperature and asking for summarized thinking, Opus 4.8 as taking mid-conversation system messages", () => {
+		const opus47 = getModel("anthropic", "claude-opus-4-7");
+		const opus48 = getModel("anthropic", "claude-opus-4-8");
+		expect(opus47.compat).toMatchObject({ supportsTemperature: false, omitsThinkingByDefault: true });
+		expect(opus47.compat?.supportsMidConversationSystemMessages).toBeUndefined();
+		expect(opus48.compat).toMatchObject({
+			supportsTemperature: false,
+			omitsThinkingByDefault: true,
+			supportsMidConversationSystemMessages: true,
+		});
+		expect(getModel("anthropic", "claude-sonnet-5").compat).toEqual({ omitsThinkingByDefault: true });
+		expect(getModel("anthropic", "claude-opus-4-6").compat).toBeUndefined();
 	});
 });

@@ -236,6 +236,17 @@ describe("encodeBedrockRequest", () => {
 		});
 	});
 
+	it("asks Claude Opus 4.7 and later for summarized thinking and never sends them a temperature", () => {
+		const model = bedrockModel({ id: "us.anthropic.claude-opus-4-7" });
+		const thinking = encodeBedrockRequest(model, { messages: [userMessage("Hi")] }, { thinkingEnabled: true });
+		expect(thinking.additionalModelRequestFields).toEqual({
+			thinking: { type: "adaptive", display: "summarized" },
+			output_config: { effort: "high" },
+		});
+		const plain = encodeBedrockRequest(model, { messages: [userMessage("Hi")] }, { temperature: 0.3, maxTokens: 100 });
+		expect(plain.inferenceConfig).toEqual({ maxTokens: 100 });
+	});
+
 	it("sends no thinking fields to a model that is not Claude", () => {
 		const model = bedrockModel({ id: "deepseek.r1-v1:0", reasoning: true });
 		const request = encodeBedrockRequest(

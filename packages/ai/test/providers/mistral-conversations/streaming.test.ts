@@ -195,10 +195,10 @@ describe("mistral-conversations streaming", () => {
 	});
 
 	it("refuses a message with an unknown role with a clear error, sending nothing", async () => {
-		const bad = { messages: [{ role: "system", content: "x", timestamp: 0 }] } as unknown as Context;
+		const bad = { messages: [{ role: "developer", content: "x", timestamp: 0 }] } as unknown as Context;
 		const result = await streamMistral(mistralModel({ baseUrl: wire.server.url }), bad, { apiKey }).result();
 		expect(result.errorMessage).toBe(
-			'context.messages[0] has role "system": expected "user", "assistant" or "toolResult"',
+			'context.messages[0] has role "developer": expected "system", "user", "assistant" or "toolResult"',
 		);
 		expect(wire.server.requests).toHaveLength(0);
 	});

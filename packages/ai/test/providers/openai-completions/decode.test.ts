@@ -125,6 +125,34 @@ describe("usage counting per vendor", () => {
 		});
 	});
 
+	it("reads xAI's convention from total_tokens when Grok comes through a gateway or proxy under another provider and host", () => {
+		const usage = {
+			prompt_tokens: 10120,
+			completion_tokens: 1499,
+			total_tokens: 14428,
+			prompt_tokens_details: { cached_tokens: 128 },
+			completion_tokens_details: { reasoning_tokens: 2809 },
+		};
+		const proxied = countingFor("litellm-proxy", "http://127.0.0.1:4000/v1");
+		expect(proxied.reasoningInCompletionTokens).toBe(true);
+		expect(mapOpenAICompletionsUsage(usage, proxied)).toMatchObject({ output: 4308, totalTokens: 14428 });
+	});
+
+	it("keeps reasoning inside completion_tokens when total_tokens says so, whatever the vendor rule", () => {
+		const usage = {
+			prompt_tokens: 100,
+			completion_tokens: 300,
+			total_tokens: 400,
+			completion_tokens_details: { reasoning_tokens: 250 },
+		};
+		expect(mapOpenAICompletionsUsage(usage, countingFor("xai", "https://api.x.ai/v1"))).toMatchObject({ output: 300 });
+		// No total: the vendor rule decides.
+		const { total_tokens: _total, ...withoutTotal } = usage;
+		expect(mapOpenAICompletionsUsage(withoutTotal, countingFor("xai", "https://api.x.ai/v1"))).toMatchObject({
+			output: 550,
+		});
+	});
+
 	it("deepseek: cache hits in prompt_cache_hit_tokens, reasoning inside completion_tokens", () => {
 		const usage = {
 			prompt_tokens: 1000,

@@ -352,10 +352,17 @@ describe("openai-completions request hooks", () => {
 		const bad = { messages: [userMessage("ok"), { role: "assistant" }] } as unknown as Context;
 		const result = await streamOpenAICompletions(serverModel(wire.server.url), bad, { apiKey }).result();
 		expect(result.errorMessage).toBe("context.messages[1] (assistant) has no content: expected an array of blocks");
-		const system = { messages: [{ role: "system", content: "x" }] } as unknown as Context;
-		const second = await streamOpenAICompletions(serverModel(wire.server.url), system, { apiKey }).result();
+		const unknownRole = { messages: [{ role: "developer", content: "x" }] } as unknown as Context;
+		const second = await streamOpenAICompletions(serverModel(wire.server.url), unknownRole, { apiKey }).result();
 		expect(second.errorMessage).toBe(
-			'context.messages[0] has role "system": expected "user", "assistant" or "toolResult"',
+			'context.messages[0] has role "developer": expected "system", "user", "assistant" or "toolResult"',
+		);
+		const imageSystem = {
+			messages: [userMessage("hi"), { role: "system", content: [{ type: "image", data: "x", mimeType: "image/png" }] }],
+		} as unknown as Context;
+		const third = await streamOpenAICompletions(serverModel(wire.server.url), imageSystem, { apiKey }).result();
+		expect(third.errorMessage).toBe(
+			"context.messages[1] (system) has content an array of other values: expected a string or an array of text blocks (system messages take text only)",
 		);
 		expect(wire.server.requests).toHaveLength(0);
 	});

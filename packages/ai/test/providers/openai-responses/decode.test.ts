@@ -249,6 +249,12 @@ describe("decodeOpenAIResponses", () => {
 		});
 	});
 
+	it("reads the code and message of an error event nested under error", () => {
+		expect(() =>
+			decodeAll([{ type: "error", error: { code: "rate_limit_exceeded", message: "Slow down" } } as never]),
+		).toThrow("OpenAI stream error rate_limit_exceeded: Slow down");
+	});
+
 	it("throws on argument deltas for an item that is not an open function call", () => {
 		expect(() =>
 			decodeAll([

@@ -359,6 +359,31 @@ describe("openai-responses errors", () => {
 		expect(wire.server.requests).toHaveLength(2);
 	}, 10_000);
 
+	it("reads an in-stream error event whose code and message are nested under error, and retries it when the code says so", async () => {
+		const nested = {
+			type: "error",
+			sequence_number: 1,
+			error: { type: "server_error", code: "server_error", message: "The server had an error while processing" },
+		};
+		wire.server.enqueue(
+			{ body: responsesSse([nested]) },
+			{ body: responsesSse([created(), ...messageEvents(0, ["after retry"]), completed()]) },
+		);
+		const retried = await streamOpenAIResponses(model, context, {
+			...fast,
+			maxRetries: 1,
+			maxRetryDelayMs: 0,
+		}).result();
+		expect(retried.content[0]).toMatchObject({ text: "after retry" });
+		expect(wire.server.requests).toHaveLength(2);
+
+		const invalid = { type: "error", error: { type: "invalid_request_error", message: "Bad tool schema" } };
+		wire.server.enqueue({ body: responsesSse([invalid]) });
+		const failed = await streamOpenAIResponses(model, context, { ...fast, maxRetries: 1, maxRetryDelayMs: 0 }).result();
+		expect(failed.errorMessage).toBe("OpenAI stream error invalid_request_error: Bad tool schema");
+		expect(wire.server.requests).toHaveLength(3);
+	}, 10_000);
+
 	it("reports a 200 answer with a JSON error body instead of an event stream", async () => {
 		wire.server.enqueue({ body: { error: { message: "Model is warming up", code: "model_not_ready" } } });
 		const result = await streamOpenAIResponses(model, context, fast).result();

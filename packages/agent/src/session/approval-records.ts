@@ -4,6 +4,9 @@
 // so a new process resumes exactly where the old one stopped. These functions work on a transcript
 // store and its writer directly, so any owner of the writer (a Session, an application) can use them.
 import type { ToolResultMessage } from "@keel/ai";
+import type { PausedToolRun, ToolApprovalDecision } from "../approval/approval-types.js";
+import { applyToolApprovalDecisions } from "../approval/paused-run.js";
+import type { AgentEvent } from "../types.js";
 import {
 	SESSION_FORMAT_VERSION,
 	type SessionApprovalRecord,
@@ -11,10 +14,7 @@ import {
 	type TranscriptStore,
 	type TranscriptWriter,
 	type UnknownSessionRecord,
-} from "../session/session-types.js";
-import type { AgentEvent } from "../types.js";
-import type { PausedToolRun, ToolApprovalDecision } from "./approval-types.js";
-import { applyToolApprovalDecisions } from "./paused-run.js";
+} from "./session-types.js";
 
 /** What the approval functions need of a writer: a session id and sequential appends. */
 export type ApprovalRecordWriter = Pick<TranscriptWriter, "sessionId" | "append">;

@@ -1,0 +1,87 @@
+// Connecting: a pool from a connection string (or the application's own pool), a first connection
+// made at once so that a wrong address, wrong credentials, a missing database or schema fail when
+// the store is created, each with an error that says which and what to do — and never the password.
+
+import { type DatabaseError, Pool, type PoolClient, type PoolConfig } from "pg";
+import { PostgresTranscriptStoreError } from "./postgres-errors.js";
+
+/** Where a connection goes, for messages: host, port, database and user, no password. */
+export function describeTarget(config: PoolConfig): string {
+	let { host, port, database, user } = config;
+	if (config.connectionString) {
+		try {
+			const url = new URL(config.connectionString);
+			host ??= decodeURIComponent(url.hostname) || undefined;
+			port ??= url.port ? Number(url.port) : undefined;
+			database ??= decodeURIComponent(url.pathname.replace(/^\//, "")) || undefined;
+			user ??= decodeURIComponent(url.username) || undefined;
+		} catch {
+			// Not a URL (a key=value string): described by what the options name.
+		}
+	}
+	return `PostgreSQL at ${host ?? "localhost"}:${port ?? 5432} (database "${database ?? user ?? "?"}", user "${user ?? "?"}")`;
+}
+
+export function createPool(config: PoolConfig): Pool {
+	const pool = new Pool({ connectionTimeoutMillis: 5_000, max: 10, ...config });
+	// An idle connection the server dropped (a restart) is reported here; without a listener Node
+	// would end the process. The pool replaces it, and the next query reports any lasting failure.
+	pool.on("error", () => {});
+	return pool;
+}
+
+/** Connects once, turning the server's refusals into PostgresTranscriptStoreErrors that name the cause. */
+export async function connectFirst(pool: Pool, target: string): Promise<PoolClient> {
+	try {
+		return await pool.connect();
+	} catch (error) {
+		throw describeConnectionError(error, target);
+	}
+}
+
+export function describeConnectionError(error: unknown, target: string): Error {
+	const code = (error as { code?: string }).code;
+	const detail = (error as Error).message;
+	if (code === "28P01" || code === "28000") {
+		return new PostgresTranscriptStoreError(
+			`${target} refused the credentials (${detail}): check the user name and password of the connection string.`,
+			"credentials",
+			error,
+		);
+	}
+	if (code === "3D000") {
+		return new PostgresTranscriptStoreError(
+			`${target}: ${detail}. Create the database first (CREATE DATABASE) or name an existing one.`,
+			"missing-database",
+			error,
+		);
+	}
+	if (
+		code === "ECONNREFUSED" ||
+		code === "ENOTFOUND" ||
+		code === "EHOSTUNREACH" ||
+		code === "ETIMEDOUT" ||
+		/timeout|terminated/i.test(detail)
+	) {
+		return new PostgresTranscriptStoreError(
+			`Cannot connect to ${target}: ${detail || code}. Check that the server is running and the host and port are right.`,
+			"unreachable",
+			error,
+		);
+	}
+	if ((error as DatabaseError).severity !== undefined) {
+		return new PostgresTranscriptStoreError(`${target}: ${detail}`, "server", error);
+	}
+	return error instanceof Error ? error : new Error(String(error));
+}
+
+/** Refuses a schema that does not exist: the store creates its tables, not the schema (whose owner and grants are the application's). */
+export async function assertSchemaExists(client: PoolClient, schema: string, target: string): Promise<void> {
+	const { rowCount } = await client.query("SELECT 1 FROM pg_namespace WHERE nspname = $1", [schema]);
+	if (rowCount === 0) {
+		throw new PostgresTranscriptStoreError(
+			`Schema "${schema}" does not exist in ${target}: create it first (CREATE SCHEMA "${schema}") or pass an existing schema.`,
+			"missing-schema",
+		);
+	}
+}

@@ -1,0 +1,352 @@
+// The PostgreSQL transcript store: every session in two tables of one schema (postgres-schema.ts),
+// shared by any number of processes and tenants. A store is scoped to one tenant: every statement
+// names it, so one tenant's store can neither read, list, write nor delete another's sessions (two
+// tenants may even use the same session id).
+
+import {
+	assertValidListOptions,
+	assertValidSessionId,
+	foldForSearch,
+	isSummaryRecord,
+	type ParsedSessionRecord,
+	parseSessionRecords,
+	type SessionInfo,
+	type SessionListOptions,
+	SessionLockedError,
+	SessionNotFoundError,
+	type TranscriptReadProblem,
+	type TranscriptStore,
+	type TranscriptTail,
+	type TranscriptWriter,
+} from "@keel/agent-core/session";
+import { escapeIdentifier, type Pool, type PoolConfig } from "pg";
+import { assertSchemaExists, connectFirst, createPool, describeTarget } from "./postgres-connection.js";
+import { migratePostgresSchema } from "./postgres-schema.js";
+import { DATABASE_NOW_MS, openPostgresWriter, type PostgresOpenWriterOptions } from "./postgres-transcript-writer.js";
+import { isLeaseLive, parseWriterHolder } from "./writer-holder.js";
+
+export interface PostgresTranscriptStoreOptions {
+	/** `postgres://user:password@host:port/database`; or pass `pool` (or node-postgres `PoolConfig` in `poolConfig`). */
+	connectionString?: string;
+	/** Further node-postgres pool settings (size, timeouts, TLS). */
+	poolConfig?: PoolConfig;
+	/** An application's own pool; the store then leaves ending it to the application. */
+	pool?: Pool;
+	/** The schema the tables live in; it must exist. Default "public". */
+	schema?: string;
+	/** Whose sessions this store sees and writes. Default "default". */
+	tenant?: string;
+	/** How long a writer's lease lasts without an append or heartbeat. Default 30 s. */
+	leaseMs?: number;
+	/** Records larger than this are refused before anything is written. Default 32 MiB. */
+	maxRecordBytes?: number;
+	/**
+	 * "os" (default): an append resolves once the server has committed it, before its WAL reaches
+	 * the disk (`synchronous_commit = off`): it survives the writing process being killed; a crash of
+	 * the database server or its machine may lose the last fraction of a second of appends, never
+	 * leaving a partial one. "fsync-each": the server's own setting (by default: flushed to disk
+	 * before the commit returns). Applies to the pool the store makes; an application's own `pool`
+	 * keeps its settings.
+	 */
+	durability?: "os" | "fsync-each";
+}
+
+export interface PostgresTranscriptStore extends TranscriptStore {
+	readonly tenant: string;
+	readonly schema: string;
+	openWriter(sessionId: string, options?: PostgresOpenWriterOptions): Promise<TranscriptWriter>;
+	/** Visits every record in order, a page at a time; `position` is the record's number (1 = the header). */
+	scan(
+		sessionId: string,
+		visit: (record: ParsedSessionRecord, lineNumber: number, position: number) => void,
+	): Promise<TranscriptReadProblem[]>;
+	/** The records at these positions (as `scan` reports them), in the order given. */
+	readAt(sessionId: string, positions: readonly number[]): Promise<ParsedSessionRecord[]>;
+	/** The same database and schema seen as another tenant (sharing the pool). */
+	forTenant(tenant: string): PostgresTranscriptStore;
+	/** Ends the pool when the store made it (from a connection string). */
+	close(): Promise<void>;
+}
+
+export const DEFAULT_MAX_RECORD_BYTES = 32 * 1024 * 1024;
+const DEFAULT_LEASE_MS = 30_000;
+const MAX_TENANT_LENGTH = 160;
+/** Records per round trip when scanning: about 1 MiB of ~2 KB messages, so a scan holds little at a time. */
+const SCAN_PAGE_ROWS = 500;
+
+interface RecordRow {
+	seq: string;
+	line: string;
+}
+
+interface SessionRow {
+	session_id: string;
+	created_at: string;
+	updated_at: string;
+	title: string | null;
+	parent_session_id: string | null;
+	parent_message_id: string | null;
+	size_bytes: string;
+}
+
+/** Connects, checks the schema exists, creates or upgrades the tables, and returns the store. */
+export async function createPostgresTranscriptStore(
+	options: PostgresTranscriptStoreOptions,
+): Promise<PostgresTranscriptStore> {
+	const tenant = options.tenant ?? "default";
+	assertValidTenant(tenant);
+	const schema = options.schema ?? "public";
+	if (typeof schema !== "string" || schema === "") throw new TypeError("schema must be a non-empty string.");
+	const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+	const maxRecordBytes = options.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES;
+	if (!Number.isInteger(leaseMs) || leaseMs <= 0)
+		throw new TypeError(`leaseMs must be a positive integer, got ${leaseMs}.`);
+	if (!Number.isInteger(maxRecordBytes) || maxRecordBytes <= 0) {
+		throw new TypeError(`maxRecordBytes must be a positive integer, got ${maxRecordBytes}.`);
+	}
+	if (!options.pool && !options.connectionString && !options.poolConfig) {
+		throw new TypeError("createPostgresTranscriptStore needs a `connectionString`, `poolConfig` or `pool`.");
+	}
+	const durability = options.durability ?? "os";
+	if (durability !== "os" && durability !== "fsync-each") {
+		throw new TypeError(`Unknown durability ${JSON.stringify(durability)}: use "os" or "fsync-each".`);
+	}
+	const poolConfig: PoolConfig = {
+		...options.poolConfig,
+		connectionString: options.connectionString ?? options.poolConfig?.connectionString,
+	};
+	if (durability === "os") {
+		// A startup parameter, so every connection of the pool has it without a statement of its own.
+		poolConfig.options = [options.poolConfig?.options, "-c synchronous_commit=off"].filter(Boolean).join(" ");
+	}
+	const target = describeTarget(options.pool ? (options.pool.options as PoolConfig) : poolConfig);
+	const ownsPool = options.pool === undefined;
+	const pool = options.pool ?? createPool(poolConfig);
+	try {
+		const client = await connectFirst(pool, target);
+		try {
+			await assertSchemaExists(client, schema, target);
+			await migratePostgresSchema(client, schema);
+		} finally {
+			client.release();
+		}
+	} catch (error) {
+		if (ownsPool) await pool.end().catch(() => {});
+		throw error;
+	}
+	return createStoreOver(pool, ownsPool, { schema, tenant, leaseMs, maxRecordBytes });
+}
+
+function assertValidTenant(tenant: unknown): asserts tenant is string {
+	if (typeof tenant !== "string" || tenant.length === 0 || tenant.length > MAX_TENANT_LENGTH) {
+		throw new TypeError(
+			`tenant must be a non-empty string of at most ${MAX_TENANT_LENGTH} characters, got ${JSON.stringify(tenant)}.`,
+		);
+	}
+}
+
+function createStoreOver(
+	pool: Pool,
+	ownsPool: boolean,
+	settings: { schema: string; tenant: string; leaseMs: number; maxRecordBytes: number },
+): PostgresTranscriptStore {
+	const { tenant } = settings;
+	const s = escapeIdentifier(settings.schema);
+	const writerContext = { pool, schema: s, tenant, leaseMs: settings.leaseMs, maxRecordBytes: settings.maxRecordBytes };
+
+	async function lastSeqOf(sessionId: string): Promise<number> {
+		assertValidSessionId(sessionId);
+		const { rows } = await pool.query<{ last_seq: string }>(
+			`SELECT last_seq FROM ${s}.keel_sessions WHERE tenant = $1 AND session_id = $2`,
+			[tenant, sessionId],
+		);
+		if (rows.length === 0) throw new SessionNotFoundError(sessionId);
+		return Number(rows[0].last_seq);
+	}
+
+	function parseRow(row: RecordRow, lineNumber: number, problems: TranscriptReadProblem[]): ParsedSessionRecord[] {
+		try {
+			return parseSessionRecords(row.line, lineNumber);
+		} catch (error) {
+			problems.push({ line: lineNumber, kind: "malformed", message: (error as Error).message });
+			return [];
+		}
+	}
+
+	async function scan(
+		sessionId: string,
+		visit: (record: ParsedSessionRecord, lineNumber: number, position: number) => void,
+	): Promise<TranscriptReadProblem[]> {
+		const last = await lastSeqOf(sessionId);
+		const problems: TranscriptReadProblem[] = [];
+		// Keyset pages up to the end seen at the start: bounded memory, and a writer appending
+		// meanwhile does not make the scan run forever.
+		for (let after = 0; after < last; ) {
+			const { rows } = await pool.query<RecordRow>(
+				`SELECT seq, line FROM ${s}.keel_records WHERE tenant = $1 AND session_id = $2 AND seq > $3 AND seq <= $4
+				ORDER BY seq LIMIT ${SCAN_PAGE_ROWS}`,
+				[tenant, sessionId, after, last],
+			);
+			if (rows.length === 0) break;
+			for (const row of rows) {
+				const seq = Number(row.seq);
+				for (const record of parseRow(row, seq, problems)) visit(record, seq, seq);
+			}
+			after = Number(rows[rows.length - 1].seq);
+		}
+		return problems;
+	}
+
+	const store: PostgresTranscriptStore = {
+		tenant,
+		schema: settings.schema,
+
+		async openWriter(sessionId, writerOptions) {
+			assertValidSessionId(sessionId);
+			return openPostgresWriter(writerContext, sessionId, writerOptions);
+		},
+
+		scan,
+
+		async read(sessionId) {
+			const records: ParsedSessionRecord[] = [];
+			const problems = await scan(sessionId, (record) => {
+				records.push(record);
+			});
+			return { records, problems };
+		},
+
+		async readAt(sessionId, positions) {
+			await lastSeqOf(sessionId);
+			for (const position of positions) {
+				if (!Number.isInteger(position) || position < 1) {
+					throw new RangeError(`position ${position} is not a record of session "${sessionId}" (positions start at 1)`);
+				}
+			}
+			const { rows } = await pool.query<RecordRow>(
+				`SELECT seq, line FROM ${s}.keel_records WHERE tenant = $1 AND session_id = $2 AND seq = ANY($3::bigint[])`,
+				[tenant, sessionId, [...new Set(positions)]],
+			);
+			const byPosition = new Map<number, ParsedSessionRecord[]>();
+			for (const row of rows) byPosition.set(Number(row.seq), parseSessionRecords(row.line, Number(row.seq)));
+			return positions.flatMap((position) => {
+				const records = byPosition.get(position);
+				if (!records) throw new RangeError(`position ${position} is not a record of session "${sessionId}"`);
+				return records;
+			});
+		},
+
+		async readTail(sessionId, tailOptions) {
+			const last = await lastSeqOf(sessionId);
+			const entries = Math.max(0, Math.floor(tailOptions.entries));
+			const { rows } = await pool.query<RecordRow>(
+				`SELECT seq, line FROM ${s}.keel_records WHERE tenant = $1 AND session_id = $2 AND seq <= $3
+				ORDER BY seq DESC LIMIT $4`,
+				[tenant, sessionId, last, entries],
+			);
+			const problems: TranscriptReadProblem[] = [];
+			const records = rows.reverse().flatMap((row) => parseRow(row, Number(row.seq) - last - 1, problems));
+			const tail: TranscriptTail = { records, problems };
+			if (tailOptions.findLastSummary !== false) {
+				const summary = await pool.query<RecordRow>(
+					`SELECT seq, line FROM ${s}.keel_records WHERE tenant = $1 AND session_id = $2 AND role = 'summary'
+					ORDER BY seq DESC LIMIT 1`,
+					[tenant, sessionId],
+				);
+				const row = summary.rows[0];
+				const record = row ? parseRow(row, Number(row.seq), []).find(isSummaryRecord) : undefined;
+				if (record) tail.lastSummary = record;
+			}
+			return tail;
+		},
+
+		async list(listOptions?: SessionListOptions) {
+			assertValidListOptions(listOptions);
+			const parameters: unknown[] = [tenant];
+			const conditions = ["s.tenant = $1"];
+			if (listOptions?.search) {
+				parameters.push(foldForSearch(listOptions.search));
+				const search = `$${parameters.length}`;
+				conditions.push(`(position(${search} in s.title_search) > 0 OR EXISTS (
+					SELECT 1 FROM ${s}.keel_records r WHERE r.tenant = s.tenant AND r.session_id = s.session_id
+					AND position(${search} in r.search_text) > 0))`);
+			}
+			if (listOptions?.after) {
+				parameters.push(listOptions.after.updatedAt, listOptions.after.sessionId);
+				const [updated, id] = [`$${parameters.length - 1}`, `$${parameters.length}`];
+				conditions.push(`(s.updated_at < ${updated} OR (s.updated_at = ${updated} AND s.session_id > ${id}))`);
+			}
+			if (listOptions?.limit !== undefined) parameters.push(listOptions.limit);
+			const limit = listOptions?.limit === undefined ? "" : ` LIMIT $${parameters.length}`;
+			const { rows } = await pool.query<SessionRow>(
+				`SELECT session_id, created_at, updated_at, title, parent_session_id, parent_message_id, size_bytes
+				FROM ${s}.keel_sessions s WHERE ${conditions.join(" AND ")}
+				ORDER BY s.updated_at DESC, s.session_id ASC${limit}`,
+				parameters,
+			);
+			return rows.map(sessionInfoOf);
+		},
+
+		async exists(sessionId) {
+			assertValidSessionId(sessionId);
+			const { rowCount } = await pool.query(`SELECT 1 FROM ${s}.keel_sessions WHERE tenant = $1 AND session_id = $2`, [
+				tenant,
+				sessionId,
+			]);
+			return rowCount === 1;
+		},
+
+		async delete(sessionId) {
+			assertValidSessionId(sessionId);
+			const client = await pool.connect();
+			try {
+				await client.query("BEGIN");
+				const { rows } = await client.query<{
+					writer_holder: string | null;
+					lease_expires_at: string | null;
+					now: string;
+				}>(
+					`SELECT writer_holder, lease_expires_at, ${DATABASE_NOW_MS} AS now FROM ${s}.keel_sessions
+					WHERE tenant = $1 AND session_id = $2 FOR UPDATE`,
+					[tenant, sessionId],
+				);
+				const row = rows[0];
+				if (!row) throw new SessionNotFoundError(sessionId);
+				const expiresAt = row.lease_expires_at === null ? null : Number(row.lease_expires_at);
+				if (isLeaseLive(row.writer_holder, expiresAt, Number(row.now))) {
+					throw new SessionLockedError(sessionId, parseWriterHolder(row.writer_holder));
+				}
+				await client.query(`DELETE FROM ${s}.keel_records WHERE tenant = $1 AND session_id = $2`, [tenant, sessionId]);
+				await client.query(`DELETE FROM ${s}.keel_sessions WHERE tenant = $1 AND session_id = $2`, [tenant, sessionId]);
+				await client.query("COMMIT");
+			} catch (error) {
+				await client.query("ROLLBACK").catch(() => {});
+				throw error;
+			} finally {
+				client.release();
+			}
+		},
+
+		forTenant(otherTenant) {
+			assertValidTenant(otherTenant);
+			return createStoreOver(pool, false, { ...settings, tenant: otherTenant });
+		},
+
+		async close() {
+			if (ownsPool) await pool.end();
+		},
+	};
+	return store;
+}
+
+function sessionInfoOf(row: SessionRow): SessionInfo {
+	return {
+		sessionId: row.session_id,
+		...(row.title !== null ? { title: row.title } : {}),
+		createdAt: Number(row.created_at),
+		updatedAt: Number(row.updated_at),
+		sizeBytes: Number(row.size_bytes),
+		...(row.parent_session_id !== null ? { parentSessionId: row.parent_session_id } : {}),
+		...(row.parent_message_id !== null ? { parentMessageId: row.parent_message_id } : {}),
+	};
+}

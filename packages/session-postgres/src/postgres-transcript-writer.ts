@@ -1,0 +1,262 @@
+// The writer of one session: a lease on the session's row, fenced by a token. Opening takes the
+// lease (refused while another writer's lease is live, unless `takeOver`); every append is ONE
+// statement that moves the session's `last_seq` on — only while the row still carries this
+// writer's token — and inserts the records numbered from there. PostgreSQL runs a statement
+// atomically and the row lock orders appenders, so a writer whose lease was taken over is refused
+// before it writes anything (SessionFencedError) and two instances never interleave records. Lease
+// times come from the database's clock, so instances with skewed clocks agree.
+
+import { createHash } from "node:crypto";
+import {
+	foldForSearch,
+	SessionFencedError,
+	type SessionHeaderRecord,
+	SessionLockedError,
+	SessionNotFoundError,
+	type SessionRecord,
+	SessionRecordError,
+	searchableText,
+	serializeSessionRecord,
+	type TranscriptWriter,
+} from "@keel/agent-core/session";
+import type { Pool } from "pg";
+import { describeThisWriter, isLeaseLive, parseWriterHolder } from "./writer-holder.js";
+
+/** The database's clock in epoch milliseconds. */
+export const DATABASE_NOW_MS = "(extract(epoch from clock_timestamp()) * 1000)::bigint";
+
+export interface PostgresWriterContext {
+	pool: Pool;
+	/** The schema, already quoted as an identifier. */
+	schema: string;
+	tenant: string;
+	leaseMs: number;
+	maxRecordBytes: number;
+}
+
+export interface PostgresOpenWriterOptions {
+	/** Creates the session with this header when it does not exist. */
+	create?: SessionHeaderRecord;
+	/**
+	 * Takes the session even while another writer's lease is live; that writer is fenced (its next
+	 * append fails with SessionFencedError). For a writer known to be gone before its lease ran out.
+	 */
+	takeOver?: boolean;
+}
+
+interface EncodedBatch {
+	lines: string[];
+	roles: (string | null)[];
+	searchTexts: (string | null)[];
+	bytes: number;
+	newestTimestamp: number;
+	title: string | null;
+}
+
+/** Serialises and measures a batch before any write, so a record that cannot be stored stops all of it. */
+function encodeBatch(records: SessionRecord[], maxRecordBytes: number): EncodedBatch {
+	const batch: EncodedBatch = {
+		lines: [],
+		roles: [],
+		searchTexts: [],
+		bytes: 0,
+		newestTimestamp: Number.NEGATIVE_INFINITY,
+		title: null,
+	};
+	for (const record of records) {
+		const line = serializeSessionRecord(record);
+		const bytes = Buffer.byteLength(line);
+		if (bytes > maxRecordBytes) {
+			throw new SessionRecordError(
+				`a ${record.type} record of ${bytes} bytes is over the limit of ${maxRecordBytes} bytes (maxRecordBytes); nothing of this append was written`,
+			);
+		}
+		const role = record.type === "message" ? String((record.message as { role?: unknown }).role) : null;
+		const text = role === null ? "" : searchableText(record);
+		batch.lines.push(line);
+		batch.roles.push(role);
+		batch.searchTexts.push(text === "" ? null : foldForSearch(text));
+		batch.bytes += bytes + 1;
+		batch.newestTimestamp = Math.max(batch.newestTimestamp, record.timestamp);
+		if (record.type === "title") batch.title = record.title;
+	}
+	return batch;
+}
+
+export async function openPostgresWriter(
+	context: PostgresWriterContext,
+	sessionId: string,
+	options: PostgresOpenWriterOptions = {},
+): Promise<TranscriptWriter> {
+	const { pool, schema, tenant, leaseMs, maxRecordBytes } = context;
+	const header = options.create;
+	if (header && (header.type !== "session" || header.sessionId !== sessionId)) {
+		throw new SessionRecordError(
+			`the create header must be a "session" record with sessionId "${sessionId}", got type ${JSON.stringify(header.type)} and sessionId ${JSON.stringify(header.sessionId)}`,
+		);
+	}
+	const encodedHeader = header ? encodeBatch([header], maxRecordBytes) : undefined;
+
+	const client = await pool.connect();
+	let token: number;
+	try {
+		await client.query("BEGIN");
+		if (header && encodedHeader) {
+			const created = await client.query(
+				`INSERT INTO ${schema}.keel_sessions (tenant, session_id, created_at, updated_at, title, title_search,
+					parent_session_id, parent_message_id, size_bytes, last_seq, writer_token, writer_holder, lease_expires_at)
+				VALUES ($1, $2, $3, $3, $4, $5, $6, $7, $8, 1, 1, $9, ${DATABASE_NOW_MS} + $10)
+				ON CONFLICT (tenant, session_id) DO NOTHING`,
+				[
+					tenant,
+					sessionId,
+					header.timestamp,
+					header.title ?? null,
+					header.title === undefined ? null : foldForSearch(header.title),
+					header.parentSessionId ?? null,
+					header.parentMessageId ?? null,
+					encodedHeader.bytes,
+					describeThisWriter(),
+					leaseMs,
+				],
+			);
+			if (created.rowCount === 1) {
+				await client.query(
+					`INSERT INTO ${schema}.keel_records (tenant, session_id, seq, role, line) VALUES ($1, $2, 1, NULL, $3)`,
+					[tenant, sessionId, encodedHeader.lines[0]],
+				);
+				await client.query("COMMIT");
+				return createWriter(context, sessionId, 1);
+			}
+		}
+		const { rows } = await client.query<{
+			writer_token: string;
+			writer_holder: string | null;
+			lease_expires_at: string | null;
+			now: string;
+		}>(
+			`SELECT writer_token, writer_holder, lease_expires_at, ${DATABASE_NOW_MS} AS now
+			FROM ${schema}.keel_sessions WHERE tenant = $1 AND session_id = $2 FOR UPDATE`,
+			[tenant, sessionId],
+		);
+		const row = rows[0];
+		if (!row) throw new SessionNotFoundError(sessionId);
+		const expiresAt = row.lease_expires_at === null ? null : Number(row.lease_expires_at);
+		if (isLeaseLive(row.writer_holder, expiresAt, Number(row.now)) && !options.takeOver) {
+			throw new SessionLockedError(sessionId, parseWriterHolder(row.writer_holder));
+		}
+		token = Number(row.writer_token) + 1;
+		await client.query(
+			`UPDATE ${schema}.keel_sessions SET writer_token = $3, writer_holder = $4, lease_expires_at = ${DATABASE_NOW_MS} + $5
+			WHERE tenant = $1 AND session_id = $2`,
+			[tenant, sessionId, token, describeThisWriter(), leaseMs],
+		);
+		await client.query("COMMIT");
+	} catch (error) {
+		await client.query("ROLLBACK").catch(() => {});
+		throw error;
+	} finally {
+		client.release();
+	}
+	return createWriter(context, sessionId, token);
+}
+
+function createWriter(context: PostgresWriterContext, sessionId: string, token: number): TranscriptWriter {
+	const { pool, schema, tenant, leaseMs, maxRecordBytes } = context;
+	const appendStatement = `
+		WITH moved AS (
+			UPDATE ${schema}.keel_sessions SET
+				last_seq = last_seq + $4, size_bytes = size_bytes + $5, updated_at = greatest(updated_at, $6),
+				title = coalesce($7, title), title_search = coalesce($8, title_search),
+				lease_expires_at = ${DATABASE_NOW_MS} + $9
+			WHERE tenant = $1 AND session_id = $2 AND writer_token = $3
+			RETURNING last_seq
+		)
+		INSERT INTO ${schema}.keel_records (tenant, session_id, seq, role, line, search_text)
+		SELECT $1, $2, moved.last_seq - $4 + record.ordinality, record.role, record.line, record.search_text
+		FROM moved, unnest($10::text[], $11::text[], $12::text[]) WITH ORDINALITY AS record(role, line, search_text, ordinality)`;
+
+	// A named statement is parsed and planned once per connection, not on every append.
+	const appendStatementName = `keel_append_${createHash("sha256").update(appendStatement).digest("hex").slice(0, 24)}`;
+	let closed = false;
+	// Appends run one after another even when not awaited: the pool would otherwise send them on
+	// different connections, in any order.
+	let queue: Promise<void> = Promise.resolve();
+
+	async function appendNow(records: SessionRecord[]): Promise<void> {
+		const batch = encodeBatch(records, maxRecordBytes);
+		const result = await pool.query({
+			name: appendStatementName,
+			text: appendStatement,
+			values: [
+				tenant,
+				sessionId,
+				token,
+				records.length,
+				batch.bytes,
+				batch.newestTimestamp,
+				batch.title,
+				batch.title === null ? null : foldForSearch(batch.title),
+				leaseMs,
+				batch.roles,
+				batch.lines,
+				batch.searchTexts,
+			],
+		});
+		if (result.rowCount === records.length) return;
+		const { rowCount } = await pool.query(
+			`SELECT 1 FROM ${schema}.keel_sessions WHERE tenant = $1 AND session_id = $2`,
+			[tenant, sessionId],
+		);
+		if (rowCount === 0) throw new SessionNotFoundError(sessionId);
+		throw new SessionFencedError(sessionId, "its lease was taken by another writer");
+	}
+
+	// Keeps the lease alive while the writer is open but idle; stops once fenced or closed.
+	const heartbeat = setInterval(
+		() => {
+			pool
+				.query(
+					`UPDATE ${schema}.keel_sessions SET lease_expires_at = ${DATABASE_NOW_MS} + $4
+					WHERE tenant = $1 AND session_id = $2 AND writer_token = $3`,
+					[tenant, sessionId, token, leaseMs],
+				)
+				.then(
+					(result) => {
+						if (result.rowCount === 0) clearInterval(heartbeat);
+					},
+					() => {
+						// The server is away for now; the lease may lapse, and the next append says so.
+					},
+				);
+		},
+		Math.max(1, Math.floor(leaseMs / 3)),
+	);
+	heartbeat.unref();
+
+	return {
+		sessionId,
+		append(records) {
+			if (closed)
+				return Promise.reject(new Error(`The writer of session "${sessionId}" is closed; open a new one to append.`));
+			const batch = Array.isArray(records) ? records : [records];
+			const result = queue.then(() => (batch.length === 0 ? undefined : appendNow(batch)));
+			queue = result.catch(() => {});
+			return result;
+		},
+		async flush() {
+			await queue; // Each append is committed when its statement returns.
+		},
+		async close() {
+			if (closed) return;
+			closed = true;
+			clearInterval(heartbeat);
+			await queue;
+			await pool.query(
+				`UPDATE ${schema}.keel_sessions SET writer_holder = NULL, lease_expires_at = NULL
+				WHERE tenant = $1 AND session_id = $2 AND writer_token = $3`,
+				[tenant, sessionId, token],
+			);
+		},
+	};
+}

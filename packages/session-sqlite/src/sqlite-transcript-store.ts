@@ -1,0 +1,314 @@
+// The SQLite transcript store: every session of a database file in two tables (see sqlite-schema.ts),
+// scoped to one tenant. Several processes may share the file: SQLite serialises their write
+// transactions, and each session's writer holds a fenced lease (sqlite-transcript-writer.ts).
+
+import {
+	assertValidListOptions,
+	assertValidSessionId,
+	foldForSearch,
+	isSummaryRecord,
+	type ParsedSessionRecord,
+	parseSessionRecords,
+	type SessionInfo,
+	type SessionListOptions,
+	SessionLockedError,
+	SessionNotFoundError,
+	type TranscriptReadProblem,
+	type TranscriptStore,
+	type TranscriptTail,
+	type TranscriptWriter,
+} from "@keel/agent-core/session";
+import Database from "better-sqlite3";
+import { SqliteTranscriptStoreError } from "./sqlite-errors.js";
+import { migrateSqliteSchema } from "./sqlite-schema.js";
+import { MESSAGE_TEXT_CONTAINS, registerSearchFunction, searchAsJson } from "./sqlite-search.js";
+import { openSqliteWriter, type SqliteOpenWriterOptions } from "./sqlite-transcript-writer.js";
+import { isLeaseLive, parseWriterHolder } from "./writer-holder.js";
+
+export type SqliteDurability = "os" | "fsync-each";
+
+export interface SqliteTranscriptStoreOptions {
+	/** The database file, created when missing (its directory must exist). Or pass `database`. */
+	path?: string;
+	/** An open better-sqlite3 database; the store then leaves closing it to the caller. */
+	database?: Database.Database;
+	/** Whose sessions this store sees and writes. Default "default". */
+	tenant?: string;
+	/**
+	 * "os" (default): a committed append survives the process being killed (WAL, synchronous=NORMAL).
+	 * "fsync-each": every commit is synced to disk, surviving a power cut too (synchronous=FULL).
+	 */
+	durability?: SqliteDurability;
+	/** How long a writer's lease lasts without an append or heartbeat. Default 30 s. */
+	leaseMs?: number;
+	/** Records larger than this are refused before anything is written. Default 32 MiB. */
+	maxRecordBytes?: number;
+	/** How long a write waits for another process's transaction. Default 5 s. */
+	busyTimeoutMs?: number;
+}
+
+export interface SqliteTranscriptStore extends TranscriptStore {
+	readonly tenant: string;
+	openWriter(sessionId: string, options?: SqliteOpenWriterOptions): Promise<TranscriptWriter>;
+	/** Visits every record in order; `position` is the record's number in the session (1 = the header). */
+	scan(
+		sessionId: string,
+		visit: (record: ParsedSessionRecord, lineNumber: number, position: number) => void,
+	): Promise<TranscriptReadProblem[]>;
+	/** The records at these positions (as `scan` reports them), in the order given. */
+	readAt(sessionId: string, positions: readonly number[]): Promise<ParsedSessionRecord[]>;
+	/** The same database seen as another tenant. */
+	forTenant(tenant: string): SqliteTranscriptStore;
+	/** Closes the database when this store opened it (from `path`). */
+	close(): void;
+}
+
+export const DEFAULT_MAX_RECORD_BYTES = 32 * 1024 * 1024;
+const DEFAULT_LEASE_MS = 30_000;
+const MAX_TENANT_LENGTH = 160;
+
+interface RecordRow {
+	seq: number;
+	line: string;
+}
+
+interface SessionRow {
+	session_id: string;
+	created_at: number;
+	updated_at: number;
+	title: string | null;
+	parent_session_id: string | null;
+	parent_message_id: string | null;
+	size_bytes: number;
+	writer_holder: string | null;
+	lease_expires_at: number | null;
+	last_seq: number;
+}
+
+export function createSqliteTranscriptStore(options: SqliteTranscriptStoreOptions): SqliteTranscriptStore {
+	const tenant = options.tenant ?? "default";
+	assertValidTenant(tenant);
+	const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+	const maxRecordBytes = options.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES;
+	const durability = options.durability ?? "os";
+	if (durability !== "os" && durability !== "fsync-each") {
+		throw new TypeError(`Unknown durability ${JSON.stringify(durability)}: use "os" or "fsync-each".`);
+	}
+	if (!Number.isInteger(leaseMs) || leaseMs <= 0)
+		throw new TypeError(`leaseMs must be a positive integer, got ${leaseMs}.`);
+	if (!Number.isInteger(maxRecordBytes) || maxRecordBytes <= 0) {
+		throw new TypeError(`maxRecordBytes must be a positive integer, got ${maxRecordBytes}.`);
+	}
+	const ownsDatabase = options.database === undefined;
+	const database = options.database ?? openDatabase(options.path, options.busyTimeoutMs ?? 5_000, durability);
+	return createStoreOver(database, tenant, ownsDatabase, { leaseMs, maxRecordBytes });
+}
+
+function openDatabase(
+	path: string | undefined,
+	busyTimeoutMs: number,
+	durability: SqliteDurability,
+): Database.Database {
+	if (typeof path !== "string" || path === "") {
+		throw new TypeError("createSqliteTranscriptStore needs a `path` to a database file or an open `database`.");
+	}
+	let database: Database.Database | undefined;
+	try {
+		database = new Database(path, { timeout: busyTimeoutMs });
+		database.pragma("journal_mode = WAL");
+		database.pragma(`synchronous = ${durability === "fsync-each" ? "FULL" : "NORMAL"}`);
+		migrateSqliteSchema(database);
+		return database;
+	} catch (error) {
+		database?.close();
+		if ((error as Error).name === "SqliteSchemaVersionError") throw error;
+		throw new SqliteTranscriptStoreError(
+			`Cannot open the SQLite transcript database "${path}": ${(error as Error).message}. Check that the path names a SQLite database file (or a new file) in a directory that exists and is writable.`,
+			path,
+			error,
+		);
+	}
+}
+
+function assertValidTenant(tenant: unknown): asserts tenant is string {
+	if (typeof tenant !== "string" || tenant.length === 0 || tenant.length > MAX_TENANT_LENGTH) {
+		throw new TypeError(
+			`tenant must be a non-empty string of at most ${MAX_TENANT_LENGTH} characters, got ${JSON.stringify(tenant)}.`,
+		);
+	}
+}
+
+function createStoreOver(
+	database: Database.Database,
+	tenant: string,
+	ownsDatabase: boolean,
+	limits: { leaseMs: number; maxRecordBytes: number },
+): SqliteTranscriptStore {
+	migrateSqliteSchema(database);
+	registerSearchFunction(database);
+	const statements = {
+		session: database.prepare(
+			`SELECT session_id, created_at, updated_at, title, parent_session_id, parent_message_id, size_bytes,
+				writer_holder, lease_expires_at, last_seq
+			FROM keel_sessions WHERE tenant = ? AND session_id = ?`,
+		),
+		records: database.prepare("SELECT seq, line FROM keel_records WHERE tenant = ? AND session_id = ? ORDER BY seq"),
+		tail: database.prepare(
+			"SELECT seq, line FROM keel_records WHERE tenant = ? AND session_id = ? ORDER BY seq DESC LIMIT ?",
+		),
+		lastSummary: database.prepare(
+			"SELECT seq, line FROM keel_records WHERE tenant = ? AND session_id = ? AND role = 'summary' ORDER BY seq DESC LIMIT 1",
+		),
+		at: database.prepare(
+			"SELECT seq, line FROM keel_records WHERE tenant = ? AND session_id = ? AND seq IN (SELECT value FROM json_each(?))",
+		),
+		deleteRecords: database.prepare("DELETE FROM keel_records WHERE tenant = ? AND session_id = ?"),
+		deleteSession: database.prepare("DELETE FROM keel_sessions WHERE tenant = ? AND session_id = ?"),
+	};
+
+	function find(sessionId: string): SessionRow {
+		assertValidSessionId(sessionId);
+		const row = statements.session.get(tenant, sessionId) as SessionRow | undefined;
+		if (!row) throw new SessionNotFoundError(sessionId);
+		return row;
+	}
+
+	function parseRow(row: RecordRow, lineNumber: number, problems: TranscriptReadProblem[]): ParsedSessionRecord[] {
+		try {
+			return parseSessionRecords(row.line, lineNumber);
+		} catch (error) {
+			problems.push({ line: lineNumber, kind: "malformed", message: (error as Error).message });
+			return [];
+		}
+	}
+
+	const store: SqliteTranscriptStore = {
+		tenant,
+
+		async openWriter(sessionId, writerOptions) {
+			assertValidSessionId(sessionId);
+			return openSqliteWriter({ database, tenant, ...limits }, sessionId, writerOptions);
+		},
+
+		async read(sessionId) {
+			find(sessionId);
+			const records: ParsedSessionRecord[] = [];
+			const problems: TranscriptReadProblem[] = [];
+			for (const row of statements.records.iterate(tenant, sessionId) as Iterable<RecordRow>) {
+				records.push(...parseRow(row, row.seq, problems));
+			}
+			return { records, problems };
+		},
+
+		async scan(sessionId, visit) {
+			find(sessionId);
+			const problems: TranscriptReadProblem[] = [];
+			for (const row of statements.records.iterate(tenant, sessionId) as Iterable<RecordRow>) {
+				for (const record of parseRow(row, row.seq, problems)) visit(record, row.seq, row.seq);
+			}
+			return problems;
+		},
+
+		async readAt(sessionId, positions) {
+			find(sessionId);
+			for (const position of positions) {
+				if (!Number.isInteger(position) || position < 1) {
+					throw new RangeError(`position ${position} is not a record of session "${sessionId}" (positions start at 1)`);
+				}
+			}
+			const byPosition = new Map<number, ParsedSessionRecord[]>();
+			for (const row of statements.at.all(tenant, sessionId, JSON.stringify([...new Set(positions)])) as RecordRow[]) {
+				byPosition.set(row.seq, parseSessionRecords(row.line, row.seq));
+			}
+			return positions.flatMap((position) => {
+				const records = byPosition.get(position);
+				if (!records) throw new RangeError(`position ${position} is not a record of session "${sessionId}"`);
+				return records;
+			});
+		},
+
+		async readTail(sessionId, tailOptions) {
+			const session = find(sessionId);
+			const entries = Math.max(0, Math.floor(tailOptions.entries));
+			const rows = (statements.tail.all(tenant, sessionId, entries) as RecordRow[]).reverse();
+			const problems: TranscriptReadProblem[] = [];
+			const records = rows.flatMap((row) => parseRow(row, row.seq - session.last_seq - 1, problems));
+			const tail: TranscriptTail = { records, problems };
+			if (tailOptions.findLastSummary !== false) {
+				const row = statements.lastSummary.get(tenant, sessionId) as RecordRow | undefined;
+				const summary = row ? parseRow(row, row.seq, []).find(isSummaryRecord) : undefined;
+				if (summary) tail.lastSummary = summary;
+			}
+			return tail;
+		},
+
+		async list(listOptions?: SessionListOptions) {
+			assertValidListOptions(listOptions);
+			const conditions = ["s.tenant = @tenant"];
+			const parameters: Record<string, unknown> = { tenant };
+			if (listOptions?.search) {
+				parameters.search = foldForSearch(listOptions.search);
+				parameters.searchJson = searchAsJson(parameters.search as string);
+				conditions.push(`(instr(s.title_search, @search) > 0 OR EXISTS (
+					SELECT 1 FROM keel_records r WHERE r.tenant = s.tenant AND r.session_id = s.session_id
+					AND r.role IS NOT NULL AND instr(lower(r.line), @searchJson) > 0
+					AND ${MESSAGE_TEXT_CONTAINS}(r.line, @search)))`);
+			}
+			if (listOptions?.after) {
+				parameters.afterUpdated = listOptions.after.updatedAt;
+				parameters.afterId = listOptions.after.sessionId;
+				conditions.push("(s.updated_at < @afterUpdated OR (s.updated_at = @afterUpdated AND s.session_id > @afterId))");
+			}
+			const limit = listOptions?.limit === undefined ? "" : ` LIMIT ${listOptions.limit}`;
+			const rows = database
+				.prepare(
+					`SELECT session_id, created_at, updated_at, title, parent_session_id, parent_message_id, size_bytes
+					FROM keel_sessions s WHERE ${conditions.join(" AND ")}
+					ORDER BY s.updated_at DESC, s.session_id ASC${limit}`,
+				)
+				.all(parameters) as SessionRow[];
+			return rows.map(sessionInfoOf);
+		},
+
+		async exists(sessionId) {
+			assertValidSessionId(sessionId);
+			return statements.session.get(tenant, sessionId) !== undefined;
+		},
+
+		async delete(sessionId) {
+			assertValidSessionId(sessionId);
+			database
+				.transaction(() => {
+					const session = find(sessionId);
+					if (isLeaseLive(session.writer_holder, session.lease_expires_at, Date.now())) {
+						throw new SessionLockedError(sessionId, parseWriterHolder(session.writer_holder));
+					}
+					statements.deleteRecords.run(tenant, sessionId);
+					statements.deleteSession.run(tenant, sessionId);
+				})
+				.immediate();
+		},
+
+		forTenant(otherTenant) {
+			assertValidTenant(otherTenant);
+			return createStoreOver(database, otherTenant, false, limits);
+		},
+
+		close() {
+			if (ownsDatabase && database.open) database.close();
+		},
+	};
+	return store;
+}
+
+function sessionInfoOf(row: SessionRow): SessionInfo {
+	return {
+		sessionId: row.session_id,
+		...(row.title !== null ? { title: row.title } : {}),
+		createdAt: row.created_at,
+		updatedAt: row.updated_at,
+		sizeBytes: row.size_bytes,
+		...(row.parent_session_id !== null ? { parentSessionId: row.parent_session_id } : {}),
+		...(row.parent_message_id !== null ? { parentMessageId: row.parent_message_id } : {}),
+	};
+}

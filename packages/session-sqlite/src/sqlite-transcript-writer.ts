@@ -1,0 +1,206 @@
+// The writer of one session: a lease on the session's row, fenced by a token. Opening takes the
+// lease (refused while another writer's lease is live); every append is one transaction that first
+// moves the session's `last_seq` on — only while the row still carries this writer's token — then
+// inserts the records. A writer whose lease was taken over is refused before it writes anything
+// (SessionFencedError), so two processes can never interleave records in one session.
+
+import {
+	foldForSearch,
+	SessionFencedError,
+	type SessionHeaderRecord,
+	SessionLockedError,
+	SessionNotFoundError,
+	type SessionRecord,
+	SessionRecordError,
+	serializeSessionRecord,
+	type TranscriptWriter,
+} from "@keel/agent-core/session";
+import type { Database } from "better-sqlite3";
+import { describeThisWriter, isLeaseLive, parseWriterHolder } from "./writer-holder.js";
+
+export interface SqliteWriterContext {
+	database: Database;
+	tenant: string;
+	leaseMs: number;
+	maxRecordBytes: number;
+}
+
+export interface SqliteOpenWriterOptions {
+	/** Creates the session with this header when it does not exist. */
+	create?: SessionHeaderRecord;
+	/**
+	 * Takes the session even while another writer's lease is live (that writer is then fenced: its
+	 * next append fails with SessionFencedError). For a writer known to be gone before its lease ran out.
+	 */
+	takeOver?: boolean;
+}
+
+interface SessionRow {
+	writer_token: number;
+	writer_holder: string | null;
+	lease_expires_at: number | null;
+}
+
+interface EncodedRecord {
+	line: string;
+	bytes: number;
+	role: string | null;
+}
+
+/** Serialises and measures records before any write, so a record that cannot be stored stops the whole batch. */
+export function encodeRecords(records: SessionRecord[], maxRecordBytes: number): EncodedRecord[] {
+	return records.map((record) => {
+		const line = serializeSessionRecord(record);
+		const bytes = Buffer.byteLength(line);
+		if (bytes > maxRecordBytes) {
+			throw new SessionRecordError(
+				`a ${record.type} record of ${bytes} bytes is over the limit of ${maxRecordBytes} bytes (maxRecordBytes); nothing of this append was written`,
+			);
+		}
+		const role = record.type === "message" ? String((record.message as { role?: unknown }).role) : null;
+		return { line, bytes, role };
+	});
+}
+
+export function openSqliteWriter(
+	context: SqliteWriterContext,
+	sessionId: string,
+	options: SqliteOpenWriterOptions = {},
+): TranscriptWriter {
+	const { database, tenant, leaseMs, maxRecordBytes } = context;
+	const header = options.create;
+	const encodedHeader = header ? validateHeader(header, sessionId, maxRecordBytes) : undefined;
+	const selectSession = database.prepare(
+		"SELECT writer_token, writer_holder, lease_expires_at FROM keel_sessions WHERE tenant = ? AND session_id = ?",
+	);
+	const insertRecord = database.prepare(
+		"INSERT INTO keel_records (tenant, session_id, seq, role, line) VALUES (?, ?, ?, ?, ?)",
+	);
+
+	const token = database
+		.transaction((): number => {
+			const now = Date.now();
+			const row = selectSession.get(tenant, sessionId) as SessionRow | undefined;
+			if (!row) {
+				if (!header || !encodedHeader) throw new SessionNotFoundError(sessionId);
+				database
+					.prepare(
+						`INSERT INTO keel_sessions (tenant, session_id, created_at, updated_at, title, title_search,
+							parent_session_id, parent_message_id, size_bytes, last_seq, writer_token, writer_holder, lease_expires_at)
+						VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, 1, ?, ?)`,
+					)
+					.run(
+						tenant,
+						sessionId,
+						header.timestamp,
+						header.timestamp,
+						header.title ?? null,
+						header.title === undefined ? null : foldForSearch(header.title),
+						header.parentSessionId ?? null,
+						header.parentMessageId ?? null,
+						encodedHeader.bytes + 1,
+						describeThisWriter(),
+						now + leaseMs,
+					);
+				insertRecord.run(tenant, sessionId, 1, null, encodedHeader.line);
+				return 1;
+			}
+			if (isLeaseLive(row.writer_holder, row.lease_expires_at, now) && !options.takeOver) {
+				throw new SessionLockedError(sessionId, parseWriterHolder(row.writer_holder));
+			}
+			database
+				.prepare(
+					"UPDATE keel_sessions SET writer_token = ?, writer_holder = ?, lease_expires_at = ? WHERE tenant = ? AND session_id = ?",
+				)
+				.run(row.writer_token + 1, describeThisWriter(), now + leaseMs, tenant, sessionId);
+			return row.writer_token + 1;
+		})
+		.immediate();
+
+	const moveOn = database.prepare(
+		`UPDATE keel_sessions SET last_seq = last_seq + ?, size_bytes = size_bytes + ?,
+			updated_at = max(updated_at, ?), title = coalesce(?, title), title_search = coalesce(?, title_search),
+			lease_expires_at = ?
+		WHERE tenant = ? AND session_id = ? AND writer_token = ? RETURNING last_seq`,
+	);
+	const renew = database.prepare(
+		"UPDATE keel_sessions SET lease_expires_at = ? WHERE tenant = ? AND session_id = ? AND writer_token = ?",
+	);
+	const release = database.prepare(
+		"UPDATE keel_sessions SET writer_holder = NULL, lease_expires_at = NULL WHERE tenant = ? AND session_id = ? AND writer_token = ?",
+	);
+
+	const append = database.transaction((records: SessionRecord[], encoded: EncodedRecord[]) => {
+		let newestTimestamp = Number.NEGATIVE_INFINITY;
+		let title: string | null = null;
+		let bytes = 0;
+		for (let index = 0; index < records.length; index++) {
+			newestTimestamp = Math.max(newestTimestamp, records[index].timestamp);
+			if (records[index].type === "title") title = (records[index] as { title: string }).title;
+			bytes += encoded[index].bytes + 1;
+		}
+		const moved = moveOn.get(
+			records.length,
+			bytes,
+			newestTimestamp,
+			title,
+			title === null ? null : foldForSearch(title),
+			Date.now() + leaseMs,
+			tenant,
+			sessionId,
+			token,
+		) as { last_seq: number } | undefined;
+		if (!moved) {
+			if (selectSession.get(tenant, sessionId) === undefined) throw new SessionNotFoundError(sessionId);
+			throw new SessionFencedError(sessionId, "its lease was taken by another writer");
+		}
+		const first = moved.last_seq - records.length + 1;
+		for (let index = 0; index < records.length; index++) {
+			const record = encoded[index];
+			insertRecord.run(tenant, sessionId, first + index, record.role, record.line);
+		}
+	});
+
+	// Keeps the lease alive while the writer is open but idle; a writer that is fenced or closed stops.
+	const heartbeat = setInterval(
+		() => {
+			try {
+				if (renew.run(Date.now() + leaseMs, tenant, sessionId, token).changes === 0) clearInterval(heartbeat);
+			} catch {
+				clearInterval(heartbeat); // The database was closed under the writer.
+			}
+		},
+		Math.max(1, Math.floor(leaseMs / 3)),
+	);
+	heartbeat.unref();
+
+	let closed = false;
+	return {
+		sessionId,
+		async append(records) {
+			if (closed) throw new Error(`The writer of session "${sessionId}" is closed; open a new one to append.`);
+			const batch = Array.isArray(records) ? records : [records];
+			if (batch.length === 0) return;
+			const encoded = encodeRecords(batch, maxRecordBytes);
+			append.immediate(batch, encoded);
+		},
+		async flush() {
+			// Each append is a committed transaction already.
+		},
+		async close() {
+			if (closed) return;
+			closed = true;
+			clearInterval(heartbeat);
+			release.run(tenant, sessionId, token);
+		},
+	};
+}
+
+function validateHeader(header: SessionHeaderRecord, sessionId: string, maxRecordBytes: number): EncodedRecord {
+	if (header.type !== "session" || header.sessionId !== sessionId) {
+		throw new SessionRecordError(
+			`the create header must be a "session" record with sessionId "${sessionId}", got type ${JSON.stringify(header.type)} and sessionId ${JSON.stringify(header.sessionId)}`,
+		);
+	}
+	return encodeRecords([header], maxRecordBytes)[0];
+}

@@ -1,0 +1,153 @@
+// Every transcript store side by side: appends per second with one writer (and, for PostgreSQL and
+// SQLite, 50 sessions appended to at once), p50 / p99 latency of an awaited append, and opening +
+// resuming a 100,000-message session of ~2 KB messages (tool calls and results, compacted 2,000
+// messages before the end) — time and peak memory, each in a fresh process. Goals: PostgreSQL
+// ≥ 5,000 appends/s across 50 sessions; resume ≤ 1 s and ≤ 100 MB over the baseline; SQLite's
+// append rate ≥ JSONL's.
+//
+// PostgreSQL: KEEL_BENCH_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/test); each run
+// uses a schema of its own, dropped at the end. KEEL_BENCH_STORES=jsonl,sqlite limits the stores.
+import { spawnSync } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { printTable } from "./measure.js";
+import type { StoreSpec } from "./transcript-stores-child.js";
+
+const BIG_MESSAGES = 100_000;
+const POSTGRES_URL = process.env.KEEL_BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+const child = fileURLToPath(new URL("./transcript-stores-child.ts", import.meta.url));
+// The store packages import @keel/agent-core by name: this tsconfig maps it to the source.
+const tsconfig = fileURLToPath(new URL("../../packages/session-postgres/tsconfig.json", import.meta.url));
+const pg = createRequire(new URL("../../packages/session-postgres/package.json", import.meta.url))(
+	"pg",
+) as typeof import("pg");
+
+interface Figures {
+	ms: number;
+	appends?: number;
+	appendsPerSecond?: number;
+	p50Ms?: number;
+	p99Ms?: number;
+	averageRecordBytes?: number;
+	loaded?: number;
+	maxRssMiB: number;
+	peakHeapMiB: number;
+}
+
+function inFreshProcess(mode: string, spec: StoreSpec, ...args: (string | number)[]): Figures {
+	const result = spawnSync(
+		process.execPath,
+		["--import", "tsx", child, mode, JSON.stringify(spec), ...args.map(String)],
+		{
+			encoding: "utf8",
+			env: { ...process.env, TSX_TSCONFIG_PATH: tsconfig },
+			maxBuffer: 16 * 1024 * 1024,
+		},
+	);
+	if (result.status !== 0) throw new Error(`transcript-stores-child ${mode} ${spec.kind} failed: ${result.stderr}`);
+	return JSON.parse(result.stdout.trim().split("\n").at(-1) ?? "{}") as Figures;
+}
+
+async function withSchema<T>(run: (schema: string) => Promise<T>): Promise<T> {
+	const schema = `keel_bench_${randomUUID().replaceAll("-", "").slice(0, 12)}`;
+	const client = new pg.Client({ connectionString: POSTGRES_URL });
+	await client.connect();
+	await client.query(`CREATE SCHEMA ${schema}`);
+	try {
+		return await run(schema);
+	} finally {
+		await client.query(`DROP SCHEMA ${schema} CASCADE`);
+		await client.end();
+	}
+}
+
+export default async function run(): Promise<void> {
+	const only = process.env.KEEL_BENCH_STORES?.split(",");
+	const wanted = (kind: string) => !only || only.includes(kind);
+	const directory = mkdtempSync(join(tmpdir(), "keel-stores-bench-"));
+	const appendRows: Record<string, string | number>[] = [];
+	const resumeRows: Record<string, string | number>[] = [];
+	const appendRow = (store: string, sessions: number, figures: Figures) =>
+		appendRows.push({
+			store,
+			sessions,
+			appends: figures.appends ?? 0,
+			"appends/s": figures.appendsPerSecond ?? 0,
+			"p50 ms": figures.p50Ms ?? 0,
+			"p99 ms": figures.p99Ms ?? 0,
+			"record bytes": figures.averageRecordBytes ?? 0,
+		});
+	const baseline = inFreshProcess("baseline", { kind: "memory" });
+	const resumeRow = (store: string, spec: StoreSpec) => {
+		// The median of three fresh processes (by time): one run is at the mercy of the machine's load.
+		const runs = [0, 1, 2].map(() => inFreshProcess("resume", spec)).sort((a, b) => a.ms - b.ms);
+		const figures = runs[1];
+		resumeRows.push({
+			store,
+			messages: BIG_MESSAGES,
+			"loaded into the agent": figures.loaded ?? 0,
+			ms: figures.ms,
+			"peak RSS MiB": figures.maxRssMiB,
+			"over baseline MiB": figures.maxRssMiB - baseline.maxRssMiB,
+			"peak heap MiB": figures.peakHeapMiB,
+		});
+	};
+	try {
+		if (wanted("memory")) appendRow("memory", 1, inFreshProcess("append", { kind: "memory" }, 1, 20_000));
+		if (wanted("jsonl")) {
+			const spec: StoreSpec = { kind: "jsonl", directory: join(directory, "jsonl") };
+			appendRow("JSONL", 1, inFreshProcess("append", spec, 1, 20_000));
+			inFreshProcess("generate", spec, BIG_MESSAGES);
+			resumeRow("JSONL", spec);
+		}
+		if (wanted("sqlite")) {
+			appendRow(
+				"SQLite",
+				1,
+				inFreshProcess("append", { kind: "sqlite", path: join(directory, "append.db") }, 1, 20_000),
+			);
+			appendRow(
+				"SQLite",
+				50,
+				inFreshProcess("append", { kind: "sqlite", path: join(directory, "append50.db") }, 50, 400),
+			);
+			const spec: StoreSpec = { kind: "sqlite", path: join(directory, "big.db") };
+			inFreshProcess("generate", spec, BIG_MESSAGES);
+			resumeRow("SQLite", spec);
+		}
+		if (wanted("postgres")) {
+			await withSchema(async (schema) => {
+				appendRow(
+					"PostgreSQL",
+					1,
+					inFreshProcess("append", { kind: "postgres", connectionString: POSTGRES_URL, schema }, 1, 5_000),
+				);
+			});
+			await withSchema(async (schema) => {
+				appendRow(
+					"PostgreSQL",
+					50,
+					inFreshProcess("append", { kind: "postgres", connectionString: POSTGRES_URL, schema }, 50, 400),
+				);
+			});
+			await withSchema(async (schema) => {
+				const spec: StoreSpec = { kind: "postgres", connectionString: POSTGRES_URL, schema };
+				inFreshProcess("generate", spec, BIG_MESSAGES);
+				resumeRow("PostgreSQL", spec);
+			});
+		}
+	} finally {
+		rmSync(directory, { recursive: true, force: true });
+	}
+	console.log("\nappends (each awaited; several sessions: one writer each, appending at once)\n");
+	printTable(appendRows);
+	console.log(
+		`\nSession.open(load: "context") + resumeAgent of a ${BIG_MESSAGES.toLocaleString("en")}-message session, fresh process, median of 3` +
+			` (Node + tsx baseline: ${baseline.maxRssMiB.toFixed(0)} MiB RSS)\n`,
+	);
+	printTable(resumeRows);
+}
