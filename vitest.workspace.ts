@@ -5,5 +5,6 @@ export default [
 	"packages/proxy",
 	"packages/session-sqlite",
 	"packages/session-postgres",
+	"packages/mcp",
 	"tests",
 ];
