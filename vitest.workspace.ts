@@ -2,7 +2,9 @@ export default [
 	"packages/ai",
 	"packages/agent",
 	"packages/cli",
+	"packages/proxy",
 	"packages/session-sqlite",
 	"packages/session-postgres",
+	"packages/mcp",
 	"tests",
 ];

@@ -25,6 +25,8 @@ const [{ Agent }, ai, testing, { Session, resumeAgent }, { createJsonlTranscript
 		fail("the packages are not built yet: run `npx -y pnpm@10.34.9 run build` (or `npm run quickstart`).");
 	throw error;
 });
+// The Agent keeps its conversation in the session through this store (see docs/agent.md).
+const { bindSession } = await import("@keel/agent-core/session");
 const { Type } = ai;
 const { fauxAssistantMessage, fauxText, fauxThinking, fauxToolCall, registerFauxProvider } = testing;
 
@@ -121,7 +123,7 @@ const agentOptions = {
 		tools: [weatherTool, calculatorTool],
 	},
 };
-const agent = new Agent({ ...agentOptions, session });
+const agent = new Agent({ ...agentOptions, store: bindSession(session) });
 
 const write = (text) => process.stdout.write(text);
 const dim = (text) => (process.stdout.isTTY ? `\x1b[2m${text}\x1b[0m` : text);

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Makes sure a headless Chromium exists for the browser test of the proxy example
-// (packages/agent/test/browser-proxy.test.ts). It installs the Debian package `chromium` when
+// (packages/proxy/test/browser-proxy.test.ts). It installs the Debian package `chromium` when
 // /usr/bin/chromium is missing and we run as root. It never fails the run: when it cannot install,
 // it says why and exits 0, and the browser test then skips with its own message.
 import { spawnSync } from "node:child_process";

@@ -1,4 +1,5 @@
-import { readdirSync, rmSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
+import type { Plugin } from "esbuild";
 import { defineConfig, type Options } from "tsup";
 import { writeThirdPartyNotices } from "./build/third-party-notices.js";
 
@@ -13,26 +14,135 @@ import { writeThirdPartyNotices } from "./build/third-party-notices.js";
 // The .d.ts files still import the types from @sinclair/typebox, so `Static` and `TSchema` are the
 // package's own, and schemas made by either copy of `Type` are the same plain objects (TypeBox
 // marks them with Symbol.for keys, shared across copies).
-const mainBuild: Options = {
-	entry: {
-		index: "src/index.ts",
-		"testing/index": "src/testing/index.ts",
-		"tracing/index": "src/tracing/index.ts",
-		"credentials/index": "src/credentials/index.ts",
-		"credentials/node": "src/credentials/node/index.ts",
-		"providers/anthropic": "src/providers/anthropic/index.ts",
-		"providers/openai-completions": "src/providers/openai-completions/index.ts",
-		"providers/openai-responses": "src/providers/openai-responses/index.ts",
-		"providers/azure-openai-responses": "src/providers/azure-openai-responses/index.ts",
-		"providers/mistral-conversations": "src/providers/mistral-conversations/index.ts",
-		"providers/google-generative-ai": "src/providers/google-generative-ai/index.ts",
-		"providers/google-vertex": "src/providers/google-vertex/index.ts",
-		"providers/bedrock-converse-stream": "src/providers/bedrock-converse-stream/index.ts",
-		"providers/openai-codex-responses": "src/providers/openai-codex-responses/index.ts",
+// The .d.ts files are not made here: `tsc -p tsconfig.build.json` writes one per source module
+// into dist/types after this build (the package's build script). tsup's declaration bundling
+// (rollup-plugin-dts) took 75 s of CPU for this package; tsc takes 10 s.
+const publicEntries = {
+	index: "src/index.ts",
+	"testing/index": "src/testing/index.ts",
+	"provider-kit/index": "src/provider-kit/index.ts",
+	"tracing/index": "src/tracing/index.ts",
+	"credentials/index": "src/credentials/index.ts",
+	"credentials/node": "src/credentials/node/index.ts",
+	"providers/anthropic": "src/providers/anthropic/index.ts",
+	"providers/openai-completions": "src/providers/openai-completions/index.ts",
+	"providers/openai-responses": "src/providers/openai-responses/index.ts",
+	"providers/azure-openai-responses": "src/providers/azure-openai-responses/index.ts",
+	"providers/mistral-conversations": "src/providers/mistral-conversations/index.ts",
+	"providers/google-generative-ai": "src/providers/google-generative-ai/index.ts",
+	"providers/google-vertex": "src/providers/google-vertex/index.ts",
+	"providers/bedrock-converse-stream": "src/providers/bedrock-converse-stream/index.ts",
+	"providers/openai-codex-responses": "src/providers/openai-codex-responses/index.ts",
+};
+
+// The source maps name the original file and line of each position (what a stack trace needs) but
+// leave out the sources' text, which is published elsewhere: with it, the maps were 2.4 of the
+// package's 5.6 MB, most of it AJV's and TypeBox's code again.
+function mapsWithoutSourcesContent(options: { sourcesContent?: boolean }): void {
+	options.sourcesContent = false;
+}
+
+// AJV and ajv-formats are 280 KB of the root's code. Bundled into dist/index.js they run only on
+// the first validation, but Node still compiles them on every import. For Node they go into a file
+// of their own, dist/internal/create-ajv.cjs (onFirstUseBuild below), which validation.ts's import of
+// ./create-ajv.cjs is pointed at: it is required on the first validation. The require() is resolved
+// from the module it lands in, so that module must sit in dist/ itself (checked after the build).
+// Bundlers get dist/module, where AJV stays bundled (and is dropped when nothing validates).
+const AJV_FILE = "internal/create-ajv.cjs";
+const createAjvOnFirstUse: Plugin = {
+	name: "create-ajv-on-first-use",
+	setup(build) {
+		build.onResolve({ filter: /\/create-ajv\.cjs$/ }, (args) =>
+			args.kind === "import-statement" ? { path: "create-ajv-on-first-use", namespace: "keel-node" } : undefined,
+		);
+		build.onLoad({ filter: /^create-ajv-on-first-use$/, namespace: "keel-node" }, () => ({
+			loader: "js",
+			contents: `import { createRequire } from "node:module";
+const requireFromDist = createRequire(import.meta.url);
+export function createAjv(options) {
+	return requireFromDist(${JSON.stringify(`./${AJV_FILE}`)}).createAjv(options);
+}`,
+		}));
 	},
-	format: ["esm"],
-	dts: true,
+};
+
+// Each loader resolves its file from the module it lands in, so that module must sit in dist/ itself.
+function assertLoadersInDistRoot(): void {
+	const modules = readdirSync(new URL("./dist/", import.meta.url), { recursive: true, encoding: "utf8" }).filter(
+		(file) => file.endsWith(".js") && !file.startsWith("module/"),
+	);
+	for (const loaded of [AJV_FILE, CATALOGUE_DATA_FILE]) {
+		const holders = modules.filter((file) =>
+			readFileSync(new URL(`./dist/${file}`, import.meta.url), "utf8").includes(`./${loaded}`),
+		);
+		if (holders.length === 0 || holders.some((file) => file.includes("/"))) {
+			throw new Error(
+				`The loader of ${loaded} must be in a module of dist/ itself, found in: ${holders.join(", ") || "none"}`,
+			);
+		}
+	}
+}
+
+// The catalogue's data, 183 KB of JSON text in one module per provider, is parsed on the first
+// lookup of a provider, but Node compiled all of it on every import. For Node it goes into
+// dist/internal/catalogue-data.cjs (onFirstUseBuild below): catalogue.ts's import of
+// models.generated.js gets an object with one getter per provider, and the first getter read
+// requires the file. The providers are the generated modules' names, known at build time.
+const CATALOGUE_DATA_FILE = "internal/catalogue-data.cjs";
+const catalogueProviders = readdirSync(new URL("./src/models/generated/", import.meta.url))
+	.filter((name) => name.endsWith(".ts"))
+	.map((name) => name.slice(0, -3));
+const catalogueDataOnFirstUse: Plugin = {
+	name: "catalogue-data-on-first-use",
+	setup(build) {
+		build.onResolve({ filter: /\/models\.generated\.js$/ }, (args) =>
+			args.importer.endsWith("/src/models/catalogue.ts")
+				? { path: "catalogue-data-on-first-use", namespace: "keel-node" }
+				: undefined,
+		);
+		build.onLoad({ filter: /^catalogue-data-on-first-use$/, namespace: "keel-node" }, () => ({
+			loader: "js",
+			contents: `import { createRequire } from "node:module";
+const requireFromDist = createRequire(import.meta.url);
+let loaded;
+const data = () => (loaded ??= requireFromDist(${JSON.stringify(`./${CATALOGUE_DATA_FILE}`)}).GENERATED_PROVIDER_DATA);
+export const GENERATED_PROVIDER_DATA = Object.freeze(
+	Object.defineProperties(
+		{},
+		Object.fromEntries(
+			${JSON.stringify(catalogueProviders)}.map((provider) => [provider, { enumerable: true, get: () => data()[provider] }]),
+		),
+	),
+);`,
+		}));
+	},
+};
+
+// The notices list the packages bundled by the two builds that write a metafile (main and on-first-use);
+// they run at the same time, so the notices are written when the second one is done.
+let buildsWithNotices = 2;
+async function writeNoticesOnce(): Promise<void> {
+	buildsWithNotices -= 1;
+	if (buildsWithNotices === 0) await writeThirdPartyNotices("dist");
+}
+
+const onFirstUseBuild: Options = {
+	entry: { "internal/create-ajv": "src/utils/create-ajv.cjs", "internal/catalogue-data": "src/models.generated.ts" },
+	format: ["cjs"],
+	outExtension: () => ({ js: ".cjs" }),
 	sourcemap: true,
+	esbuildOptions: mapsWithoutSourcesContent,
+	target: "node20",
+	noExternal: ["ajv", "ajv-formats"],
+	metafile: true,
+	onSuccess: writeNoticesOnce,
+};
+
+const mainBuild: Options = {
+	entry: publicEntries,
+	format: ["esm"],
+	sourcemap: true,
+	esbuildOptions: mapsWithoutSourcesContent,
 	splitting: true,
 	target: "node20",
 	// @opentelemetry/api is an optional peer: only the tracing entry imports it, and the application's
@@ -42,7 +152,40 @@ const mainBuild: Options = {
 	// Bundled code keeps its licences: dist/THIRD_PARTY_NOTICES.md lists every package the bundle
 	// holds, read from the build's own metafile, with its licence text.
 	metafile: true,
-	onSuccess: () => writeThirdPartyNotices("dist"),
+	esbuildPlugins: [createAjvOnFirstUse, catalogueDataOnFirstUse],
+	onSuccess: async () => {
+		assertLoadersInDistRoot();
+		await writeNoticesOnce();
+	},
+};
+
+// The modules src/index.ts re-exports values from ("models/catalogue", "utils/validation", …).
+function rootExportModules(): string[] {
+	const index = readFileSync(new URL("./src/index.ts", import.meta.url), "utf8");
+	const statements = index.matchAll(/export\s+(type\s+)?(?:\*|\{[^}]*\})\s+from\s+"\.\/([^"]+)\.js"/g);
+	return [...new Set([...statements].filter((match) => !match[1]).map((match) => match[2]))];
+}
+
+// The same entries again for bundlers (dist/module, the exports' "default" condition; Node takes the
+// "node" one above). Built as above, dist/index.js is one 650 KB module holding AJV, TypeBox, the
+// whole catalogue and the rest of the root's exports: a module a bundler keeps whole once a program
+// imports anything from it, since the root registers the built-in providers on import (its
+// sideEffects entry). Here every module the root re-exports from is an entry of its own, so
+// dist/module/index.js holds only that registration and re-exports, and a bundler drops each file a
+// program does not use (all but the root are free of side effects): a one-provider browser app goes
+// from 104 KB to under 50 KB gzipped (docs/publishing.md). Node keeps the first layout: the same
+// code in 100-odd files costs Node about 20 ms more CPU to import (`pnpm bench cold-import`).
+const bundlerBuild: Options = {
+	entry: {
+		...publicEntries,
+		...Object.fromEntries(rootExportModules().map((module) => [`internal/${module}`, `src/${module}.ts`])),
+	},
+	outDir: "dist/module",
+	format: ["esm"],
+	splitting: true,
+	target: "node20",
+	external: mainBuild.external,
+	noExternal: mainBuild.noExternal,
 };
 
 // `@keel/ai/models/<provider>`: one generated entry per catalogue provider (src/models/by-provider/),
@@ -58,15 +201,15 @@ const providerModelsBuild: Options = {
 			.map((name) => [`models/${name.slice(0, -3)}`, `src/models/by-provider/${name}`]),
 	),
 	format: ["esm"],
-	dts: true,
 	sourcemap: true,
+	esbuildOptions: mapsWithoutSourcesContent,
 	splitting: true,
 	target: "node20",
 };
 
-// The two builds run at the same time, so neither cleans dist (one would delete the other's output):
+// The builds run at the same time, so none cleans dist (one would delete the other's output):
 // it is emptied here, once, before both start (not in watch mode, which rebuilds in place).
 export default defineConfig((options) => {
 	if (!options.watch) rmSync(new URL("./dist/", import.meta.url), { recursive: true, force: true });
-	return [mainBuild, providerModelsBuild];
+	return [mainBuild, onFirstUseBuild, bundlerBuild, providerModelsBuild];
 });

@@ -7,7 +7,7 @@ import { register } from "node:module";
 import type { AddressInfo } from "node:net";
 import { pathToFileURL } from "node:url";
 
-// The agent sources import "@keel/ai"; map it to the sources so no build is needed.
+// The proxy sources import "@keel/ai"; map it to the sources so no build is needed.
 const source = (path: string) => pathToFileURL(new URL(`../../packages/ai/src/${path}`, import.meta.url).pathname).href;
 register(
 	`data:text/javascript,${encodeURIComponent(`
@@ -19,7 +19,7 @@ export async function resolve(specifier, context, next) {
 );
 
 const ai = await import("../../packages/ai/src/index.js");
-const { createProxyHandler } = await import("../../packages/agent/src/proxy/server.js");
+const { createProxyHandler } = await import("../../packages/proxy/src/node.js");
 
 /** How long the simulated upstream call holds its payload, in ms. */
 const HOLD_MS = Number(process.env.BENCH_HOLD_MS ?? 300);

@@ -10,7 +10,7 @@ import { medianMs, printTable } from "./measure.js";
 
 const CHARACTERS = Number(process.env.BENCH_PROXY_CHARACTERS ?? 20_000);
 
-// The agent sources import "@keel/ai"; map it (and /testing) to the sources so no build is needed.
+// The proxy sources import "@keel/ai"; map it (and /testing) to the sources so no build is needed.
 const source = (path: string) => pathToFileURL(new URL(`../../packages/ai/src/${path}`, import.meta.url).pathname).href;
 register(
 	`data:text/javascript,${encodeURIComponent(`
@@ -25,9 +25,10 @@ export default async function (): Promise<void> {
 	// Imported by relative path first: tsx then has them loaded when the hook maps "@keel/ai" to them.
 	const ai = await import("../../packages/ai/src/index.js");
 	const testing = await import("../../packages/ai/src/testing/index.js");
-	const { streamProxy } = await import("../../packages/agent/src/proxy/client.js");
-	const { createProxyHandler, createFetchProxyHandler } = await import("../../packages/agent/src/proxy/server.js");
-	const { toProxyEvent } = await import("../../packages/agent/src/proxy/protocol.js");
+	const { streamProxy } = await import("../../packages/proxy/src/client.js");
+	const { createProxyHandler } = await import("../../packages/proxy/src/node-handler.js");
+	const { createFetchProxyHandler } = await import("../../packages/proxy/src/fetch-handler.js");
+	const { toProxyEvent } = await import("../../packages/proxy/src/protocol.js");
 
 	const faux = testing.registerFauxProvider({ chunkCharacters: 4 });
 	const model = faux.getModel();

@@ -1,7 +1,7 @@
 // The shared SSE reader (wire/sse.ts) on its own, from an in-memory byte stream: many
 // small events per chunk (a fast text stream), one long data line in 64-byte chunks (a large tool
 // argument: a reader that rescans its pending line per chunk turns quadratic here), and CRLF ends.
-import { readServerSentEvents } from "../../packages/ai/src/wire/sse.js";
+import { readServerSentEvents } from "../../packages/ai/src/wire/framers.js";
 import { medianMs, printTable } from "./measure.js";
 
 function chunked(bytes: Uint8Array, size: number): Uint8Array[] {

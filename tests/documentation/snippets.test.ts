@@ -43,7 +43,7 @@ const relativeName = (path: string) => relative(repositoryRoot, path).split("\\"
 
 const snippets = documentationFiles().flatMap((path) => extractSnippetsFromFile(path, relativeName(path)));
 const examples = examplePrograms().map((path) => wholeFileSnippet(path, relativeName(path)));
-if (!existsSync(join(repositoryRoot, "packages/ai/dist/index.d.ts")))
+if (!existsSync(join(repositoryRoot, "packages/ai/dist/types/index.d.ts")))
 	throw new Error("The packages are not built: run `pnpm build` first (the snippets compile against dist).");
 const diagnostics = compileSnippets(
 	[...snippets.filter((snippet) => snippet.notCompiled === undefined), ...examples],

@@ -28,7 +28,9 @@ export interface PublishedManifest {
 	bugs?: { url: string };
 	keywords?: string[];
 	publishConfig?: { access?: string };
+	engines?: Record<string, string>;
 	exports: Record<string, string | Record<string, string>>;
+	typesVersions?: Record<string, Record<string, string[]>>;
 	dependencies?: Record<string, string>;
 	peerDependencies?: Record<string, string>;
 	bin?: Record<string, string>;
@@ -98,7 +100,8 @@ export async function packWithPnpm(
 			`Could not run ${rootManifest.packageManager} from npm's cache (run the quick start once, online). ${error.message}`,
 		);
 	});
-	const packed = JSON.parse(output) as { name: string; version: string; filename: string };
+	// The JSON follows the banner pnpm prints for the package's prepack script.
+	const packed = JSON.parse(output.slice(output.search(/^\{/m))) as { name: string; version: string; filename: string };
 	const extracted = join(destination, `${sanitize(packed.name)}-extracted`);
 	mkdirSync(extracted, { recursive: true });
 	const tarOptions = { cwd: destination, timeoutMs: TIMEOUT_MS };

@@ -1,4 +1,4 @@
-// What `npm install @keel/ai @keel/agent-core @keel/cli` gives a user, tested as such: the packages
+// What `npm install @keel/ai @keel/agent-core @keel/cli @keel/proxy` gives a user, tested as such: the packages
 // packed by pnpm (which publishes them), installed from the tarballs with plain npm into an empty
 // project, then run with plain node, type-checked by a consumer, required from CommonJS, and the
 // `keel` command run with npx.
@@ -6,7 +6,7 @@
 // No network: the third-party dependencies are tarballs made from the exact versions pnpm
 // installed, given to npm through `overrides`, and npm runs with --offline and an empty cache.
 // The @keel/ai that @keel/agent-core needs is not overridden: npm resolves the published peer range.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -29,6 +29,7 @@ const repositoryRoot = fileURLToPath(new URL("../../", import.meta.url));
 const aiDirectory = join(repositoryRoot, "packages/ai");
 const agentDirectory = join(repositoryRoot, "packages/agent");
 const cliDirectory = join(repositoryRoot, "packages/cli");
+const proxyDirectory = join(repositoryRoot, "packages/proxy");
 const fixtureDirectory = fileURLToPath(new URL("./consumer/", import.meta.url));
 const typescriptCompiler = join(repositoryRoot, "node_modules/typescript/bin/tsc");
 
@@ -36,18 +37,22 @@ let workDirectory: string;
 let ai: PackedPackage;
 let agentCore: PackedPackage;
 let cli: PackedPackage;
+let proxy: PackedPackage;
 let project: NpmProject;
+let dependencyOverrides: Record<string, string>;
 
 beforeAll(async () => {
 	assertBuilt(aiDirectory);
 	assertBuilt(agentDirectory);
 	assertBuilt(cliDirectory);
+	assertBuilt(proxyDirectory);
 	workDirectory = mkdtempSync(join(tmpdir(), "keel-pack-install-"));
 	const tarballs = join(workDirectory, "tarballs");
-	[ai, agentCore, cli] = await Promise.all([
+	[ai, agentCore, cli, proxy] = await Promise.all([
 		packWithPnpm(repositoryRoot, aiDirectory, tarballs),
 		packWithPnpm(repositoryRoot, agentDirectory, tarballs),
 		packWithPnpm(repositoryRoot, cliDirectory, tarballs),
+		packWithPnpm(repositoryRoot, proxyDirectory, tarballs),
 	]);
 	// The third-party dependencies only: a Keel package must come from its packed tarball.
 	const thirdParty = (packed: PackedPackage) =>
@@ -62,6 +67,7 @@ beforeAll(async () => {
 		],
 		tarballs,
 	);
+	dependencyOverrides = Object.fromEntries(Object.entries(overrides).filter(([name]) => name !== "@types/node"));
 	project = createNpmProject(
 		join(workDirectory, "consumer"),
 		fixtureDirectory,
@@ -73,6 +79,7 @@ beforeAll(async () => {
 				"@keel/ai": `file:${ai.tarball}`,
 				"@keel/agent-core": `file:${agentCore.tarball}`,
 				"@keel/cli": `file:${cli.tarball}`,
+				"@keel/proxy": `file:${proxy.tarball}`,
 			},
 			devDependencies: { "@types/node": overrides["@types/node"] },
 			overrides,
@@ -102,7 +109,7 @@ async function runAgentScript(): Promise<Record<string, unknown>> {
 describe("the packed tarballs", () => {
 	it("hold only the built code, the README and the LICENSE", () => {
 		const rootLicense = readFileSync(join(repositoryRoot, "LICENSE"), "utf8");
-		for (const packed of [ai, agentCore, cli]) {
+		for (const packed of [ai, agentCore, cli, proxy]) {
 			const unexpected = packed.files.filter(
 				(file) =>
 					!file.startsWith("dist/") &&
@@ -134,10 +141,12 @@ describe("the packed tarballs", () => {
 	});
 
 	it("keep no workspace: range, and @keel/agent-core takes @keel/ai as a caret peer", () => {
-		for (const packed of [ai, agentCore, cli]) {
+		for (const packed of [ai, agentCore, cli, proxy]) {
 			expect(JSON.stringify(packed.manifest), packed.name).not.toContain("workspace:");
 		}
 		expect(agentCore.manifest.peerDependencies).toEqual({ "@keel/ai": `^${ai.version}` });
+		expect(proxy.manifest.peerDependencies).toEqual({ "@keel/ai": `^${ai.version}` });
+		expect(proxy.manifest.dependencies).toBeUndefined();
 		expect(agentCore.manifest.dependencies?.["@keel/ai"]).toBeUndefined();
 		// The CLI is an application: it brings both, in the caret range of this release.
 		expect(cli.manifest.dependencies).toEqual({
@@ -146,8 +155,36 @@ describe("the packed tarballs", () => {
 		});
 	});
 
+	it("give every subpath export a typesVersions entry, for TypeScript's node10 resolution", () => {
+		for (const packed of [ai, agentCore]) {
+			const subpaths = Object.keys(packed.manifest.exports)
+				.filter((subpath) => subpath !== "." && subpath !== "./package.json")
+				.map((subpath) => subpath.slice(2));
+			expect(Object.keys(packed.manifest.typesVersions?.["*"] ?? {}), packed.name).toEqual(subpaths);
+			for (const subpath of subpaths) {
+				const entry = packed.manifest.exports[`./${subpath}`] as Record<string, string>;
+				expect(packed.manifest.typesVersions?.["*"][subpath], `${packed.name}/${subpath}`).toEqual([entry.types]);
+			}
+		}
+	});
+
+	it("ask for Node 20.19 or later, the first Node 20 that loads ES modules with require()", () => {
+		for (const packed of [ai, agentCore, cli])
+			expect(packed.manifest.engines, packed.name).toEqual({ node: ">=20.19" });
+	});
+
+	it("cannot be packed with npm, which would keep workspace: ranges and leave out the LICENSE", async () => {
+		const refused = await runCommand("npm", ["pack", "--dry-run", "--ignore-scripts=false"], {
+			cwd: aiDirectory,
+			env: environmentWithoutNpmSettings(),
+			timeoutMs: 60_000,
+		});
+		expect(refused.exitCode).not.toBe(0);
+		expect(refused.stderr).toContain("packed and published with pnpm");
+	});
+
 	it("carry the metadata a registry page shows", () => {
-		for (const packed of [ai, agentCore, cli]) {
+		for (const packed of [ai, agentCore, cli, proxy]) {
 			const { manifest } = packed;
 			expect(manifest.license, packed.name).toBe("MIT");
 			expect(manifest.repository?.url, packed.name).toMatch(/^git\+https:\/\/github\.com\/.+\.git$/);
@@ -160,7 +197,59 @@ describe("the packed tarballs", () => {
 	});
 });
 
+/** The packages under a node_modules folder (scoped ones as "@scope/name"), sorted. */
+function installedPackages(nodeModules: string): string[] {
+	const names: string[] = [];
+	for (const entry of readdirSync(nodeModules)) {
+		if (entry.startsWith(".")) continue;
+		if (entry.startsWith("@")) {
+			for (const scoped of readdirSync(join(nodeModules, entry))) names.push(`${entry}/${scoped}`);
+		} else {
+			names.push(entry);
+		}
+	}
+	return names.sort();
+}
+
+function isProviderSdk(name: string): boolean {
+	return /^(@anthropic-ai\/|openai$|@aws-sdk\/|@smithy\/|@google\/|@mistralai\/)/.test(name);
+}
+
+/** Bytes of every file under `directory` (their length, not the blocks they take on this disk). */
+function directoryBytes(directory: string): number {
+	let total = 0;
+	for (const entry of readdirSync(directory, { withFileTypes: true })) {
+		const path = join(directory, entry.name);
+		if (entry.isDirectory()) total += directoryBytes(path);
+		else if (entry.isFile()) total += statSync(path).size;
+	}
+	return total;
+}
+
 describe("installed with plain npm", () => {
+	it("takes at most 10 MB and no provider SDK for @keel/ai and @keel/agent-core", async () => {
+		// What an app on an OpenAI-compatible server or on Anthropic installs: the two libraries and
+		// their dependencies. The provider SDKs are optional peers (only Bedrock needs one to run).
+		const lean = createNpmProject(
+			join(workDirectory, "lean-consumer"),
+			fixtureDirectory,
+			{
+				name: "keel-lean-consumer",
+				private: true,
+				type: "module",
+				dependencies: { "@keel/ai": `file:${ai.tarball}`, "@keel/agent-core": `file:${agentCore.tarball}` },
+				overrides: dependencyOverrides,
+			},
+			join(workDirectory, "npm-cache"),
+		);
+		await lean.npm(["install"]);
+		const nodeModules = join(lean.directory, "node_modules");
+		const packages = installedPackages(nodeModules);
+		expect(packages.filter(isProviderSdk)).toEqual([]);
+		expect(packages).toEqual(["@keel/agent-core", "@keel/ai", "@sinclair/typebox", "ws"]);
+		expect(directoryBytes(nodeModules)).toBeLessThanOrEqual(10 * 1000 * 1000);
+	});
+
 	it("has one copy of @keel/ai", async () => {
 		expect(await installedCopiesOfAi()).toEqual([`@keel/ai@${ai.version}`]);
 	});
@@ -180,16 +269,38 @@ describe("installed with plain npm", () => {
 		});
 	});
 
-	it("type-checks a strict consumer under moduleResolution node16 and bundler", async () => {
-		// node16 runs with skipLibCheck off: every published .d.ts and its imports must check. bundler
-		// resolves the same files through the same "types" conditions, so it skips the libraries.
+	it("streams through the installed @keel/proxy: streamProxy to its Node handler, with plain node", async () => {
+		const output = await runCommandOrThrow("node", ["run-proxy.mjs"], { cwd: project.directory, timeoutMs: 60_000 });
+		expect(JSON.parse(output)).toEqual({
+			streamedText: "Through the installed proxy.",
+			stopReason: "stop",
+			errorMessage: null,
+			fetchHandler: "function",
+		});
+	});
+
+	it("type-checks a strict consumer under moduleResolution node16, node10 and bundler, with no provider SDK installed", async () => {
+		// node16 and node10 run with skipLibCheck off: every published .d.ts and its imports must check
+		// (node10 reads no exports map: it finds the subpaths through typesVersions). bundler resolves
+		// the same files through the same "types" conditions, so it skips the libraries.
 		const results = await Promise.all(
-			["tsconfig.node16.json", "tsconfig.bundler.json"].map((config) =>
+			["tsconfig.node16.json", "tsconfig.node10.json", "tsconfig.bundler.json"].map((config) =>
 				runCommand("node", [typescriptCompiler, "-p", config], { cwd: project.directory, timeoutMs: 180_000 }),
 			),
 		);
-		expect(results.map((result) => result.stdout + result.stderr)).toEqual(["", ""]);
-		expect(results.map((result) => result.exitCode)).toEqual([0, 0]);
+		expect(results.map((result) => result.stdout + result.stderr)).toEqual(["", "", ""]);
+		expect(results.map((result) => result.exitCode)).toEqual([0, 0, 0]);
+		expect(installedPackages(join(project.directory, "node_modules")).filter(isProviderSdk)).toEqual([]);
+	});
+
+	it("ends a Bedrock call without the AWS SDK with one error that says what to install", async () => {
+		const output = await runCommandOrThrow("node", ["bedrock-without-sdk.mjs"], {
+			cwd: project.directory,
+			timeoutMs: 60_000,
+		});
+		const lastEvent = JSON.parse(output) as { type: string; errorMessage: string };
+		expect(lastEvent.type).toBe("error");
+		expect(lastEvent.errorMessage).toContain("npm install @aws-sdk/client-bedrock-runtime");
 	});
 
 	it("loads from CommonJS with require(), the same module as import (or says it is an ES module)", async () => {

@@ -103,24 +103,6 @@ export const bundleOnlyKeel: Plugin = {
 	},
 };
 
-/**
- * Resolves `@keel/ai` and `@keel/ai/models/<provider>` to the package's TypeScript source instead of
- * its dist, the way docs/models.md measures bundle sizes (the source's modules are all free of side
- * effects for esbuild, so it keeps only what the program uses).
- */
-export const keelFromSource: Plugin = {
-	name: "keel-from-source",
-	setup(builder) {
-		const source = join(REPOSITORY_ROOT, "packages", "ai", "src");
-		builder.onResolve({ filter: /^@keel\/ai(\/models\/[a-z0-9-]+)?$/ }, (args) => ({
-			path:
-				args.path === "@keel/ai"
-					? join(source, "index.ts")
-					: join(source, "models", "by-provider", `${args.path.slice("@keel/ai/models/".length)}.ts`),
-		}));
-	},
-};
-
 /** Node built-in modules an output imports or requires (`node:*`, `fs`, `child_process`, …). */
 export function nodeBuiltinImports(metafile: Metafile): string[] {
 	const found = new Set<string>();

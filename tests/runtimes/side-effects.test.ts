@@ -31,8 +31,9 @@ async function runModule(name: string, code: string): Promise<unknown> {
 }
 
 describe("the sideEffects field of @keel/ai", () => {
-	it("names the root entry, the one module that acts on import", () => {
-		expect(readInstalledManifest().sideEffects).toEqual(["./dist/index.js"]);
+	it("names the root entry, the one module that acts on import, in both of its builds", () => {
+		// dist/index.js is what Node loads (the "node" condition), dist/module/index.js what bundlers do.
+		expect(readInstalledManifest().sideEffects).toEqual(["./dist/index.js", "./dist/module/index.js"]);
 	});
 
 	it("keeps the root's registration in a bundle of a program that imports the root for its effect only", async () => {

@@ -1,10 +1,10 @@
-// Deno and Bun from their npm packages: each ships its binary in a platform package (an optional
-// dependency), so no download happens at install. Their own postinstall scripts, which pnpm does
-// not run, only copy that binary; we look it up in the platform package instead.
+// Deno and Bun from their npm packages, which scripts/ensure-runtimes.mjs installs: each ships its
+// binary in a platform package (an optional dependency). Their own postinstall scripts, which the
+// install does not run, only copy that binary; we look it up in the platform package instead.
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { REPOSITORY_ROOT } from "./bundle.js";
+import { INSTALL_HINT, requireRuntimePackage } from "./runtime-packages.js";
 
 export interface StandaloneRuntime {
 	name: "deno" | "bun";
@@ -37,7 +37,7 @@ export function findStandaloneRuntime(name: "deno" | "bun"): StandaloneRuntime {
 	if (!target)
 		return { name, binary: { missing: `${name} publishes no binary for ${process.platform}-${process.arch}` } };
 	try {
-		const wrapper = createRequire(join(REPOSITORY_ROOT, "package.json")).resolve(`${name}/package.json`);
+		const wrapper = requireRuntimePackage.resolve(`${name}/package.json`);
 		const manifest = createRequire(wrapper).resolve(`${target.packageName}/package.json`);
 		const path = join(dirname(manifest), target.file);
 		if (existsSync(path)) return { name, binary: { path } };
@@ -46,7 +46,7 @@ export function findStandaloneRuntime(name: "deno" | "bun"): StandaloneRuntime {
 		return {
 			name,
 			binary: {
-				missing: `${target.packageName} is not installed (npm installs it with the "${name}" devDependency on ${process.platform}-${process.arch} only)`,
+				missing: `${target.packageName} is not installed (npm installs it with the "${name}" package on ${process.platform}-${process.arch} only): ${INSTALL_HINT}`,
 			},
 		};
 	}

@@ -1,13 +1,13 @@
-// Runs a Worker module in workerd, Cloudflare's Workers runtime, from the `workerd` npm package
-// (its binary ships in a platform package, no download at install). The Worker listens on a free
+// Runs a Worker module in workerd, Cloudflare's Workers runtime, from the `workerd` npm package that
+// scripts/ensure-runtimes.mjs installs (its binary ships in a platform package). The Worker listens on a free
 // port of 127.0.0.1 and may open connections to loopback addresses only.
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
+import { INSTALL_HINT, requireRuntimePackage } from "./runtime-packages.js";
 
 // A date this workerd release supports; fixed so the test does not move with upgrades.
 const COMPATIBILITY_DATE = "2025-09-01";
@@ -17,9 +17,11 @@ export function findWorkerdBinary(): { path: string } | { missing: string } {
 	let path: unknown;
 	try {
 		// The package's main exports the path of the platform binary it found.
-		path = createRequire(import.meta.url)("workerd").default;
+		path = requireRuntimePackage("workerd").default;
 	} catch (error) {
-		return { missing: `the workerd package cannot be loaded (${error instanceof Error ? error.message : error})` };
+		return {
+			missing: `the workerd package cannot be loaded (${error instanceof Error ? error.message.split("\n")[0] : error}): ${INSTALL_HINT}`,
+		};
 	}
 	if (typeof path !== "string" || !existsSync(path)) {
 		return {

@@ -6,8 +6,10 @@ import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 
 const ROOT = join(import.meta.dirname, "..", "..");
-const SOURCE_DIRECTORIES = ["packages/ai/src", "packages/agent/src"].map((directory) => join(ROOT, directory));
-const PROTOCOL_NOTES = /packages\/agent\/src\/proxy\//;
+const SOURCE_DIRECTORIES = ["packages/ai/src", "packages/agent/src", "packages/proxy/src"].map((directory) =>
+	join(ROOT, directory),
+);
+const PROTOCOL_NOTES = /packages\/proxy\/src\//;
 
 function sourceFiles(directory: string): string[] {
 	return readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {

@@ -32,16 +32,14 @@ import {
 	ABORTED_WHILE_WAITING_TEXT,
 	approvalRequestEvent,
 	gateToolCall,
-	type HeldToolOutcome,
-	type RecordedToolCall,
-	resumeToolCall,
 	type WaitingToolCall,
 	waitingCall,
 } from "./approval/approval-gate.js";
-import type { PausedToolCall, PausedToolRun, ToolApprovalDecision } from "./approval/approval-types.js";
 import { applyToolApprovalDecisions, assertCanResume, createPausedToolRun } from "./approval/paused-run.js";
+import { type ResumeBatchSteps, resumePausedBatch } from "./approval/resume-batch.js";
 import {
 	ABORTED_TOOL_TEXT,
+	allTerminate,
 	createToolResultMessage,
 	errorOutcome,
 	executePreparedToolCall,
@@ -49,11 +47,25 @@ import {
 	type PreparedToolCall,
 	prepareToolCall,
 	SKIPPED_FOR_STEERING_TEXT,
+	type ToolBatchResult,
 	type ToolCallRun,
 	type ToolOutcome,
+	TRUNCATED_TOOL_CALL_TEXT,
+	toolEndEvent,
+	toolStartEvent,
 } from "./tool-execution.js";
 import { inTurnTrace, traceAgentEvents } from "./tracing.js";
-import type { AgentContext, AgentEvent, AgentEventSink, AgentLoopConfig, AgentMessage, StreamFn } from "./types.js";
+import type {
+	AgentContext,
+	AgentEvent,
+	AgentEventSink,
+	AgentLoopConfig,
+	AgentMessage,
+	PausedToolCall,
+	PausedToolRun,
+	StreamFn,
+	ToolApprovalDecision,
+} from "./types.js";
 import { ABORTED, AbortWatch, callCallback, isPromiseLike, pollMessages } from "./user-code.js";
 
 /**
@@ -324,16 +336,32 @@ async function runLoop(run: Run, prompts: AgentMessage[], resume?: PausedToolRun
 				const toolCalls = assistantMessage.content.filter((block): block is ToolCall => block.type === "toolCall");
 				hadToolCalls = toolCalls.length > 0;
 				let batch = NO_TOOL_CALLS;
-				if (hadToolCalls) {
+				if (hadToolCalls && assistantMessage.stopReason === "length" && !resume) {
+					// Cut off at the output limit: a call's arguments may be incomplete, so none runs. Each
+					// gets an error result saying why, and the next turn lets the model try again.
+					batch = {
+						toolResults: await addMissingToolResults(run, assistantMessage, TRUNCATED_TOOL_CALL_TEXT),
+						terminate: false,
+					};
+				} else if (hadToolCalls) {
 					// One tool that must not overlap with others makes its whole batch sequential.
 					// A sequential batch that paused resumes sequentially, whatever the configuration says now.
 					const sequential =
 						(config.toolExecution ?? "parallel") !== "parallel" ||
 						toolCalls.some((toolCall) => findTool(context, toolCall.name)?.executionMode === "sequential") ||
 						resume?.calls.some((call) => call.status === "recorded" || call.status === "not-started") === true;
-					batch = sequential
-						? await executeToolCallsInSequence(run, assistantMessage, toolCalls, resume)
-						: await executeToolCallsInParallel(run, assistantMessage, toolCalls, resume);
+					if (resume) {
+						// The paused batch is finished first (approval/resume-batch.ts), then the run goes on.
+						batch = await resumePausedBatch(
+							run,
+							resumeSteps(run, assistantMessage, toolCalls),
+							assistantMessage,
+							toolCalls,
+							resume,
+							sequential,
+						);
+					} else if (sequential) batch = await executeToolCallsInSequence(run, assistantMessage, toolCalls);
+					else batch = await executeToolCallsInParallel(run, assistantMessage, toolCalls);
 				}
 				resume = undefined;
 				const ended = emit(run, { type: "turn_end", message: assistantMessage, toolResults: batch.toolResults });
@@ -514,16 +542,8 @@ function abandonIterator(iterator: AsyncIterator<unknown>): void {
 // message, the messages in call order, whatever throws, blocks or is aborted. Steering found while
 // the calls run goes into `run.pending`, so it is injected before the next LLM call.
 
-interface ToolBatchResult {
-	toolResults: ToolResultMessage[];
-	/** True when every result asked to end the run. */
-	terminate: boolean;
-	/** Set when calls wait for approval: the batch is not done and the run pauses. */
-	paused?: PausedToolRun;
-}
-
 /** What a call of a batch is between preparation and its outcome. */
-type ToolCallEntry = PreparedToolCall | ToolOutcome | WaitingToolCall | HeldToolOutcome | RecordedToolCall;
+type ToolCallEntry = PreparedToolCall | ToolOutcome | WaitingToolCall;
 
 /**
  * Prepares a call (prepareToolCall), then asks the approval gate; a call that must wait is announced
@@ -567,52 +587,45 @@ function announceWaitingToolCall(
 
 const NO_TOOL_CALLS: ToolBatchResult = Object.freeze({ toolResults: [], terminate: false }) as ToolBatchResult;
 
-/** Each call: start → prepare → execute → end → toolResult message → steering poll. */
+/**
+ * Each call: start → prepare → execute → end → toolResult message → steering poll. From `from` on,
+ * with the results and outcomes so far: a resumed sequential batch goes on here.
+ */
 async function executeToolCallsInSequence(
 	run: Run,
 	assistantMessage: AssistantMessage,
 	toolCalls: ToolCall[],
-	resume?: PausedToolRun,
+	from = 0,
+	toolResults: ToolResultMessage[] = [],
+	outcomes: ToolOutcome[] = [],
 ): Promise<ToolBatchResult> {
-	const outcomes: ToolOutcome[] = [];
-	const toolResults: ToolResultMessage[] = [];
-	for (let index = 0; index < toolCalls.length; index++) {
+	for (let index = from; index < toolCalls.length; index++) {
 		const toolCall = toolCalls[index];
-		const stored = resume?.calls[index];
-		// A call of a paused batch: answered already, decided, or still waiting (undefined: not started).
-		let entry = stored ? await resumeToolCall(run, stored, toolCall, (event) => emit(run, event)) : undefined;
-		if (entry?.kind === "recorded") continue;
-		if (!entry) {
-			const started = emit(run, toolStartEvent(toolCall));
-			if (started) await started;
-			if (run.pending.length > 0) entry = errorOutcome(SKIPPED_FOR_STEERING_TEXT);
-			else if (run.signal?.aborted) entry = errorOutcome(ABORTED_TOOL_TEXT);
-			else {
-				const preparing = prepareGatedToolCall(run, assistantMessage, toolCall);
-				entry = isPromiseLike(preparing) ? await preparing : preparing;
-			}
+		const started = emit(run, toolStartEvent(toolCall));
+		if (started) await started;
+		let entry: ToolCallEntry;
+		if (run.pending.length > 0) entry = errorOutcome(SKIPPED_FOR_STEERING_TEXT);
+		else if (run.signal?.aborted) entry = errorOutcome(ABORTED_TOOL_TEXT);
+		else {
+			const preparing = prepareGatedToolCall(run, assistantMessage, toolCall);
+			entry = isPromiseLike(preparing) ? await preparing : preparing;
 		}
-		if (entry.kind === "waiting" && !run.signal?.aborted) {
+		if (entry.kind === "waiting") {
 			// The calls after this one must not run before it: the batch pauses here.
+			const args = entry.args;
 			const calls = toolCalls.map((call, position): PausedToolCall => {
 				if (position < index) return { status: "recorded", toolCallId: call.id, toolName: call.name };
 				if (position > index) return { status: "not-started", toolCallId: call.id, toolName: call.name };
-				return waitingCall(call, (entry as WaitingToolCall).args, stored);
+				return waitingCall(call, args);
 			});
 			return { toolResults, terminate: false, paused: createPausedToolRun(assistantMessage, calls) };
 		}
-		let outcome: ToolOutcome;
-		if (entry.kind === "waiting") outcome = errorOutcome(ABORTED_WHILE_WAITING_TEXT);
-		else if (entry.kind === "held") outcome = entry.outcome;
-		else if (entry.kind === "ready") {
-			outcome = await executePreparedToolCall(run, assistantMessage, toolCall, entry, (event) => emit(run, event));
-		} else if (entry.kind === "done") outcome = entry;
-		else continue;
-		// A held outcome's tool_execution_end went out in the run that paused.
-		if (entry.kind !== "held") {
-			const ended = emit(run, toolEndEvent(toolCall, outcome));
-			if (ended) await ended;
-		}
+		const outcome =
+			entry.kind === "ready"
+				? await executePreparedToolCall(run, assistantMessage, toolCall, entry, (event) => emit(run, event))
+				: entry;
+		const ended = emit(run, toolEndEvent(toolCall, outcome));
+		if (ended) await ended;
 		const message = createToolResultMessage(toolCall, outcome);
 		outcomes.push(outcome);
 		toolResults.push(message);
@@ -634,20 +647,9 @@ async function executeToolCallsInParallel(
 	run: Run,
 	assistantMessage: AssistantMessage,
 	toolCalls: ToolCall[],
-	resume?: PausedToolRun,
 ): Promise<ToolBatchResult> {
 	const prepared: ToolCallEntry[] = [];
-	for (let index = 0; index < toolCalls.length; index++) {
-		const toolCall = toolCalls[index];
-		const stored = resume?.calls[index];
-		if (stored) {
-			// A call of a paused batch: its outcome is held, or it was decided, or it still waits.
-			prepared.push(
-				(await resumeToolCall(run, stored, toolCall, (event) => emit(run, event))) ??
-					errorOutcome(`Tool call "${toolCall.id}" of the paused batch was never started`),
-			);
-			continue;
-		}
+	for (const toolCall of toolCalls) {
 		const started = emit(run, toolStartEvent(toolCall));
 		if (started) await started;
 		if (run.pending.length > 0) prepared.push(errorOutcome(SKIPPED_FOR_STEERING_TEXT));
@@ -678,11 +680,8 @@ async function executeToolCallsInParallel(
 		toolCalls.map(async (toolCall, index): Promise<ToolOutcome | undefined> => {
 			const entry = prepared[index];
 			let outcome: ToolOutcome;
-			// Held: its tool_execution_end went out in the run that paused.
-			if (entry.kind === "held") return entry.outcome;
 			if (entry.kind === "done") outcome = entry;
-			// ("recorded" is a sequential batch's, which always resumes sequentially: it never gets here.)
-			else if (skipPrepared || entry.kind === "recorded") outcome = errorOutcome(SKIPPED_FOR_STEERING_TEXT);
+			else if (skipPrepared) outcome = errorOutcome(SKIPPED_FOR_STEERING_TEXT);
 			else if (entry.kind === "waiting") return undefined;
 			else outcome = await executePreparedToolCall(run, assistantMessage, toolCall, entry, emitInTurn);
 			const ended = emitInTurn(toolEndEvent(toolCall, outcome));
@@ -696,7 +695,7 @@ async function executeToolCallsInParallel(
 			// transcript yet, so the results keep call order when the batch completes.
 			const calls = toolCalls.map((toolCall, index): PausedToolCall => {
 				const outcome = settled[index];
-				if (!outcome) return waitingCall(toolCall, (prepared[index] as WaitingToolCall).args, resume?.calls[index]);
+				if (!outcome) return waitingCall(toolCall, (prepared[index] as WaitingToolCall).args);
 				const { result, isError } = outcome;
 				return { status: "done", toolCallId: toolCall.id, toolName: toolCall.name, result, isError };
 			});
@@ -721,27 +720,22 @@ async function executeToolCallsInParallel(
 	return { toolResults, terminate: allTerminate(outcomes) };
 }
 
-function toolStartEvent(toolCall: ToolCall): AgentEvent {
-	return { type: "tool_execution_start", toolCallId: toolCall.id, toolName: toolCall.name, args: toolCall.arguments };
-}
-
-function toolEndEvent(toolCall: ToolCall, outcome: ToolOutcome): AgentEvent {
+/** What approval/resume-batch.ts needs of this run: its events, transcript, steering and the sequential batch. */
+function resumeSteps(run: Run, assistantMessage: AssistantMessage, toolCalls: ToolCall[]): ResumeBatchSteps {
 	return {
-		type: "tool_execution_end",
-		toolCallId: toolCall.id,
-		toolName: toolCall.name,
-		result: outcome.result,
-		isError: outcome.isError,
+		emit: (event) => emit(run, event),
+		record: (message) => recordMessage(run, message),
+		pollSteering: async () => {
+			if (run.pending.length === 0) run.pending = await pollSteeringDuringToolCalls(run);
+		},
+		continueInSequence: (index, toolResults, outcomes) =>
+			executeToolCallsInSequence(run, assistantMessage, toolCalls, index, toolResults, outcomes),
 	};
 }
 
 function pollSteeringDuringToolCalls(run: Run): AgentMessage[] | Promise<AgentMessage[]> {
 	if ((run.config.steeringCheck ?? "after-each-tool") !== "after-each-tool") return [];
 	return pollMessages("getSteeringMessages", run.config.getSteeringMessages, run.signal);
-}
-
-function allTerminate(outcomes: ToolOutcome[]): boolean {
-	return outcomes.length > 0 && outcomes.every((outcome) => outcome.result.terminate === true && !outcome.isError);
 }
 
 // ---------------------------------------------------------------------------------------------

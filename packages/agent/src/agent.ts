@@ -1,10 +1,8 @@
 // The stateful Agent: the transcript, the queues, the listeners. Each run is one call of the loop
 // (agent-loop.ts); this class only keeps state and reduces the loop's events into it.
 import {
-	type AssistantMessage,
 	formatThrownValue,
 	type ImageContent,
-	isContextOverflow,
 	type Model,
 	type SimpleStreamOptions,
 	type ThinkingBudgets,
@@ -12,27 +10,25 @@ import {
 } from "@keel/ai";
 import { defaultConvertToLlm, defaultStreamFn, UNKNOWN_MODEL } from "./agent-defaults.js";
 import { runAgentLoop, runAgentLoopAfterApprovals, runAgentLoopContinue } from "./agent-loop.js";
-import { createToolApprovalRecorder } from "./approval/approval-records.js";
-import type { PausedToolRun, ToolApprovalDecision, ToolApprovalRequest } from "./approval/approval-types.js";
+import type { AgentCompactOptions, AgentCompactResult, AgentStore, AgentStoreRun } from "./agent-store.js";
 import { applyToolApprovalDecisions, assertCanResume, pendingToolApprovals } from "./approval/paused-run.js";
 import { MessageQueue, type QueuedMessage, queueKey } from "./message-queue.js";
-import { AgentCompaction, type AgentCompactionOptions } from "./session/agent-compaction.js";
-import { type CompactionResult, type CompactOptions, compact } from "./session/compaction.js";
-import type { Session } from "./session/session.js";
-import { sessionConvertToLlm } from "./session/session-convert-to-llm.js";
-import { INTERRUPTED_TOOL_TEXT, syntheticToolResult } from "./session/tool-result-pairing.js";
 import type {
 	AgentEvent,
 	AgentLoopConfig,
 	AgentMessage,
 	AgentState,
 	AgentTool,
+	PausedToolRun,
 	QueueMode,
 	SteeringCheck,
 	StreamFn,
 	ThinkingLevel,
+	ToolApprovalDecision,
+	ToolApprovalRequest,
 	ToolExecutionMode,
 } from "./types.js";
+import { isPromiseLike } from "./user-code.js";
 
 export const ALREADY_PROCESSING_PROMPT_TEXT =
 	"Agent is already processing a prompt. Use steer() or followUp() to queue messages, or wait for completion.";
@@ -72,22 +68,20 @@ export interface AgentOptions {
 	approvalPolicy?: AgentLoopConfig["approvalPolicy"];
 	/**
 	 * A run that paused for approvals, to resume (for example read back from a transcript after a
-	 * restart); `initialState.messages` must end with its assistant message. With a `session`, the
-	 * paused run its branch ends with is resumed without this option.
+	 * restart); `initialState.messages` must end with its assistant message. Refused beside a
+	 * `store`, which gives the paused run itself (bindSession's `pausedRun` option names another).
 	 */
 	pausedRun?: PausedToolRun;
 	/** A listener that throws does not stop the run or the other listeners; its error goes here. */
 	onListenerError?: (error: unknown, event: AgentEvent) => void;
 	/**
-	 * A session (@keel/agent-core/session) to keep the conversation in: every message is appended as
-	 * it ends, queued messages are recorded until delivered, and the Agent starts from the session's
-	 * model context. `convertToLlm` then defaults to `sessionConvertToLlm` and `sessionId` to the
-	 * session's id. A run that pauses for tool approvals is stored in it too, decisions included, and
-	 * an Agent made from the session later resumes it (docs/approvals.md). See docs/sessions.md.
+	 * Where to keep the conversation (agent-store.ts), for example a session:
+	 * `store: bindSession(session)` from @keel/agent-core/session. Every message is stored as it
+	 * ends, queued messages until delivered, a paused run with its decisions, and the request
+	 * settings; the Agent starts from the store's context, paused run, queues and settings (each
+	 * `initialState` field given wins). `convertToLlm` and `sessionId` default to the store's.
 	 */
-	session?: Session;
-	/** With a session: automatic compaction (on by default), or false to turn it off. */
-	compaction?: AgentCompactionOptions | false;
+	store?: AgentStore;
 	/** A message equal to one still queued is not queued again (steer/followUp return false). Default true. */
 	deduplicateQueuedMessages?: boolean;
 }
@@ -149,9 +143,8 @@ export class Agent {
 	private readonly listeners = new Set<AgentListener>();
 	private readonly steeringQueue = new MessageQueue();
 	private readonly followUpQueue = new MessageQueue();
-	private readonly sessionStore: Session | undefined;
-	private readonly compaction: AgentCompaction | undefined;
-	/** Queue items taken for the running run, by message, until the message is written to the session. */
+	private readonly agentStore: AgentStore | undefined;
+	/** Queue items taken for the running run, by message, until the message is written to the store. */
 	private readonly deliveringQueueItems = new Map<AgentMessage, string>();
 	private abortController: AbortController | undefined;
 	private running: Promise<void> | undefined;
@@ -161,8 +154,8 @@ export class Agent {
 	private paused: PausedToolRun | undefined;
 	/** The decisions given since the last prompt, so deciding a call twice does nothing the second time. */
 	private decided = new Map<string, boolean>();
-	/** With a session: writes the approval records (the paused run, each decision, completion). */
-	private approvalRecorder: ((event: AgentEvent) => Promise<void> | undefined) | undefined;
+	/** True from the start of a run that resumes a paused one until its batch's turn_end. */
+	private resuming = false;
 
 	convertToLlm: AgentLoopConfig["convertToLlm"];
 	transformContext: AgentLoopConfig["transformContext"];
@@ -187,15 +180,15 @@ export class Agent {
 
 	constructor(options: AgentOptions = {}) {
 		Object.assign(this.liveState, options.initialState ?? {});
-		const session = options.session;
-		this.sessionStore = session;
-		this.convertToLlm = options.convertToLlm ?? (session ? sessionConvertToLlm : defaultConvertToLlm);
+		const store = options.store;
+		this.agentStore = store;
+		this.convertToLlm = options.convertToLlm ?? store?.convertToLlm ?? defaultConvertToLlm;
 		this.transformContext = options.transformContext;
 		this.steeringMode = options.steeringMode ?? "one-at-a-time";
 		this.followUpMode = options.followUpMode ?? "one-at-a-time";
 		this.steeringCheck = options.steeringCheck ?? "after-each-tool";
 		this.streamFn = options.streamFn ?? defaultStreamFn;
-		this.sessionId = options.sessionId ?? session?.id;
+		this.sessionId = options.sessionId ?? store?.sessionId;
 		this.getApiKey = options.getApiKey;
 		this.onPayload = options.onPayload;
 		this.onResponse = options.onResponse;
@@ -207,7 +200,7 @@ export class Agent {
 		this.afterToolCall = options.afterToolCall;
 		this.shouldStopAfterTurn = options.shouldStopAfterTurn;
 		this.approvalPolicy = options.approvalPolicy;
-		if (options.pausedRun && !session) {
+		if (options.pausedRun && !store) {
 			assertCanResume(this.liveState.messages, options.pausedRun);
 			this.paused = options.pausedRun;
 		}
@@ -215,49 +208,50 @@ export class Agent {
 			options.onListenerError ??
 			((error, event) => console.error(`Agent listener failed on ${event.type}: ${formatThrownValue(error)}`));
 		this.deduplicateQueuedMessages = options.deduplicateQueuedMessages ?? true;
-		if (session) {
-			if (options.compaction !== false) {
-				this.compaction = new AgentCompaction(session, options.compaction ?? {}, () => this.showSessionContext());
-			}
-			this.attachSession(session, options.initialState?.messages !== undefined, options.pausedRun);
-		}
+		if (store) this.attachStore(store, options);
 	}
 
 	/**
-	 * Starts from the session: its model context becomes the transcript (unless initialState gave
-	 * messages), a run paused for approvals is restored (its calls keep waiting), any other turn cut
-	 * short mid-tool-call gets interrupted error results (resumeAgent can re-run the tools instead),
-	 * and the queued messages not yet delivered go back into their queues.
+	 * Starts from the store: its context becomes the transcript and its settings the state (unless
+	 * initialState gave them), a run paused for approvals is restored (its calls keep waiting), and
+	 * the queued messages not yet delivered go back into their queues.
 	 */
-	private attachSession(session: Session, keepMessages: boolean, pausedRun: PausedToolRun | undefined): void {
-		const paused = pausedRun ?? session.pausedToolRun();
-		if (!paused) {
-			for (const toolCall of session.unansweredToolCalls()) {
-				// Written in order before anything this Agent appends; a failure shows on the next append.
-				session.append(syntheticToolResult(toolCall, INTERRUPTED_TOOL_TEXT)).catch(() => {});
-			}
+	private attachStore(store: AgentStore, options: AgentOptions): void {
+		if (options.pausedRun) {
+			throw new TypeError(
+				"With a store, the paused run comes from the store: pass it to the store (bindSession(session, { pausedRun })), not to the Agent",
+			);
 		}
-		if (!keepMessages) this.liveState.messages = session.modelContext();
+		const start = store.open(() => {
+			this.liveState.messages = store.view().messages;
+		});
+		const given = options.initialState ?? {};
+		const state = this.liveState;
+		const settings = start.settings ?? {};
+		if (given.systemPrompt === undefined && settings.systemPrompt !== undefined)
+			state.systemPrompt = settings.systemPrompt;
+		if (given.model === undefined && settings.model !== undefined) state.model = settings.model;
+		if (given.thinkingLevel === undefined && settings.thinkingLevel !== undefined)
+			state.thinkingLevel = settings.thinkingLevel;
+		if (given.tools === undefined && settings.tools !== undefined) state.tools = settings.tools;
+		if (given.messages === undefined) state.messages = start.messages;
+		const paused = start.pausedRun;
 		if (paused) {
-			assertCanResume(this.liveState.messages, paused);
+			assertCanResume(state.messages, paused);
 			this.paused = paused;
 		}
-		this.approvalRecorder = createToolApprovalRecorder(session.approvalRecordWriter, { pausedRun: paused });
-		for (const item of session.pendingQueueItems()) {
+		for (const item of start.queued) {
 			const queue = item.queue === "steering" ? this.steeringQueue : this.followUpQueue;
 			queue.add({ message: item.message, priority: item.priority, queueItemId: item.queueItemId });
 		}
 	}
 
-	private showSessionContext(): void {
-		if (this.sessionStore) this.liveState.messages = this.sessionStore.modelContext();
-	}
-
-	/** After the session's branch changed: the paused run of the branch now shown, if any. */
-	private showSessionPausedRun(session: Session): void {
-		this.paused = session.pausedToolRun();
+	/** After the store's branch changed: its context, and the paused run of the branch now shown. */
+	private showStoreView(store: AgentStore): void {
+		const view = store.view();
+		this.liveState.messages = view.messages;
+		this.paused = view.pausedRun;
 		this.decided.clear();
-		this.approvalRecorder = createToolApprovalRecorder(session.approvalRecordWriter, { pausedRun: this.paused });
 	}
 
 	// --- state ----------------------------------------------------------------------------------
@@ -312,11 +306,11 @@ export class Agent {
 			if (this.steeringQueue.find(key) || this.followUpQueue.find(key)) return false;
 		}
 		const item: QueuedMessage = { message, priority };
-		const session = this.sessionStore;
-		if (session) {
-			item.queueItemId = crypto.randomUUID();
-			// Written in order with the session's other records; a failure shows on the next append.
-			session.enqueue({ queueItemId: item.queueItemId, queue, priority, message }).catch(() => {});
+		const store = this.agentStore;
+		if (store) {
+			const queueItemId = crypto.randomUUID();
+			item.queueItemId = queueItemId;
+			store.recordQueue({ action: "enqueued", item: { queueItemId, queue, priority, message } });
 		}
 		(queue === "steering" ? this.steeringQueue : this.followUpQueue).add(item);
 		return true;
@@ -324,59 +318,58 @@ export class Agent {
 
 	private dropQueued(items: QueuedMessage[]): void {
 		const ids = items.flatMap((item) => (item.queueItemId === undefined ? [] : [item.queueItemId]));
-		if (this.sessionStore && ids.length > 0) this.sessionStore.dropQueued(ids).catch(() => {});
+		if (this.agentStore && ids.length > 0) this.agentStore.recordQueue({ action: "dropped", queueItemIds: ids });
 	}
 
-	// --- session: branches and compaction -------------------------------------------------------
+	// --- the store: branches and compaction ------------------------------------------------------
 
-	/** The session this Agent appends to, if it was given one. */
-	get session(): Session | undefined {
-		return this.sessionStore;
+	/** The store this Agent keeps its conversation in, if it was given one. */
+	get store(): AgentStore | undefined {
+		return this.agentStore;
 	}
 
 	/**
-	 * Summarises the session's context up to its recent tail (see `compact` in
-	 * @keel/agent-core/session) and makes the compacted context the transcript. Needs a session and
-	 * an idle agent; the summariser defaults to the compaction option's model, then the Agent's.
+	 * Summarises the stored context up to its recent tail (with a session: `compact` in
+	 * @keel/agent-core/session) and makes the compacted context the transcript. Needs a store that
+	 * compacts and an idle agent; the summariser defaults to the compaction option's model, then the Agent's.
 	 */
-	async compact(options: Partial<CompactOptions> = {}): Promise<CompactionResult | undefined> {
-		const session = this.requireIdleSession("compact");
-		const defaults = this.compaction?.options ?? {};
-		const result = await compact(session, {
-			model: defaults.model ?? this.liveState.model,
-			streamFn: this.streamFn,
-			prompt: defaults.prompt,
-			keepRecentMessages: defaults.keepRecentMessages,
-			keepRecentTokens: defaults.keepRecentTokens,
-			...options,
-		});
-		this.showSessionContext();
+	async compact(options: AgentCompactOptions = {} as AgentCompactOptions): Promise<AgentCompactResult> {
+		const store = this.requireIdleStore("compact", "compact");
+		const result = await store.compact(options, { model: this.liveState.model, streamFn: this.streamFn });
+		this.liveState.messages = store.view().messages;
 		return result;
 	}
 
 	/**
-	 * Forks the session from a message (see Session.fork) and makes that branch the transcript. Forking
-	 * away from a run paused for approvals leaves it waiting on its branch; switching back resumes it.
+	 * Forks the stored conversation from a message (see Session.fork) and makes that branch the
+	 * transcript. Forking away from a run paused for approvals leaves it waiting on its branch;
+	 * switching back resumes it.
 	 */
 	async fork(messageId: string | null): Promise<void> {
-		const session = this.requireIdleSession("fork");
-		await session.fork(messageId);
-		this.showSessionContext();
-		this.showSessionPausedRun(session);
+		const store = this.requireIdleStore("fork", "fork");
+		await store.fork(messageId);
+		this.showStoreView(store);
 	}
 
-	/** Switches the session to another branch (a leaf from session.branches()) and shows it. */
+	/** Switches the stored conversation to another branch (a leaf from session.branches()) and shows it. */
 	async switchBranch(leafId: string): Promise<void> {
-		const session = this.requireIdleSession("switchBranch");
-		await session.switchBranch(leafId);
-		this.showSessionContext();
-		this.showSessionPausedRun(session);
+		const store = this.requireIdleStore("switchBranch", "switchBranch");
+		await store.switchBranch(leafId);
+		this.showStoreView(store);
 	}
 
-	private requireIdleSession(method: string): Session {
-		if (!this.sessionStore) throw new Error(`agent.${method}() needs a session: pass one as new Agent({ session })`);
+	private requireIdleStore<K extends "compact" | "fork" | "switchBranch">(
+		method: string,
+		capability: K,
+	): AgentStore & Required<Pick<AgentStore, K>> {
+		const store = this.agentStore;
+		if (!store?.[capability]) {
+			throw new Error(
+				`agent.${method}() needs a session: pass one as new Agent({ store: bindSession(session) }) (@keel/agent-core/session)`,
+			);
+		}
 		if (this.running) throw new Error(`agent.${method}() cannot run while the agent is processing; wait for idle`);
-		return this.sessionStore;
+		return store as AgentStore & Required<Pick<AgentStore, K>>;
 	}
 
 	// --- events ---------------------------------------------------------------------------------
@@ -488,7 +481,12 @@ export class Agent {
 	 */
 	continue(): Promise<void> {
 		if (this.running) return Promise.reject(new Error(ALREADY_PROCESSING_CONTINUE_TEXT));
-		if (this.paused) return Promise.reject(new Error(waitingForApprovalText(this.paused)));
+		if (this.paused) {
+			// Every call of the paused run is decided (a restart after the decisions were stored): it
+			// only needs resuming, which is how the run goes on.
+			if (pendingToolApprovals(this.paused).length === 0) return this.resume(this.paused, []);
+			return Promise.reject(new Error(waitingForApprovalText(this.paused)));
+		}
 		const messages = this.liveState.messages;
 		if (messages.length === 0) return Promise.reject(new Error("No messages to continue from"));
 		const last = messages[messages.length - 1] as { role?: unknown };
@@ -520,14 +518,17 @@ export class Agent {
 	}
 
 	/**
-	 * Clears the transcript, the streaming fields, the error and both queues. Does not abort. With a
-	 * session, the next message starts a new root in it (the old branches stay).
+	 * Clears the transcript, the streaming fields, the error and both queues. With a store, the next
+	 * message starts a new conversation in it (a session keeps the old branches). Throws while a run
+	 * is in progress: the run would go on appending to the transcript it clears.
 	 */
 	reset(): void {
-		if (this.sessionStore) {
-			this.sessionStore.fork(null).catch(() => {});
-			this.approvalRecorder = createToolApprovalRecorder(this.sessionStore.approvalRecordWriter);
+		if (this.running) {
+			throw new Error(
+				"agent.reset() cannot run while the agent is processing: call abort() and await waitForIdle() first",
+			);
 		}
+		this.agentStore?.reset?.();
 		this.liveState.messages = [];
 		this.liveState.streamingMessage = null;
 		this.liveState.pendingToolCalls = new Set();
@@ -573,7 +574,17 @@ export class Agent {
 		const context = { systemPrompt: state.systemPrompt, messages: [...state.messages], tools: [...state.tools] };
 		const config = this.buildConfig(state.model);
 		const sink = (event: AgentEvent) => this.dispatch(event, controller.signal);
-		this.compaction?.startRun();
+		const store = this.agentStore;
+		this.resuming = resume !== undefined;
+		if (store) {
+			store.recordSettings?.({
+				systemPrompt: state.systemPrompt,
+				model: state.model,
+				thinkingLevel: state.thinkingLevel,
+				tools: state.tools,
+			});
+			store.startRun?.();
+		}
 		// Neither rejects: the loop ends every failure with agent_end itself, and continue() checked
 		// that the transcript can be continued before starting the run.
 		// (decide() checked the decisions and the constructor the transcript, so resuming does not reject.)
@@ -590,46 +601,33 @@ export class Agent {
 			: prompts
 				? await runAgentLoop(prompts, context, config, sink, controller.signal, this.streamFn)
 				: await runAgentLoopContinue(context, config, sink, controller.signal, this.streamFn);
-		if (this.compaction) await this.retryAfterOverflow(added, config, sink, controller.signal);
+		if (store?.afterRun) await this.runAgainIfRepaired(store, added, config, sink, controller.signal);
 	}
 
 	/**
-	 * When the run ended because the provider reported a context overflow: hides the failed response
-	 * (a tombstone), compacts the session and runs the turn once more from the compacted context. A
-	 * compaction that fails is reported through onListenerError and the run's error stands.
+	 * After a run, the store may repair what ended it (a session compacts after a context overflow):
+	 * the turn then runs once more from the store's context. A repair that fails is reported through
+	 * onListenerError and the run's error stands.
 	 */
-	private async retryAfterOverflow(
+	private async runAgainIfRepaired(
+		store: AgentStore,
 		added: AgentMessage[],
 		config: AgentLoopConfig,
 		sink: (event: AgentEvent) => void | Promise<void>,
 		signal: AbortSignal,
 	): Promise<void> {
-		const compaction = this.compaction as AgentCompaction;
-		const session = this.sessionStore as Session;
-		let failed: AssistantMessage | undefined;
-		for (let index = added.length - 1; index >= 0 && !failed; index--) {
-			if ((added[index] as { role?: unknown }).role === "assistant") failed = added[index] as AssistantMessage;
-		}
-		if (compaction.options.retryOnOverflow === false || !failed || signal.aborted) return;
-		if (failed.stopReason !== "error" || !isContextOverflow(failed, config.model.contextWindow)) return;
-		const failedId = session.idOf(failed);
-		if (failedId === undefined) return;
-		// Hidden first, so the compaction neither summarises nor keeps it; hidden even when compaction
-		// fails, as the run's error (errorMessage, the listeners' events) already reported it.
+		const run: AgentStoreRun = { model: config.model, streamFn: this.streamFn, signal };
+		let repaired = false;
 		try {
-			await session.tombstone(failedId, "context overflow");
-			this.showSessionContext();
-			const result = await compaction.compact(config.model, this.streamFn, signal, "overflow");
-			if (!result) return;
+			repaired = (await store.afterRun?.(added, run)) === true;
 		} catch (error) {
 			this.reportListenerError(error, { type: "agent_end", messages: added });
-			return;
 		}
-		this.showSessionContext();
+		if (!repaired) return;
 		this.liveState.errorMessage = undefined;
 		const state = this.liveState;
 		const context = { systemPrompt: state.systemPrompt, messages: [...state.messages], tools: [...state.tools] };
-		compaction.startRun();
+		store.startRun?.();
 		await runAgentLoopContinue(context, config, sink, signal, this.streamFn);
 	}
 
@@ -651,7 +649,7 @@ export class Agent {
 			shouldStopAfterTurn: this.shouldStopAfterTurn,
 			approvalPolicy: this.approvalPolicy,
 			convertToLlm: this.convertToLlm,
-			transformContext: this.compaction ? this.compactingTransform(model) : this.transformContext,
+			transformContext: this.agentStore?.prepareContext ? this.preparingTransform(model) : this.transformContext,
 			getApiKey: this.getApiKey,
 			getSteeringMessages: () => {
 				if (this.skipNextSteeringPoll) {
@@ -664,12 +662,14 @@ export class Agent {
 		};
 	}
 
-	/** Compaction first (it may replace the start of the transcript with a summary), then the app's transform. */
-	private compactingTransform(model: Model): AgentLoopConfig["transformContext"] {
-		const compaction = this.compaction as AgentCompaction;
-		return async (messages, signal) => {
-			const compacted = await compaction.prepareContext(messages, model, this.streamFn, signal);
-			return this.transformContext ? this.transformContext(compacted, signal) : compacted;
+	/** The store's preparation first (compaction may replace the start with a summary), then the app's transform. */
+	private preparingTransform(model: Model): AgentLoopConfig["transformContext"] {
+		const store = this.agentStore as AgentStore & Required<Pick<AgentStore, "prepareContext">>;
+		return (messages, signal) => {
+			const prepared = store.prepareContext(messages, { model, streamFn: this.streamFn, signal });
+			const transform = this.transformContext;
+			if (!transform) return prepared;
+			return isPromiseLike(prepared) ? prepared.then((ready) => transform(ready, signal)) : transform(prepared, signal);
 		};
 	}
 
@@ -691,22 +691,35 @@ export class Agent {
 	 */
 	private dispatch(event: AgentEvent, signal: AbortSignal): void | Promise<void> {
 		this.reduce(event);
-		if (this.sessionStore !== undefined) return this.recordThenNotify(this.sessionStore, event, signal);
+		const store = this.agentStore;
+		if (store === undefined) return this.notifyListeners(event, signal);
+		if (event.type === "message_end") {
+			// Stored before the listeners hear of it, and before the loop goes on (it awaits this); a
+			// queued message's "delivered" mark goes with it. A failed write fails the run.
+			const queueItemId = this.deliveringQueueItems.get(event.message);
+			if (queueItemId !== undefined) this.deliveringQueueItems.delete(event.message);
+			const delivers = queueItemId === undefined ? undefined : { queueItemId };
+			return store.append(event.message, delivers).then(() => this.notifyListeners(event, signal));
+		}
+		if (
+			(event.type === "agent_end" && event.pausedRun) ||
+			event.type === "tool_approval_response" ||
+			(event.type === "turn_end" && this.resuming)
+		) {
+			if (event.type === "turn_end") this.resuming = false;
+			const recorded = store.recordApproval?.(event);
+			if (recorded) return this.notifyAfterRecorded(recorded, event, signal);
+		}
 		return this.notifyListeners(event, signal);
 	}
 
 	/**
-	 * With a session: a finished message is written before the listeners hear of it, and so are the
-	 * approval records — a decision's record before the approved tool runs (the loop awaits this), so
-	 * a restart neither asks again nor forgets. A failed approval write is reported like a listener's
-	 * error; the session then refuses every later write, which fails the run at its next message.
+	 * The approval records go in before the listeners hear of the event — a decision's record before
+	 * the approved tool runs (the loop awaits this), so a restart neither asks again nor forgets. A
+	 * failed write is reported like a listener's error; a session then refuses every later write,
+	 * which fails the run at its next message.
 	 */
-	private recordThenNotify(session: Session, event: AgentEvent, signal: AbortSignal): void | Promise<void> {
-		if (event.type === "message_end") {
-			return this.appendToSession(session, event.message).then(() => this.notifyListeners(event, signal));
-		}
-		const recorded = this.approvalRecorder?.(event);
-		if (!recorded) return this.notifyListeners(event, signal);
+	private notifyAfterRecorded(recorded: Promise<void>, event: AgentEvent, signal: AbortSignal): Promise<void> {
 		return recorded.then(
 			() => this.notifyListeners(event, signal),
 			(error: unknown) => {
@@ -714,18 +727,6 @@ export class Agent {
 				return this.notifyListeners(event, signal);
 			},
 		);
-	}
-
-	/**
-	 * Writes a finished message to the session before the listeners hear of it (and before the loop
-	 * goes on: the loop awaits the write). A queued message's "delivered" record goes in the same
-	 * write. A failed write fails the run with its error.
-	 */
-	private appendToSession(session: Session, message: AgentMessage): Promise<unknown> {
-		const queueItemId = this.deliveringQueueItems.get(message);
-		if (queueItemId === undefined) return session.append(message);
-		this.deliveringQueueItems.delete(message);
-		return session.append(message, { queueItemId });
 	}
 
 	private notifyListeners(event: AgentEvent, signal: AbortSignal): void | Promise<void> {
@@ -814,9 +815,17 @@ interface PendingResume {
 	decisions: ToolApprovalDecision[];
 }
 
+/** Names the calls that wait (id and tool), so the error says what to decide. */
 function waitingForApprovalText(paused: PausedToolRun): string {
-	const ids = pendingToolApprovals(paused).map((request) => `"${request.toolCallId}"`);
-	return `Agent is waiting for tool approval (${ids.join(", ")}): call approve(), deny() or abort() first`;
+	const calls = pendingToolApprovals(paused).map((request) => `"${request.toolCallId}" (${request.toolName})`);
+	if (calls.length === 0) {
+		// Decided after the pause (a restart since): the batch's results are not in the transcript yet.
+		const batch = paused.calls
+			.filter((call) => call.status !== "recorded")
+			.map((call) => `"${call.toolCallId}" (${call.toolName})`);
+		return `Agent has a paused run whose calls are all decided (${batch.join(", ")}): call continue() or decide([]) to finish it, or abort()`;
+	}
+	return `Agent is waiting for tool approval (${calls.join(", ")}): call approve(), deny() or abort() first`;
 }
 
 function describeValue(value: unknown): string {

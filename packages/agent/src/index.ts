@@ -18,6 +18,18 @@ export {
 	runAgentLoopAfterApprovals,
 	runAgentLoopContinue,
 } from "./agent-loop.js";
+export type {
+	AgentCompactOptions,
+	AgentCompactResult,
+	AgentCompactTypes,
+	AgentQueueChange,
+	AgentSettings,
+	AgentStore,
+	AgentStoreRun,
+	AgentStoreStart,
+	AgentStoreView,
+	StoredQueueItem,
+} from "./agent-store.js";
 // --- tool approvals: pausing a run for a decision, and resuming it (owner: approvals) ---
 export { ABORTED_WHILE_WAITING_TEXT, DENIED_TOOL_TEXT } from "./approval/approval-gate.js";
 export {
@@ -35,33 +47,8 @@ export {
 	assertPausedToolRun,
 	pendingToolApprovals,
 } from "./approval/paused-run.js";
-// --- proxy: streamProxy for browsers, and the server handlers that hold the keys (owner: proxy) ---
-export { type ProxyStreamOptions, streamProxy } from "./proxy/client.js";
-export { DEFAULT_LIMIT_RANGES, type ProxyLimitRange, type ProxyLimitRanges } from "./proxy/limit-ranges.js";
-export {
-	filterBetaHeaders,
-	filterForwardableHeaders,
-	isBetaHeader,
-	isForwardableHeader,
-	PROXY_STREAM_PATH,
-	type ProxyAssistantMessageEvent,
-	type ProxyForwardedOptions,
-	type ProxyMessageSummary,
-	type ProxyStreamRequest,
-	pickForwardedOptions,
-	toProxyEvent,
-} from "./proxy/protocol.js";
-export {
-	createFetchProxyHandler,
-	createProxyHandler,
-	type FetchProxyHandler,
-	type NodeProxyHandler,
-	type ProxyModelResolver,
-	type ProxyServerOptions,
-	proxyServerTimeouts,
-} from "./proxy/server.js";
 // --- agent core, continued (Biome sorts exports by path) ---
-export { ABORTED_TOOL_TEXT, SKIPPED_FOR_STEERING_TEXT } from "./tool-execution.js";
+export { ABORTED_TOOL_TEXT, SKIPPED_FOR_STEERING_TEXT, TRUNCATED_TOOL_CALL_TEXT } from "./tool-execution.js";
 export type {
 	AfterToolCallContext,
 	AfterToolCallResult,

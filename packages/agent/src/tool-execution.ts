@@ -11,17 +11,22 @@ import {
 } from "@keel/ai";
 import type {
 	AgentContext,
+	AgentEvent,
 	AgentEventSink,
 	AgentLoopConfig,
 	AgentTool,
 	AgentToolCall,
 	AgentToolResult,
+	PausedToolRun,
 } from "./types.js";
 import { ABORTED, AbortWatch, callCallback } from "./user-code.js";
 
 /** The text a call skipped because the user steered ends with; UIs match on it, so it never changes. */
 export const SKIPPED_FOR_STEERING_TEXT = "Skipped due to queued user message.";
 export const ABORTED_TOOL_TEXT = "Tool execution was aborted.";
+/** The result of each call of a response cut off at the output token limit (stopReason "length"). */
+export const TRUNCATED_TOOL_CALL_TEXT =
+	"Tool call was not run: the response was cut off at the output token limit, so its arguments may be incomplete. Make the call again with shorter arguments, or split the work.";
 
 /** What a call ended with: the result the model sees, and whether it is an error. */
 export interface ToolOutcome {
@@ -248,5 +253,35 @@ export function createToolResultMessage(toolCall: AgentToolCall, outcome: ToolOu
 		details: outcome.result.details,
 		isError: outcome.isError,
 		timestamp: Date.now(),
+	};
+}
+
+// --- what a batch of calls ends with, and its events ------------------------------------------
+
+/** What the tool calls of one assistant message ended with. */
+export interface ToolBatchResult {
+	toolResults: ToolResultMessage[];
+	/** True when every result asked to end the run. */
+	terminate: boolean;
+	/** Set when calls wait for approval: the batch is not done and the run pauses. */
+	paused?: PausedToolRun;
+}
+
+/** True when every outcome asked to end the run (and none is an error). */
+export function allTerminate(outcomes: ToolOutcome[]): boolean {
+	return outcomes.length > 0 && outcomes.every((outcome) => outcome.result.terminate === true && !outcome.isError);
+}
+
+export function toolStartEvent(toolCall: AgentToolCall): AgentEvent {
+	return { type: "tool_execution_start", toolCallId: toolCall.id, toolName: toolCall.name, args: toolCall.arguments };
+}
+
+export function toolEndEvent(toolCall: AgentToolCall, outcome: ToolOutcome): AgentEvent {
+	return {
+		type: "tool_execution_end",
+		toolCallId: toolCall.id,
+		toolName: toolCall.name,
+		result: outcome.result,
+		isError: outcome.isError,
 	};
 }

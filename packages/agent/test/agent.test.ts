@@ -417,6 +417,22 @@ describe("Agent: continue, abort, reset", () => {
 		expect(textOf(agent.state.messages.at(-1) as AgentMessage)).toBe("trying again");
 	});
 
+	it("reset() during a run throws and leaves the running transcript alone", async () => {
+		const slow = controlledTool();
+		faux.setResponses([fauxAssistantMessage(fauxToolCall("slow", {}, "call_1")), fauxAssistantMessage("done")]);
+		const agent = createAgent({ initialState: { tools: [slow.tool] } });
+		const running = agent.prompt("hi");
+		await slow.whenStarted(1);
+		expect(() => agent.reset()).toThrow(
+			"agent.reset() cannot run while the agent is processing: call abort() and await waitForIdle() first",
+		);
+		slow.finish("call_1");
+		await running;
+		expect(roles(agent.state.messages)).toEqual(["user", "assistant", "toolResult", "assistant"]);
+		agent.reset();
+		expect(agent.state.messages).toEqual([]);
+	});
+
 	it("reset() clears the transcript, the error and the queues", async () => {
 		faux.setResponses([fauxAssistantMessage([fauxText("x")], { stopReason: "error", errorMessage: "bad" })]);
 		const agent = createAgent();

@@ -2,7 +2,7 @@ import { Type } from "@keel/ai";
 import { fauxAssistantMessage, fauxToolCall, registerFauxProvider } from "@keel/ai/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { Agent, type AgentTool } from "../src/index.js";
-import { createMemoryTranscriptStore, Session, type TranscriptStore } from "../src/session/index.js";
+import { bindSession, createMemoryTranscriptStore, Session, type TranscriptStore } from "../src/session/index.js";
 import { controlledTool } from "./helpers.js";
 import { createTestSession, describeMessages } from "./session-helpers.js";
 
@@ -28,7 +28,10 @@ describe("an Agent with a session", () => {
 	it("appends every message as it ends, before the listeners hear of it; tool progress stays a UI event", async () => {
 		const session = await createTestSession();
 		faux.setResponses([fauxAssistantMessage(fauxToolCall("index", {}, "call_1")), "Done."]);
-		const agent = new Agent({ initialState: { model: faux.getModel(), tools: [progressTool] }, session });
+		const agent = new Agent({
+			initialState: { model: faux.getModel(), tools: [progressTool] },
+			store: bindSession(session),
+		});
 		const idsAtMessageEnd: (string | undefined)[] = [];
 		let updates = 0;
 		agent.subscribe((event) => {
@@ -63,7 +66,7 @@ describe("an Agent with a session", () => {
 					flush: () => writer.flush(),
 					close: () => writer.close(),
 					async append(records) {
-						// The header went in at create; the first message write fails.
+						// The header went in at create; the first write of the run (its settings) fails.
 						if (appends++ === 0) throw new Error("disk full");
 						return writer.append(records);
 					},
@@ -72,9 +75,10 @@ describe("an Agent with a session", () => {
 		};
 		const session = await Session.create(failing);
 		faux.setResponses(["never reached"]);
-		const agent = new Agent({ initialState: { model: faux.getModel() }, session });
+		const agent = new Agent({ initialState: { model: faux.getModel() }, store: bindSession(session) });
 		await agent.prompt("hello");
-		expect(agent.state.errorMessage).toBe("disk full");
+		// The settings record failed first; the prompt's append then fails with that cause.
+		expect(agent.state.errorMessage).toContain("(disk full)");
 		expect(faux.state.requests).toHaveLength(0);
 		await expect(session.append({ role: "user", content: "more", timestamp: 1 })).rejects.toThrow(
 			"can no longer be written: an earlier append failed (disk full)",
@@ -84,7 +88,7 @@ describe("an Agent with a session", () => {
 	it("edits an earlier prompt and tries again with fork(), and switches back with switchBranch()", async () => {
 		const session = await createTestSession();
 		faux.setResponses(["Paris.", "Lyon is not the capital.", "Berlin."]);
-		const agent = new Agent({ initialState: { model: faux.getModel() }, session });
+		const agent = new Agent({ initialState: { model: faux.getModel() }, store: bindSession(session) });
 		await agent.prompt("Capital of France?");
 		await agent.prompt("Capital of Germany? (typo: Lyon)");
 		const firstLeaf = session.leafId as string;
@@ -116,7 +120,7 @@ describe("an Agent with a session", () => {
 		]);
 		const agent = new Agent({
 			initialState: { model: faux.getModel(), tools: [slow.tool] },
-			session,
+			store: bindSession(session),
 			toolExecution: "sequential",
 		});
 		const aborted = agent.prompt("run both");
@@ -143,16 +147,24 @@ describe("an Agent with a session", () => {
 	it("refuses branch changes while running", async () => {
 		const session = await createTestSession();
 		faux.setResponses(["slow"]);
-		const agent = new Agent({ initialState: { model: faux.getModel() }, session });
+		const agent = new Agent({ initialState: { model: faux.getModel() }, store: bindSession(session) });
 		const running = agent.prompt("hi");
 		await expect(agent.fork(null)).rejects.toThrow("agent.fork() cannot run while the agent is processing");
 		await running;
 	});
 
+	it("refuses a pausedRun option beside a store, before the store is opened", async () => {
+		const session = await createTestSession();
+		const pausedRun = { version: 1, pauseId: "p", assistantMessage: {}, calls: [] } as never;
+		expect(() => new Agent({ store: bindSession(session), pausedRun })).toThrow(
+			"With a store, the paused run comes from the store: pass it to the store (bindSession(session, { pausedRun })), not to the Agent",
+		);
+	});
+
 	it("starts a new root in the session on reset()", async () => {
 		const session = await createTestSession();
 		faux.setResponses(["one", "two"]);
-		const agent = new Agent({ initialState: { model: faux.getModel() }, session });
+		const agent = new Agent({ initialState: { model: faux.getModel() }, store: bindSession(session) });
 		await agent.prompt("first conversation");
 		agent.reset();
 		await agent.prompt("second conversation");

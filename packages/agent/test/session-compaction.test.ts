@@ -1,7 +1,7 @@
 import { fauxAssistantMessage, registerFauxProvider } from "@keel/ai/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { Agent } from "../src/index.js";
-import { compact, createMemoryTranscriptStore, Session } from "../src/session/index.js";
+import { bindSession, compact, createMemoryTranscriptStore, Session } from "../src/session/index.js";
 import { assistantMessage, createTestSession, describeMessages, toolResult, userMessage } from "./session-helpers.js";
 
 const summariser = registerFauxProvider({ api: "faux-compaction-summariser" });
@@ -114,8 +114,9 @@ describe("the Agent compacts", () => {
 		summariser.setResponses(["The user asked a long question."]);
 		const agent = new Agent({
 			initialState: { model: faux.getModel() },
-			session,
-			compaction: { threshold: 0.5, model: summariser.getModel(), keepRecentMessages: 0 },
+			store: bindSession(session, {
+				compaction: { threshold: 0.5, model: summariser.getModel(), keepRecentMessages: 0 },
+			}),
 		});
 		await agent.prompt(`long question ${"x".repeat(640)}`);
 		expect(summariser.state.requests).toHaveLength(0);
@@ -146,8 +147,9 @@ describe("the Agent compacts", () => {
 		summariser.setResponses(["Earlier: a greeting."]);
 		const agent = new Agent({
 			initialState: { model: faux.getModel() },
-			session,
-			compaction: { threshold: 1, model: summariser.getModel(), keepRecentMessages: 1 },
+			store: bindSession(session, {
+				compaction: { threshold: 1, model: summariser.getModel(), keepRecentMessages: 1 },
+			}),
 		});
 		await agent.prompt("hello");
 		await agent.prompt("now something big");
@@ -170,7 +172,10 @@ describe("the Agent compacts", () => {
 	it("does not retry when compaction is turned off", async () => {
 		const session = await createTestSession();
 		faux.setResponses([fauxAssistantMessage("", { stopReason: "error", errorMessage: "prompt is too long" })]);
-		const agent = new Agent({ initialState: { model: faux.getModel() }, session, compaction: false });
+		const agent = new Agent({
+			initialState: { model: faux.getModel() },
+			store: bindSession(session, { compaction: false }),
+		});
 		await agent.prompt("big");
 		expect(agent.state.errorMessage).toBe("prompt is too long");
 		expect(faux.state.requests).toHaveLength(1);
@@ -179,7 +184,7 @@ describe("the Agent compacts", () => {
 	it("compacts on request with agent.compact()", async () => {
 		const session = await sessionWithHistory();
 		summariser.setResponses(["manual summary"]);
-		const agent = new Agent({ initialState: { model: summariser.getModel() }, session });
+		const agent = new Agent({ initialState: { model: summariser.getModel() }, store: bindSession(session) });
 		const result = await agent.compact({ keepRecentMessages: 1 });
 		expect(result?.summary.summary).toBe("manual summary");
 		expect(describeMessages(agent.state.messages)).toEqual(["summary: manual summary", "assistant: README added."]);

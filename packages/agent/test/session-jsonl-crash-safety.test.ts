@@ -7,6 +7,8 @@ import { createJsonlTranscriptStore } from "../src/session/jsonl/index.js";
 import { header, userRecord } from "./session-fixtures.js";
 import { startChild } from "./session-jsonl-child-process.js";
 
+const CHILD_PROCESS_TEST_TIMEOUT_MS = 120_000;
+
 let directory: string;
 beforeEach(() => {
 	directory = mkdtempSync(join(tmpdir(), "keel-session-crash-"));
@@ -17,7 +19,8 @@ function messageIds(records: { type: string }[]): string[] {
 	return records.filter((record) => record.type === "message").map((record) => (record as SessionMessageRecord).id);
 }
 
-describe("a torn last line", () => {
+// Each case starts Node processes that load TypeScript through tsx: seconds each on a busy machine.
+describe("a torn last line", { timeout: CHILD_PROCESS_TEST_TIMEOUT_MS }, () => {
 	it("is reported by read, and every earlier record is returned", async () => {
 		const store = createJsonlTranscriptStore({ directory });
 		const writer = await store.openWriter("s1", { create: header("s1") });

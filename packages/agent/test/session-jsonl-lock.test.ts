@@ -7,13 +7,16 @@ import { createJsonlTranscriptStore } from "../src/session/jsonl/index.js";
 import { header, userRecord } from "./session-fixtures.js";
 import { startChild } from "./session-jsonl-child-process.js";
 
+const CHILD_PROCESS_TEST_TIMEOUT_MS = 120_000;
+
 let directory: string;
 beforeEach(() => {
 	directory = mkdtempSync(join(tmpdir(), "keel-session-lock-"));
 });
 afterEach(() => rmSync(directory, { recursive: true, force: true }));
 
-describe("one writer per session", () => {
+// Each case starts Node processes that load TypeScript through tsx: seconds each on a busy machine.
+describe("one writer per session", { timeout: CHILD_PROCESS_TEST_TIMEOUT_MS }, () => {
 	it("gives a second process a SessionLockedError naming the holder, and no record of it reaches the file", async () => {
 		const store = createJsonlTranscriptStore({ directory });
 		const writer = await store.openWriter("s1", { create: header("s1") });

@@ -1,7 +1,7 @@
 import { registerFauxProvider } from "@keel/ai/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { Agent } from "../src/index.js";
-import { createMemoryTranscriptStore, resumeAgent, Session } from "../src/session/index.js";
+import { bindSession, createMemoryTranscriptStore, resumeAgent, Session } from "../src/session/index.js";
 import { describeMessages, userMessage } from "./session-helpers.js";
 
 const faux = registerFauxProvider({ api: "faux-session-queues" });
@@ -69,7 +69,7 @@ describe("queued messages in a session", () => {
 	it("survive a restart and are each delivered exactly once after resume", async () => {
 		const store = createMemoryTranscriptStore();
 		const session = await Session.create(store);
-		const first = new Agent({ initialState: { model: faux.getModel() }, session });
+		const first = new Agent({ initialState: { model: faux.getModel() }, store: bindSession(session) });
 		first.followUp(userMessage("pending follow-up"));
 		first.steer(userMessage("pending steering"), { priority: 2 });
 		first.followUp(userMessage("dropped"));

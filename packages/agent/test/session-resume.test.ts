@@ -5,6 +5,7 @@ import { fauxAssistantMessage, fauxToolCall, registerFauxProvider } from "@keel/
 import { afterEach, describe, expect, it } from "vitest";
 import { Agent, type AgentTool } from "../src/index.js";
 import {
+	bindSession,
 	createMemoryTranscriptStore,
 	INTERRUPTED_TOOL_TEXT,
 	resumeAgent,
@@ -46,7 +47,10 @@ describe("resume", () => {
 			"first answer",
 			"second answer",
 		]);
-		const agent = new Agent({ initialState: { model: faux.getModel(), tools, systemPrompt: "be brief" }, session });
+		const agent = new Agent({
+			initialState: { model: faux.getModel(), tools, systemPrompt: "be brief" },
+			store: bindSession(session),
+		});
 		await agent.prompt("start");
 		await session.append({ role: "progress", text: "indexing 40%", timestamp: Date.now() });
 		await session.close();
@@ -76,7 +80,7 @@ describe("resume", () => {
 		try {
 			const session = await Session.create(createJsonlTranscriptStore({ directory }));
 			faux.setResponses(["one", "two", "summary of one", "three", "other three"]);
-			const agent = new Agent({ initialState: { model: faux.getModel() }, session });
+			const agent = new Agent({ initialState: { model: faux.getModel() }, store: bindSession(session) });
 			await agent.prompt("first");
 			await agent.prompt("second");
 			await agent.compact({ keepRecentMessages: 2 });
@@ -111,7 +115,7 @@ describe("resume", () => {
 			const store = createJsonlTranscriptStore({ directory });
 			const session = await Session.create(store);
 			faux.setResponses(["one", "two", "summary of one", "three", "four"]);
-			const agent = new Agent({ initialState: { model: faux.getModel() }, session });
+			const agent = new Agent({ initialState: { model: faux.getModel() }, store: bindSession(session) });
 			await agent.prompt("first");
 			await agent.prompt("second");
 			await agent.compact({ keepRecentMessages: 2 });

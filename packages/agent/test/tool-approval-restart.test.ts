@@ -19,6 +19,8 @@ import { createJsonlTranscriptStore } from "../src/session/jsonl/index.js";
 import { textOf } from "./helpers.js";
 import { answeringTool, messagesOf, persistAgent } from "./tool-approval-fixtures.js";
 
+const CHILD_PROCESS_TEST_TIMEOUT_MS = 120_000;
+
 let directory: string;
 let faux: FauxProviderRegistration;
 beforeEach(() => {
@@ -63,7 +65,8 @@ async function reopen(sessionId: string) {
 	return { store, records, messages, lastId, pausedRun };
 }
 
-describe("tool approval across a restart", () => {
+// Each case starts Node processes that load TypeScript through tsx: seconds each on a busy machine.
+describe("tool approval across a restart", { timeout: CHILD_PROCESS_TEST_TIMEOUT_MS }, () => {
 	it("a run paused in another process resumes here from the JSONL session, ungated results kept, in call order", async () => {
 		const printed = await runChildUntilPaused("restart-1");
 		expect(printed.pending.map((request) => request.toolCallId)).toEqual(["call-b"]);

@@ -4,7 +4,7 @@
 import { fauxAssistantMessage, fauxToolCall, registerFauxProvider } from "@keel/ai/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { Agent, type AgentMessage } from "../src/index.js";
-import { createMemoryTranscriptStore, Session } from "../src/session/index.js";
+import { bindSession, createMemoryTranscriptStore, Session } from "../src/session/index.js";
 import { INTERRUPTED_TOOL_TEXT } from "../src/session/tool-result-pairing.js";
 import { textOf } from "./helpers.js";
 import { describeMessages, userMessage } from "./session-helpers.js";
@@ -29,8 +29,7 @@ function agentFor(session: Session) {
 	const read = answeringTool("read");
 	const write = answeringTool("write", true);
 	const agent = new Agent({
-		session,
-		compaction: false,
+		store: bindSession(session, { compaction: false }),
 		initialState: { model: faux.getModel(), tools: [read, write] },
 	});
 	return { agent, read, write };
@@ -144,8 +143,7 @@ describe("a paused approval run in the session's tree", () => {
 		const store = createMemoryTranscriptStore();
 		const session = await Session.create(store);
 		const first = new Agent({
-			session,
-			compaction: false,
+			store: bindSession(session, { compaction: false }),
 			toolExecution: "sequential",
 			initialState: { model: faux.getModel(), tools: [answeringTool("read"), answeringTool("write", true)] },
 		});
@@ -164,8 +162,7 @@ describe("a paused approval run in the session's tree", () => {
 		const read = answeringTool("read");
 		const write = answeringTool("write", true);
 		const agent = new Agent({
-			session: reopened,
-			compaction: false,
+			store: bindSession(reopened, { compaction: false }),
 			toolExecution: "sequential",
 			initialState: { model: faux.getModel(), tools: [read, write] },
 		});

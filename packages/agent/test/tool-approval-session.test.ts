@@ -1,5 +1,5 @@
 // Approvals kept by the session itself: an Agent with a session stores the paused run and every
-// decision on its own, and `new Agent({ session })` or `resumeAgent(session)` in a new process resumes
+// decision on its own, and `new Agent({ store: bindSession(session) })` or `resumeAgent(session)` in a new process resumes
 // it — the waiting calls are never closed with "interrupted" results.
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -10,10 +10,19 @@ import type { Message, ToolResultMessage } from "@keel/ai";
 import { type FauxProviderRegistration, fauxAssistantMessage, registerFauxProvider } from "@keel/ai/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Agent, type AgentMessage } from "../src/index.js";
-import { findPausedToolRun, resumeAgent, Session, type SessionApprovalRecord } from "../src/session/index.js";
+import {
+	bindSession,
+	findPausedToolRun,
+	INTERRUPTED_TOOL_TEXT,
+	resumeAgent,
+	Session,
+	type SessionApprovalRecord,
+} from "../src/session/index.js";
 import { createJsonlTranscriptStore } from "../src/session/jsonl/index.js";
 import { textOf } from "./helpers.js";
 import { answeringTool } from "./tool-approval-fixtures.js";
+
+const CHILD_PROCESS_TEST_TIMEOUT_MS = 120_000;
 
 let directory: string;
 let faux: FauxProviderRegistration;
@@ -33,7 +42,7 @@ function toolResultsOf(messages: readonly (AgentMessage | Message)[]): ToolResul
 /** Runs the child process in `mode` until it exits (or is killed) and returns its output and exit. */
 function runChild(
 	sessionId: string,
-	mode: "pause" | "approve-then-crash",
+	mode: "pause" | "approve-then-crash" | "approve-all-then-crash",
 ): Promise<{ output: string; code: number | null; signal: NodeJS.Signals | null }> {
 	const script = fileURLToPath(new URL("./tool-approval-session-child.ts", import.meta.url));
 	const child = spawn(process.execPath, ["--import", "tsx", script, directory, sessionId, mode], {
@@ -68,14 +77,18 @@ function approvalActions(records: readonly { type: string }[]): string[] {
 		.map((record) => `${record.action}${record.toolCallId ? ` ${record.toolCallId}` : ""}`);
 }
 
-describe("tool approvals kept by the session", () => {
-	it("new Agent({ session }) in a new process resumes the paused run: approved and denied calls, results in call order", async () => {
+// Each case starts Node processes that load TypeScript through tsx: seconds each on a busy machine.
+describe("tool approvals kept by the session", { timeout: CHILD_PROCESS_TEST_TIMEOUT_MS }, () => {
+	it("new Agent({ store: bindSession(session) }) in a new process resumes the paused run: approved and denied calls, results in call order", async () => {
 		await pauseInChild("session-1");
 		const session = await Session.open(createJsonlTranscriptStore({ directory }), "session-1");
 		const read = answeringTool("read");
 		const write = answeringTool("write", true);
 		faux.setResponses([fauxAssistantMessage("finished")]);
-		const agent = new Agent({ session, initialState: { model: faux.getModel(), tools: [read, write] } });
+		const agent = new Agent({
+			store: bindSession(session),
+			initialState: { model: faux.getModel(), tools: [read, write] },
+		});
 
 		// Restored, not interrupted: the same calls wait, and nothing was written for them.
 		expect(agent.pendingApprovals.map((request) => request.toolCallId)).toEqual(["call-b", "call-d"]);
@@ -144,7 +157,7 @@ describe("tool approvals kept by the session", () => {
 		]);
 	});
 
-	it("a decision stored before the process died is honoured exactly once after the restart", async () => {
+	it('an approved call cut short by the process dying is rerun after the restart with interruptedToolCalls: "rerun"', async () => {
 		await pauseInChild("session-3");
 		const crashed = await runChild("session-3", "approve-then-crash");
 		expect(crashed.output).toContain('waiting ["call-b","call-d"]');
@@ -156,7 +169,7 @@ describe("tool approvals kept by the session", () => {
 		const write = answeringTool("write", true);
 		faux.setResponses([fauxAssistantMessage("finished")]);
 		const agent = new Agent({
-			session,
+			store: bindSession(session, { interruptedToolCalls: "rerun" }),
 			initialState: { model: faux.getModel(), tools: [answeringTool("read"), write] },
 		});
 		// The approval is not asked again, and cannot be turned into a denial.
@@ -178,13 +191,70 @@ describe("tool approvals kept by the session", () => {
 		expect(results).toHaveLength(4);
 	});
 
+	it("an approved call cut short by SIGKILL gets the interrupted result after the restart, and continue() goes on", async () => {
+		await pauseInChild("session-6");
+		const crashed = await runChild("session-6", "approve-all-then-crash");
+		expect(crashed.signal).toBe("SIGKILL");
+		expect(crashed.output).not.toContain("still alive");
+		expect(approvalActions(await readRecords("session-6"))).toEqual(["requested", "granted call-b", "granted call-d"]);
+
+		const session = await Session.open(createJsonlTranscriptStore({ directory }), "session-6");
+		const write = answeringTool("write", true);
+		faux.setResponses([fauxAssistantMessage("finished")]);
+		const agent = new Agent({
+			store: bindSession(session),
+			initialState: { model: faux.getModel(), tools: [answeringTool("read"), write] },
+		});
+		// Nothing waits for a decision, and the documented loop goes on with continue().
+		expect(agent.pendingApprovals).toEqual([]);
+		await expect(agent.prompt("something else")).rejects.toThrow(
+			'Agent has a paused run whose calls are all decided ("call-a" (read), "call-b" (write), "call-c" (read), "call-d" (write)): call continue() or decide([]) to finish it, or abort()',
+		);
+		await agent.continue();
+		await session.close();
+		expect(write.runs).toEqual([]);
+		expect(agent.pausedRun).toBeUndefined();
+		const sent = toolResultsOf(faux.state.requests[0].context.messages);
+		expect(sent.map((result) => [result.toolCallId, result.isError])).toEqual([
+			["call-a", false],
+			["call-b", true],
+			["call-c", false],
+			["call-d", true],
+		]);
+		expect(textOf(sent[1])).toBe(INTERRUPTED_TOOL_TEXT);
+		expect(textOf(agent.state.messages.at(-1) as AgentMessage)).toBe("finished");
+		expect(approvalActions(await readRecords("session-6"))).toEqual([
+			"requested",
+			"granted call-b",
+			"granted call-d",
+			"completed",
+		]);
+		// The next process finds nothing waiting.
+		const reopened = await Session.open(createJsonlTranscriptStore({ directory }), "session-6");
+		expect(new Agent({ store: bindSession(reopened) }).pausedRun).toBeUndefined();
+		await reopened.close();
+	});
+
+	it("while a call still waits, continue() and prompt() name the waiting calls, ids and tools", async () => {
+		await pauseInChild("session-7");
+		const session = await Session.open(createJsonlTranscriptStore({ directory }), "session-7");
+		const agent = new Agent({
+			store: bindSession(session),
+			initialState: { model: faux.getModel(), tools: [answeringTool("read"), answeringTool("write", true)] },
+		});
+		await expect(agent.continue()).rejects.toThrow(
+			'Agent is waiting for tool approval ("call-b" (write), "call-d" (write)): call approve(), deny() or abort() first',
+		);
+		await session.close();
+	});
+
 	it('a session opened with load: "context" restores the paused run too', async () => {
 		await pauseInChild("session-4");
 		const session = await Session.open(createJsonlTranscriptStore({ directory }), "session-4", { load: "context" });
 		const write = answeringTool("write", true);
 		faux.setResponses([fauxAssistantMessage("finished")]);
 		const agent = new Agent({
-			session,
+			store: bindSession(session),
 			initialState: { model: faux.getModel(), tools: [answeringTool("read"), write] },
 		});
 		expect(agent.pendingApprovals.map((request) => request.toolCallId)).toEqual(["call-b", "call-d"]);
@@ -201,7 +271,10 @@ describe("tool approvals kept by the session", () => {
 	it("abort() while calls wait stores their aborted results, and the next Agent has nothing waiting", async () => {
 		await pauseInChild("session-5");
 		const session = await Session.open(createJsonlTranscriptStore({ directory }), "session-5");
-		const agent = new Agent({ session, initialState: { model: faux.getModel(), tools: [answeringTool("read")] } });
+		const agent = new Agent({
+			store: bindSession(session),
+			initialState: { model: faux.getModel(), tools: [answeringTool("read")] },
+		});
 		expect(agent.pendingApprovals).toHaveLength(2);
 		agent.abort();
 		await agent.waitForIdle();
@@ -217,7 +290,7 @@ describe("tool approvals kept by the session", () => {
 			["call-c", "read:c"],
 			["call-d", "Tool call was not run: the run was aborted while it waited for approval"],
 		]);
-		expect(new Agent({ session: reopened }).pendingApprovals).toEqual([]);
+		expect(new Agent({ store: bindSession(reopened) }).pendingApprovals).toEqual([]);
 		await reopened.close();
 		expect(faux.state.callCount).toBe(0);
 	});

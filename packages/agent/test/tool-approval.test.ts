@@ -267,7 +267,7 @@ describe("tool approval: deciding", () => {
 		const { agent } = mixedBatchAgent();
 		await agent.prompt("go");
 		await expect(agent.prompt("another")).rejects.toThrow(
-			'Agent is waiting for tool approval ("call-b"): call approve(), deny() or abort() first',
+			'Agent is waiting for tool approval ("call-b" (write)): call approve(), deny() or abort() first',
 		);
 		await expect(agent.continue()).rejects.toThrow("Agent is waiting for tool approval");
 	});

@@ -13,6 +13,7 @@ import {
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Agent, type AgentMessage } from "../src/index.js";
 import {
+	bindSession,
 	InvalidSessionIdError,
 	Session,
 	type SessionApprovalRecord,
@@ -347,7 +348,10 @@ export function describeTranscriptStoreConformance(name: string, harness: Transc
 						fauxAssistantMessage("finished"),
 					]);
 					const session = await Session.create(store, { sessionId: "s1" });
-					const agent = new Agent({ session, initialState: { model: faux.getModel(), tools: [read, write] } });
+					const agent = new Agent({
+						store: bindSession(session),
+						initialState: { model: faux.getModel(), tools: [read, write] },
+					});
 					await agent.prompt("go");
 					await session.close();
 					const approvals = (await store.read("s1")).records.filter(
@@ -357,7 +361,7 @@ export function describeTranscriptStoreConformance(name: string, harness: Transc
 
 					const reopened = await Session.open(store, "s1");
 					const resumed = new Agent({
-						session: reopened,
+						store: bindSession(reopened),
 						initialState: { model: faux.getModel(), tools: [read, write] },
 					});
 					expect(resumed.pendingApprovals.map((request) => request.toolCallId)).toEqual(["call-b"]);

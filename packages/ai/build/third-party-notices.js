@@ -21,10 +21,16 @@ function bundledPackageDirectories(metafile) {
 }
 
 export async function writeThirdPartyNotices(distDirectory) {
-	const metafilePath = join(distDirectory, "metafile-esm.json");
-	const metafile = JSON.parse(readFileSync(metafilePath, "utf8"));
-	rmSync(metafilePath);
-	const sections = bundledPackageDirectories(metafile).map(([name, directory]) => {
+	// One metafile per build that bundles third-party code (metafile-esm.json, metafile-cjs.json).
+	const metafilePaths = readdirSync(distDirectory)
+		.filter((file) => /^metafile-.*\.json$/.test(file))
+		.map((file) => join(distDirectory, file));
+	const inputs = {};
+	for (const path of metafilePaths) {
+		Object.assign(inputs, JSON.parse(readFileSync(path, "utf8")).inputs);
+		rmSync(path);
+	}
+	const sections = bundledPackageDirectories({ inputs }).map(([name, directory]) => {
 		const manifest = JSON.parse(readFileSync(join(directory, "package.json"), "utf8"));
 		const licenceFile = readdirSync(directory).find((file) => LICENCE_FILE.test(file));
 		if (!licenceFile) throw new Error(`${name} is bundled into dist but has no licence file in ${directory}`);

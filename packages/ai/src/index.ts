@@ -138,6 +138,7 @@ export type {
 	TracingHooks,
 } from "./tracing/hooks.js";
 export type * from "./types.js";
+export { type ContextLimits, DEFAULT_CONTEXT_LIMITS, validateContext } from "./utils/context-validation.js";
 export { createErrorMessage, formatThrownValue } from "./utils/error-message.js";
 export {
 	AssistantMessageEventStream,
@@ -147,6 +148,16 @@ export {
 } from "./utils/event-stream.js";
 export { parseJsonWithRepair, repairJson } from "./utils/json-repair.js";
 export { getImages, getMessageText, getThinking, getToolCalls } from "./utils/message-content.js";
+export {
+	type ContentBlockType,
+	MESSAGE_ROLES,
+	MessageValidationError,
+	type MessageValidationOptions,
+	parseMessage,
+	validateContentBlocks,
+	validateMessage,
+	validateTool,
+} from "./utils/message-validation.js";
 export { getOverflowPatterns, isContextOverflow, isOverflowErrorMessage } from "./utils/overflow.js";
 export { sanitizeSurrogates } from "./utils/sanitize-unicode.js";
 export { parseStreamingJson, StreamingJsonParser, type StreamingJsonResult } from "./utils/streaming-json.js";
@@ -160,7 +171,8 @@ export {
 } from "./utils/system-messages.js";
 export { StringEnum } from "./utils/typebox-helpers.js";
 export { validateJsonValue, validateToolArguments, validateToolCall } from "./utils/validation.js";
-export { readServerSentEvents, type ServerSentEvent, ServerSentEventParser } from "./wire/sse.js";
+export { readServerSentEvents } from "./wire/framers.js";
+export { type ServerSentEvent, ServerSentEventParser } from "./wire/sse.js";
 
 import { registerBuiltInApiProviders } from "./providers/register-builtins.js";
 

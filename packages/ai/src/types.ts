@@ -313,11 +313,15 @@ export interface StreamOptions {
 	/** Merged last: they override provider and model defaults. */
 	headers?: Record<string, string>;
 	/**
-	 * Bound on the whole call (request, retries and streaming), in ms. Default: none, because long
-	 * answers can legitimately stream for many minutes; the idle watchdog below catches hangs.
+	 * Bound on the whole call (request, retries and streaming), in ms. Default 60 minutes, so every
+	 * call ends; raise it for longer answers (0 or Infinity: no bound).
 	 */
 	timeoutMs?: number;
-	/** Ends a stream that sends no bytes for this long, in ms. Default 2 minutes; 0 disables it. */
+	/**
+	 * Ends a stream that makes no progress for this long, in ms: no bytes at all, or only keep-alive
+	 * traffic (comments, pings, ignored events, part of a line) for 4 times this long since the last
+	 * progress. Default 2 minutes; 0 disables it.
+	 */
 	idleTimeoutMs?: number;
 	/** Retries before the first content event. Default 2. */
 	maxRetries?: number;

@@ -2,7 +2,14 @@
 // `idleTimeoutMs`; each ends the call with one error event that keeps the content, even when the
 // transport ignores the signal. The unit (CallLifetime) first, then the same guarantees end to end.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { CallLifetime, CallStoppedError, stopMessage } from "../src/call/call-lifetime.js";
+import {
+	CallLifetime,
+	CallStoppedError,
+	DEFAULT_TIMEOUT_MS,
+	KEEP_ALIVE_ALLOWANCE,
+	type StopCause,
+	stopMessage,
+} from "../src/call/call-lifetime.js";
 import { createProviderStream } from "../src/call/provider-stream.js";
 import type { AssistantMessageEvent } from "../src/types.js";
 import { testModel } from "./helpers/models.js";
@@ -15,6 +22,12 @@ const model = testModel({
 	baseUrl: "http://127.0.0.1:1",
 });
 
+/** From now on the clock reads `ms` later than the fake timers run: every timer fires that late. */
+function runTimersLate(ms: number): void {
+	const fakeNow = Date.now.bind(Date);
+	vi.spyOn(Date, "now").mockImplementation(() => fakeNow() + ms);
+}
+
 async function collect(stream: AsyncIterable<AssistantMessageEvent>) {
 	const events: AssistantMessageEvent[] = [];
 	for await (const event of stream) events.push(event);
@@ -22,6 +35,7 @@ async function collect(stream: AsyncIterable<AssistantMessageEvent>) {
 }
 
 afterEach(() => {
+	vi.restoreAllMocks();
 	vi.useRealTimers();
 });
 
@@ -60,6 +74,75 @@ describe("CallLifetime", () => {
 		expect(lifetime.stopCause).toBeUndefined();
 		vi.advanceTimersByTime(40);
 		expect(lifetime.stopCause).toEqual({ kind: "idle", ms: 100 });
+	});
+
+	it("idle watchdog: a late timer (a starved loop) lets activity delivered in the next turn keep the call alive", () => {
+		vi.useFakeTimers();
+		const lifetime = new CallLifetime({ idleTimeoutMs: 100 });
+		lifetime.touch();
+		// Bytes that arrived while the loop was starved are read in the turn after the deadline's timer.
+		setTimeout(() => lifetime.touch(), 100);
+		// The process was descheduled for 50 ms: the clock moves on, the timers run late.
+		runTimersLate(50);
+		vi.advanceTimersByTime(100);
+		expect(lifetime.stopCause).toBeUndefined();
+		vi.advanceTimersByTime(101);
+		expect(lifetime.stopCause).toEqual({ kind: "idle", ms: 100 });
+	});
+
+	it("idle watchdog: a late timer with nothing delivered in the next turn stops the call", () => {
+		vi.useFakeTimers();
+		const lifetime = new CallLifetime({ idleTimeoutMs: 100 });
+		lifetime.touch();
+		runTimersLate(50);
+		vi.advanceTimersByTime(100);
+		expect(lifetime.stopCause).toBeUndefined();
+		vi.advanceTimersByTime(1);
+		expect(lifetime.stopCause).toEqual({ kind: "idle", ms: 100 });
+	});
+
+	it("keep-alives: keep the call alive only for KEEP_ALIVE_ALLOWANCE idle periods after the last progress", () => {
+		vi.useFakeTimers();
+		const lifetime = new CallLifetime({ idleTimeoutMs: 100 });
+		lifetime.touch();
+		const keepAlives = setInterval(() => lifetime.keepAlive(), 20);
+		vi.advanceTimersByTime(100 * KEEP_ALIVE_ALLOWANCE);
+		expect(lifetime.stopCause).toBeUndefined();
+		vi.advanceTimersByTime(101);
+		clearInterval(keepAlives);
+		expect(lifetime.stopCause).toMatchObject({ kind: "idle", ms: 100 });
+		expect(stopMessage(lifetime.stopCause as StopCause)).toMatch(
+			/^The provider sent only keep-alives or an incomplete event for \d+ ms after its last progress; the stream was stopped \(idleTimeoutMs 100 ms\)$/,
+		);
+	});
+
+	it("keep-alives: progress restores the allowance", () => {
+		vi.useFakeTimers();
+		const lifetime = new CallLifetime({ idleTimeoutMs: 100 });
+		lifetime.touch();
+		const keepAlives = setInterval(() => lifetime.keepAlive(), 20);
+		const progress = setInterval(() => lifetime.touch(), 300);
+		vi.advanceTimersByTime(100 * KEEP_ALIVE_ALLOWANCE * 5);
+		clearInterval(keepAlives);
+		clearInterval(progress);
+		expect(lifetime.stopCause).toBeUndefined();
+		lifetime.dispose();
+	});
+
+	it("timeoutMs: a call that sets none ends at the finite default ceiling, keeping its content", async () => {
+		vi.useFakeTimers();
+		// A transport that keeps reporting progress forever: only the ceiling can end it.
+		const stream = createProviderStream(model, { apiKey: "k" }, ({ builder, touch }) => {
+			builder.appendText(builder.startText(), "endless");
+			setInterval(touch, 1_000);
+			return new Promise(() => {});
+		});
+		await vi.advanceTimersByTimeAsync(DEFAULT_TIMEOUT_MS);
+		const result = await stream.result();
+		vi.clearAllTimers();
+		expect(result.stopReason).toBe("error");
+		expect(result.errorMessage).toBe(`Request timed out after ${DEFAULT_TIMEOUT_MS} ms (timeoutMs)`);
+		expect(result.content).toEqual([{ type: "text", text: "endless" }]);
 	});
 
 	it("idle watchdog: runs one timer however many chunks arrive (no re-arming per touch)", () => {

@@ -31,6 +31,8 @@ import { loadLiveSources, loadOfflineSources } from "../catalog/generator/source
 import { familyId, thinkingLevelMapFor } from "../catalog/generator/thinking-levels.js";
 import type { CuratedModel, CuratedPatch } from "../catalog/index.js";
 
+const CHILD_PROCESS_TEST_TIMEOUT_MS = 120_000;
+
 const repositoryRoot = fileURLToPath(new URL("../../..", import.meta.url));
 const committedCatalogue = join(repositoryRoot, "packages/ai/src/models.generated.ts");
 
@@ -517,8 +519,10 @@ describe("live sources", () => {
 	it("gives up on a source that does not answer within the timeout, with a clear message", async () => {
 		serveLiveCatalogues();
 		routes.set("/vercel/v1/models", "hang");
-		await expect(loadLiveSources(liveUrls(), 200)).rejects.toThrow(
-			`Cannot reach ${baseUrl}/vercel/v1/models (no answer within 200 ms). Run without --live`,
+		// Long enough that the sources that do answer always make it, even on a busy machine: only
+		// the one that never answers may be the one named.
+		await expect(loadLiveSources(liveUrls(), 3000)).rejects.toThrow(
+			`Cannot reach ${baseUrl}/vercel/v1/models (no answer within 3000 ms). Run without --live`,
 		);
 	});
 
@@ -541,7 +545,8 @@ describe("live sources", () => {
 	});
 });
 
-describe("command line", () => {
+// Each case starts Node processes that load TypeScript through tsx: seconds each on a busy machine.
+describe("command line", { timeout: CHILD_PROCESS_TEST_TIMEOUT_MS }, () => {
 	const run = promisify(execFile);
 	const script = join(repositoryRoot, "scripts/generate-models.ts");
 

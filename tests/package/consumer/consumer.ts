@@ -1,5 +1,6 @@
 // Type-checked (never run) in the consumer project with strict on, under moduleResolution node16
-// (with skipLibCheck off, so every published .d.ts and its imports must resolve and check) and bundler.
+// and node10 (with skipLibCheck off, so every published .d.ts and its imports must resolve and
+// check, with no provider SDK installed) and bundler. node10 finds the subpaths through typesVersions.
 import { Agent, type AgentEvent, type AgentTool } from "@keel/agent-core";
 import { type AssistantMessage, type Context, getModel, type Model, stream, Type } from "@keel/ai";
 import { createMemoryCredentialStore, resolveStreamCredentials } from "@keel/ai/credentials";

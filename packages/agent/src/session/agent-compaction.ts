@@ -4,6 +4,7 @@
 // still holds the summarised messages, so every later call of the run maps them to the summary:
 // each compaction replaces everything up to its last summarised message.
 import type { AssistantMessage, Model } from "@keel/ai";
+import type { AgentStoreRun } from "../agent-store.js";
 import type { AgentMessage, StreamFn } from "../types.js";
 import { type CompactionResult, type CompactOptions, compact, estimateTokens } from "./compaction.js";
 import type { Session } from "./session.js";
@@ -51,24 +52,19 @@ export class AgentCompaction {
 		this.applied = [];
 	}
 
-	/** The loop's transcript with every compaction of this run applied; compacts first when it is too large. */
-	async prepareContext(
-		messages: AgentMessage[],
-		model: Model,
-		streamFn: StreamFn,
-		signal: AbortSignal | undefined,
-	): Promise<AgentMessage[]> {
-		let context = this.applyCompactions(messages);
-		const contextWindow = model.contextWindow;
-		const threshold = this.options.threshold ?? DEFAULT_COMPACTION_THRESHOLD;
-		if (contextWindow > 0) {
-			const tokens = estimateContextTokens(context);
-			if (tokens >= threshold * contextWindow) {
-				const result = await this.compact(model, streamFn, signal, "auto", tokens);
-				if (result) context = this.applyCompactions(messages);
-			}
-		}
-		return context;
+	/**
+	 * The loop's transcript with every compaction of this run applied; compacts first when it is too
+	 * large. Synchronous while no compaction is due, so a turn under the threshold makes no promise.
+	 */
+	prepareContext(messages: AgentMessage[], run: AgentStoreRun): AgentMessage[] | Promise<AgentMessage[]> {
+		const context = this.applied.length === 0 ? messages : this.applyCompactions(messages);
+		const contextWindow = run.model.contextWindow;
+		if (!(contextWindow > 0)) return context;
+		const tokens = estimateContextTokens(context);
+		if (tokens < (this.options.threshold ?? DEFAULT_COMPACTION_THRESHOLD) * contextWindow) return context;
+		return this.compact(run.model, run.streamFn, run.signal, "auto", tokens).then((result) =>
+			result ? this.applyCompactions(messages) : context,
+		);
 	}
 
 	/** Compacts the session now and records the mapping for the running run. */

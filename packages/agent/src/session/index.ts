@@ -1,6 +1,7 @@
 // The public surface of @keel/agent-core/session: message identity, transcripts and their stores,
 // resume, branches and compaction. A separate entry so that the message kinds it adds to
 // AgentMessage (by declaration merging, below) reach only the programs that use sessions.
+import type { CompactionResult, CompactOptions } from "./compaction.js";
 import type {
 	AttachmentMessage,
 	CompactBoundaryMessage,
@@ -14,7 +15,7 @@ import type {
 // is copied verbatim into dist/session.d.ts, where it names no file, and the kinds would silently
 // not reach the packed package's users. "@keel/agent-core" resolves to src/index.ts here (tsconfig
 // paths) and to dist/index.d.ts in an installed package; both re-export the interface. It lives in
-// this entry file (not session-types.ts, which the Agent's types import) so that importing
+// this entry file (not session-types.ts, which modules outside this entry import) so that importing
 // "@keel/agent-core" alone does not add the kinds.
 declare module "@keel/agent-core" {
 	interface CustomAgentMessages {
@@ -25,8 +26,18 @@ declare module "@keel/agent-core" {
 		compact_boundary: CompactBoundaryMessage;
 		tombstone: TombstoneMessage;
 	}
+	// The types of agent.compact(), which compacts the session of an Agent bound to one.
+	interface AgentCompactTypes {
+		options: Partial<CompactOptions>;
+		result: CompactionResult | undefined;
+	}
 }
 
+export {
+	type AgentCompactionOptions,
+	DEFAULT_COMPACTION_THRESHOLD,
+	estimateContextTokens,
+} from "./agent-compaction.js";
 export {
 	type ApprovalRecordWriter,
 	createToolApprovalRecorder,
@@ -35,12 +46,7 @@ export {
 	recordPausedToolRun,
 	recordToolApprovalDecision,
 	recordToolApprovalsCompleted,
-} from "../approval/approval-records.js";
-export {
-	type AgentCompactionOptions,
-	DEFAULT_COMPACTION_THRESHOLD,
-	estimateContextTokens,
-} from "./agent-compaction.js";
+} from "./approval-records.js";
 export {
 	type CompactionResult,
 	type CompactOptions,
@@ -64,13 +70,19 @@ export {
 	serializeSessionRecord,
 } from "./record-format.js";
 export { MIGRATIONS } from "./record-migration.js";
-export { type InterruptedToolCallPolicy, type ResumeAgentOptions, resumeAgent } from "./resume.js";
+export { type ResumeAgentOptions, resumeAgent } from "./resume.js";
 export {
 	type CreateSessionOptions,
 	type PendingQueueItem,
 	Session,
 	type SessionAppendOptions,
 } from "./session.js";
+export {
+	type BindSessionOptions,
+	bindSession,
+	type InterruptedToolCallPolicy,
+	type SessionAgentStore,
+} from "./session-binding.js";
 export {
 	type ConvertCustomMessage,
 	createSessionConvertToLlm,
@@ -113,6 +125,7 @@ export {
 	type SessionState,
 	type SessionStateRecord,
 	type SessionTitleRecord,
+	type StoredAgentSettings,
 	type SummaryMessage,
 	type TokenBudgetState,
 	type TombstoneMessage,

@@ -2,17 +2,15 @@
 // block. It checks what the rest of Keel relies on and nothing more, so that a message written by a
 // newer version (an extra field, a block type this version does not know) is kept, not rejected.
 
+import { MessageValidationError, validateContentBlocks, validateMessage } from "@keel/ai";
 import type { AgentMessage } from "../types.js";
 
-/** Thrown with the path of the offending field; the caller adds the line number. */
-export class FieldError extends Error {
-	readonly field: string;
-
-	constructor(field: string, problem: string) {
-		super(`${field} ${problem}`);
-		this.field = field;
-	}
-}
+/**
+ * Thrown with the path of the offending field; the caller adds the line number. The same class as
+ * @keel/ai's MessageValidationError, which checks the LLM roles for sessions and the proxy alike.
+ */
+export const FieldError = MessageValidationError;
+export type FieldError = MessageValidationError;
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
 	return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -51,12 +49,6 @@ export function optionalNumber(object: Record<string, unknown>, key: string, pat
 	}
 }
 
-function requireBoolean(object: Record<string, unknown>, key: string, path: string): void {
-	if (typeof object[key] !== "boolean") {
-		throw new FieldError(`${path}.${key}`, `must be a boolean, got ${describe(object[key])}`);
-	}
-}
-
 function requireArray(object: Record<string, unknown>, key: string, path: string): unknown[] {
 	const value = object[key];
 	if (!Array.isArray(value)) throw new FieldError(`${path}.${key}`, `must be an array, got ${describe(value)}`);
@@ -71,82 +63,19 @@ export function describe(value: unknown): string {
 	return typeof value === "object" ? "an object" : `a ${typeof value}`;
 }
 
-type BlockKind = "text" | "image" | "thinking" | "toolCall";
-
-/**
- * Checks each block of a content array. Blocks of the kinds in `allowed` are checked field by field;
- * a block of a type Keel does not know at all is kept as it is (a newer version's); a known type in
- * the wrong place (a tool call in a user message) is an error.
- */
-function validateContentBlocks(blocks: unknown[], path: string, allowed: readonly BlockKind[]): void {
-	for (let index = 0; index < blocks.length; index++) {
-		const blockPath = `${path}[${index}]`;
-		const block = requireObject(blocks[index], blockPath);
-		const type = requireString(block, "type", blockPath);
-		switch (type) {
-			case "text":
-				requireString(block, "text", blockPath);
-				optionalString(block, "textSignature", blockPath);
-				break;
-			case "image":
-				requireString(block, "data", blockPath);
-				requireString(block, "mimeType", blockPath);
-				break;
-			case "thinking":
-				requireString(block, "thinking", blockPath);
-				optionalString(block, "thinkingSignature", blockPath);
-				break;
-			case "toolCall":
-				requireString(block, "id", blockPath);
-				requireString(block, "name", blockPath);
-				requireObject(block.arguments, `${blockPath}.arguments`);
-				optionalString(block, "thoughtSignature", blockPath);
-				break;
-			default:
-				// A newer version's block type: kept verbatim so nothing is lost on a round trip.
-				continue;
-		}
-		if (!allowed.includes(type as BlockKind)) {
-			throw new FieldError(`${blockPath}.type`, `"${type}" is not allowed here (expected ${allowed.join(", ")})`);
-		}
-	}
-}
-
 const USER_BLOCKS = ["text", "image"] as const;
-const ASSISTANT_BLOCKS = ["text", "thinking", "toolCall"] as const;
 
 /** Validates one message in place and returns it typed. `path` names it in errors (`message`). */
 export function validateAgentMessage(value: unknown, path: string): AgentMessage {
 	const message = requireObject(value, path);
 	const role = requireString(message, "role", path);
 	switch (role) {
-		case "user": {
-			requireNumber(message, "timestamp", path);
-			const content = message.content;
-			if (typeof content !== "string") {
-				if (!Array.isArray(content)) {
-					throw new FieldError(`${path}.content`, `must be a string or an array, got ${describe(content)}`);
-				}
-				validateContentBlocks(content, `${path}.content`, USER_BLOCKS);
-			}
-			break;
-		}
+		case "system":
+		case "user":
 		case "assistant":
-			validateContentBlocks(requireArray(message, "content", path), `${path}.content`, ASSISTANT_BLOCKS);
-			requireString(message, "api", path);
-			requireString(message, "provider", path);
-			requireString(message, "model", path);
-			requireObject(message.usage, `${path}.usage`);
-			requireString(message, "stopReason", path);
-			optionalString(message, "errorMessage", path);
-			requireNumber(message, "timestamp", path);
-			break;
 		case "toolResult":
-			requireString(message, "toolCallId", path);
-			requireString(message, "toolName", path);
-			validateContentBlocks(requireArray(message, "content", path), `${path}.content`, USER_BLOCKS);
-			requireBoolean(message, "isError", path);
-			requireNumber(message, "timestamp", path);
+			// The LLM roles: one validator, in @keel/ai, for stored transcripts and proxy requests alike.
+			validateMessage(message, path);
 			break;
 		case "progress":
 			optionalString(message, "toolCallId", path);

@@ -10,7 +10,12 @@
 //   and hooks; only for tools that are safe to run twice.
 // Either way the results are written to the session, and `agent.continue()` lets the model answer.
 // Calls that wait for approval (a run that paused, see docs/approvals.md) are neither: they keep
-// waiting, and the Agent's `pendingApprovals` lists them.
+// waiting, and the Agent's `pendingApprovals` lists them. An approved call without a result (the
+// process died while it ran) follows the policy too: an interrupted error result, or run again,
+// when `agent.continue()` resumes the paused run.
+//
+// The system prompt, model, thinking level and tool names the session stored (bindSession stores
+// them as each run starts) are restored; `tools` gives the implementations the names pick from.
 
 import type { AssistantMessage } from "@keel/ai";
 import { Agent, type AgentOptions } from "../agent.js";
@@ -22,33 +27,42 @@ import {
 	type ToolCallRun,
 	type ToolOutcome,
 } from "../tool-execution.js";
+import type { AgentTool } from "../types.js";
 import type { Session } from "./session.js";
+import { type BindSessionOptions, bindSession, type InterruptedToolCallPolicy } from "./session-binding.js";
 
-export type InterruptedToolCallPolicy = "error-results" | "rerun";
+export type { InterruptedToolCallPolicy };
 
-export interface ResumeAgentOptions extends Omit<AgentOptions, "session"> {
+export interface ResumeAgentOptions extends Omit<AgentOptions, "store"> {
 	/** What happens to tool calls a crash left without a result. Default "error-results". */
 	interruptedToolCalls?: InterruptedToolCallPolicy;
+	/** Automatic compaction (on by default), or false to turn it off. */
+	compaction?: BindSessionOptions["compaction"];
+	/** The tool implementations the session's stored tool names pick from (see bindSession). */
+	tools?: AgentTool[];
 	/** Aborts re-running interrupted tool calls. */
 	signal?: AbortSignal;
 }
 
 /** Rebuilds an Agent from a session; see the file comment for interrupted turns. */
 export async function resumeAgent(session: Session, options: ResumeAgentOptions = {}): Promise<Agent> {
-	const { interruptedToolCalls = "error-results", signal, ...agentOptions } = options;
+	const { interruptedToolCalls = "error-results", signal, compaction, tools, ...agentOptions } = options;
 	if (interruptedToolCalls !== "error-results" && interruptedToolCalls !== "rerun") {
 		throw new TypeError(
 			`resumeAgent(): interruptedToolCalls must be "error-results" or "rerun", got ${JSON.stringify(interruptedToolCalls)}`,
 		);
 	}
-	if (interruptedToolCalls === "rerun") await rerunInterruptedToolCalls(session, agentOptions, signal);
-	// The Agent answers any call still without a result with the interrupted error result.
-	return new Agent({ ...agentOptions, session });
+	if (interruptedToolCalls === "rerun") await rerunInterruptedToolCalls(session, agentOptions, tools, signal);
+	// The binding answers any call still without a result with the interrupted error result.
+	const { pausedRun, ...rest } = agentOptions;
+	const store = bindSession(session, { compaction, tools, interruptedToolCalls, pausedRun });
+	return new Agent({ ...rest, store });
 }
 
 async function rerunInterruptedToolCalls(
 	session: Session,
 	options: AgentOptions,
+	tools: AgentTool[] | undefined,
 	signal: AbortSignal | undefined,
 ): Promise<void> {
 	const waiting = session.unansweredToolCalls();
@@ -59,7 +73,7 @@ async function rerunInterruptedToolCalls(
 	if (!assistant) return;
 	const state = options.initialState ?? {};
 	const run: ToolCallRun = {
-		context: { systemPrompt: state.systemPrompt ?? "", messages, tools: state.tools ?? [] },
+		context: { systemPrompt: state.systemPrompt ?? "", messages, tools: state.tools ?? tools ?? [] },
 		config: {
 			model: state.model ?? UNKNOWN_MODEL,
 			convertToLlm: options.convertToLlm ?? defaultConvertToLlm,

@@ -4,8 +4,8 @@
 // satisfy. Everything here is plain JSON so a record round-trips through `JSON.stringify` and
 // `parseSessionRecord`.
 
-import type { AgentMessage } from "@keel/agent-core";
-import type { ImageContent, TextContent } from "@keel/ai";
+import type { AgentMessage, ThinkingLevel } from "@keel/agent-core";
+import type { ImageContent, Model, TextContent } from "@keel/ai";
 import type { PausedToolRun } from "../approval/approval-types.js";
 
 /** The format version written into every record; older versions are migrated on read. */
@@ -99,6 +99,16 @@ export interface TokenBudgetState {
 }
 
 /** The session's explicit state beside its messages; stored and restored as a whole. */
+/** An Agent's request settings as a session stores them (see `SessionState.agent`). */
+export interface StoredAgentSettings {
+	systemPrompt: string;
+	/** The model without its `headers` (which may carry credentials and are never stored). */
+	model: Omit<Model, "headers">;
+	thinkingLevel: ThinkingLevel;
+	/** The names of the Agent's tools, in order; the implementations are given again on resume. */
+	toolNames: string[];
+}
+
 export interface SessionState {
 	workingDirectory?: string;
 	currentTask?: string;
@@ -106,6 +116,12 @@ export interface SessionState {
 	activeSubAgentIds?: string[];
 	permissionMode?: "default" | "ask" | "accept-edits" | "plan" | "bypass" | (string & {});
 	tokenBudget?: TokenBudgetState;
+	/**
+	 * What an Agent's requests are made of besides the transcript (system prompt, model, thinking
+	 * level, tool names), stored by an Agent bound to the session each time a run starts with other
+	 * values, so that a resumed Agent sends the same request. Absent in older sessions.
+	 */
+	agent?: StoredAgentSettings;
 	/** Application state that has no field above. */
 	custom?: Record<string, unknown>;
 }

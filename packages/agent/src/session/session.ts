@@ -4,10 +4,10 @@
 // session-tree.ts) and appends records through the store's writer, one write at a time, in order.
 import type { ToolCall, ToolResultMessage } from "@keel/ai";
 import { formatThrownValue } from "@keel/ai";
-import { findPausedToolRun } from "../approval/approval-records.js";
 import type { PausedToolRun } from "../approval/approval-types.js";
 import { pendingToolApprovals } from "../approval/paused-run.js";
 import type { AgentMessage } from "../types.js";
+import { findPausedToolRun } from "./approval-records.js";
 import { canLoadByOffset, loadOutlined, type OutlinedMessages, scanIntoTree } from "./context-loading.js";
 import { isSideMessage, type SessionBranchInfo, SessionTree } from "./session-tree.js";
 import {
@@ -177,9 +177,9 @@ export class Session {
 	 * (a paused run, see `pausedToolRun`) are not closed: appending anything but their results is
 	 * refused until they are decided. Progress and tombstones are stored beside the branch, never on it.
 	 */
-	append(message: AgentMessage, options: SessionAppendOptions = {}): Promise<SessionMessageRecord> {
+	append(message: AgentMessage, options?: SessionAppendOptions): Promise<SessionMessageRecord> {
 		const records: SessionRecord[] = [];
-		if (options.queueItemId !== undefined) records.push(this.queueRecord("delivered", options.queueItemId));
+		if (options?.queueItemId !== undefined) records.push(this.queueRecord("delivered", options.queueItemId));
 		if (!isSideMessage(message)) {
 			const waiting = this.unansweredToolCalls(this.leafId);
 			const role = (message as { role?: unknown }).role;

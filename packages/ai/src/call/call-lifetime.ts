@@ -1,9 +1,27 @@
 // How long one provider call may live: until the caller aborts, until `timeoutMs` has passed since
-// the call began, or until no data arrived for `idleTimeoutMs` while an attempt was running. One
-// AbortSignal carries all three; `stopCause` says which one fired. Plain setTimeout/clearTimeout,
-// so it runs in browsers and Workers too.
+// the call began, or until the stream made no progress for `idleTimeoutMs` while an attempt was
+// running. One AbortSignal carries all three; `stopCause` says which one fired. Plain
+// setTimeout/clearTimeout, so it runs in browsers and Workers too.
+//
+// What "alive" means, for every transport (the read loop, wire/pump.ts, reports it):
+// - progress (`touch`): the response began, or a chunk moved the message on (the builder emitted
+//   an event). It restarts the idle watchdog.
+// - keep-alive traffic (`keepAlive`): SSE comments, pings, event types the decoder ignores, bytes
+//   of a line or frame that is not complete yet. It restarts the watchdog too, but only until
+//   KEEP_ALIVE_ALLOWANCE × idleTimeoutMs have passed since the last progress, before the first
+//   content as between events. A server that only trickles is therefore stopped at the latest
+//   (KEEP_ALIVE_ALLOWANCE + 1) × idleTimeoutMs after its last progress.
 
-export type StopCause = { kind: "aborted" } | { kind: "timeout"; ms: number } | { kind: "idle"; ms: number };
+export type StopCause =
+	| { kind: "aborted" }
+	| { kind: "timeout"; ms: number }
+	| { kind: "idle"; ms: number; keptAliveOnlyForMs?: number };
+
+/** Every call ends after this long unless the caller sets `timeoutMs` (a larger value, or 0 for none). */
+export const DEFAULT_TIMEOUT_MS = 60 * 60_000;
+
+/** How many idle periods keep-alive traffic alone may keep a call alive since its last progress. */
+export const KEEP_ALIVE_ALLOWANCE = 4;
 
 export interface CallLimits {
 	/** The caller's signal (`options.signal`). */
@@ -27,6 +45,9 @@ function timerLimit(ms: number | undefined): number {
 export function stopMessage(cause: StopCause): string {
 	if (cause.kind === "aborted") return "Request was aborted";
 	if (cause.kind === "timeout") return `Request timed out after ${cause.ms} ms (timeoutMs)`;
+	if (cause.keptAliveOnlyForMs !== undefined) {
+		return `The provider sent only keep-alives or an incomplete event for ${cause.keptAliveOnlyForMs} ms after its last progress; the stream was stopped (idleTimeoutMs ${cause.ms} ms)`;
+	}
 	return `No data received from the provider for ${cause.ms} ms; the stream was stopped (idleTimeoutMs)`;
 }
 
@@ -54,6 +75,10 @@ export class CallLifetime {
 	private totalTimer: ReturnType<typeof setTimeout> | undefined;
 	private idleTimer: ReturnType<typeof setTimeout> | undefined;
 	private lastActivity = 0;
+	private lastProgress = 0;
+	private keepAliveSinceProgress = false;
+	/** Counts recorded activity, so the idle check sees activity within the same millisecond. */
+	private activityCount = 0;
 
 	constructor(limits: CallLimits = {}) {
 		this.stopped = new Promise<never>((_, reject) => {
@@ -80,13 +105,31 @@ export class CallLifetime {
 	}
 
 	/**
-	 * Records activity and starts the idle watchdog if it is paused. The watchdog keeps a deadline
+	 * Records progress and starts the idle watchdog if it is paused. The watchdog keeps a deadline
 	 * rather than re-arming a timer per chunk: `touch` only records the time, and the one timer, when
 	 * it fires early, waits again for what is left (Node's timer refresh method is not in browsers or Workers).
 	 */
 	touch = (): void => {
 		if (this.idleTimeoutMs === 0 || this.cause) return;
-		this.lastActivity = Date.now();
+		const now = Date.now();
+		this.lastActivity = now;
+		this.activityCount++;
+		this.lastProgress = now;
+		this.keepAliveSinceProgress = false;
+		if (!this.idleTimer) this.idleTimer = setTimeout(this.checkIdle, this.idleTimeoutMs);
+	};
+
+	/**
+	 * Records traffic that is no progress (see the top of this file): it counts as activity only
+	 * while KEEP_ALIVE_ALLOWANCE × idleTimeoutMs have not passed since the last progress.
+	 */
+	keepAlive = (): void => {
+		if (this.idleTimeoutMs === 0 || this.cause) return;
+		const now = Date.now();
+		this.keepAliveSinceProgress = true;
+		if (now - this.lastProgress >= this.idleTimeoutMs * KEEP_ALIVE_ALLOWANCE) return;
+		this.lastActivity = now;
+		this.activityCount++;
 		if (!this.idleTimer) this.idleTimer = setTimeout(this.checkIdle, this.idleTimeoutMs);
 	};
 
@@ -163,11 +206,28 @@ export class CallLifetime {
 
 	private readonly checkIdle = (): void => {
 		const quietFor = Date.now() - this.lastActivity;
-		if (quietFor >= this.idleTimeoutMs) {
-			this.idleTimer = undefined;
-			this.stop({ kind: "idle", ms: this.idleTimeoutMs });
-		} else {
+		if (quietFor < this.idleTimeoutMs) {
 			this.idleTimer = setTimeout(this.checkIdle, this.idleTimeoutMs - quietFor);
+			return;
 		}
+		// The deadline passed. A timer that runs late means a starved event loop (a busy machine, a
+		// process descheduled for a while): it may run before the I/O that arrived meanwhile, and
+		// stopping now would abort the body with bytes already received (content a failure must keep)
+		// unread. Then the watchdog gives the loop one more turn, in which pending reads are delivered
+		// and the read loop reports them, before it stops the call. A timer on time stops at once.
+		const activityAtDeadline = this.activityCount;
+		if (quietFor === this.idleTimeoutMs) this.confirmIdle(activityAtDeadline);
+		else this.idleTimer = setTimeout(() => this.confirmIdle(activityAtDeadline), 0);
 	};
+
+	private confirmIdle(activityAtDeadline: number): void {
+		if (this.activityCount !== activityAtDeadline) {
+			this.idleTimer = undefined;
+			this.checkIdle();
+			return;
+		}
+		this.idleTimer = undefined;
+		const keptAliveOnlyForMs = this.keepAliveSinceProgress ? Date.now() - this.lastProgress : undefined;
+		this.stop({ kind: "idle", ms: this.idleTimeoutMs, keptAliveOnlyForMs });
+	}
 }

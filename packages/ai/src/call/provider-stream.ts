@@ -10,7 +10,7 @@ import { pushTracingEvents } from "../tracing/trace-events.js";
 import type { Api, Context, Model, StreamOptions } from "../types.js";
 import { type AssistantMessageEventStream, createAssistantMessageEventStream } from "../utils/event-stream.js";
 import { type CallFailureContext, failStoppedCall, failUnexpectedly } from "./call-failure.js";
-import { CallLifetime, CallStoppedError } from "./call-lifetime.js";
+import { CallLifetime, CallStoppedError, DEFAULT_TIMEOUT_MS } from "./call-lifetime.js";
 import { classifyError, type ErrorClassification } from "./error-classification.js";
 import type { ProviderAttempt } from "./provider-attempt.js";
 import { runAttempts } from "./retry-loop.js";
@@ -18,6 +18,7 @@ import { runAttempts } from "./retry-loop.js";
 export { NonRetryableError, type ProviderAttempt } from "./provider-attempt.js";
 
 export const DEFAULT_IDLE_TIMEOUT_MS = 120_000;
+export { DEFAULT_TIMEOUT_MS } from "./call-lifetime.js";
 
 export interface ProviderStreamConfig {
 	/** When true, a missing key ends the call with a clear error before any request. Default true. */
@@ -122,7 +123,7 @@ async function runProviderCall<TApi extends Api>(
 	if (signalProblem) return void builder.fail("error", signalProblem);
 	const lifetime = new CallLifetime({
 		signal: callerOptions.signal,
-		timeoutMs: callerOptions.timeoutMs,
+		timeoutMs: callerOptions.timeoutMs ?? DEFAULT_TIMEOUT_MS,
 		idleTimeoutMs: callerOptions.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
 	});
 	try {

@@ -89,6 +89,7 @@ async function runAttempt<TApi extends Api>(call: ProviderCall<TApi>, attempt: n
 		signal,
 		attempt,
 		touch: lifetime.touch,
+		keepAlive: lifetime.keepAlive,
 		preparePayload: async (payload) => {
 			if (!options.onPayload) return payload;
 			const replaced = await runCallerCallback(() => options.onPayload?.(payload, model as Model<Api>));

@@ -64,6 +64,8 @@ export class AssistantMessageBuilder {
 	private serviceTier: string | undefined;
 	/** The call's API key and every credential registered with `addSecret`. */
 	private readonly secrets: string[] = [];
+	/** Events emitted so far; counted where each is emitted, so an event costs no extra call. */
+	private emitted = 0;
 
 	constructor(
 		private readonly model: Model<Api>,
@@ -78,7 +80,16 @@ export class AssistantMessageBuilder {
 	start(): void {
 		if (this.started) return;
 		this.started = true;
+		this.emitted++;
 		this.emit({ type: "start", partial: this.message });
+	}
+
+	/**
+	 * How many events the message has emitted so far. The read loop (wire/pump.ts) compares it
+	 * before and after a chunk: a chunk that emitted nothing is no progress for the idle watchdog.
+	 */
+	get eventCount(): number {
+		return this.emitted;
 	}
 
 	/** True once any content block was started: from then on a request must not be retried. */
@@ -92,6 +103,7 @@ export class AssistantMessageBuilder {
 		const block: TextContent = { type: "text", text: "" };
 		if (textSignature !== undefined) block.textSignature = textSignature;
 		const index = this.addBlock(block);
+		this.emitted++;
 		this.emit({ type: "text_start", contentIndex: index, partial: this.message });
 		return index;
 	}
@@ -99,6 +111,7 @@ export class AssistantMessageBuilder {
 	appendText(index: number, delta: string): void {
 		const block = this.block(index, "text");
 		block.text += delta;
+		this.emitted++;
 		this.emit({ type: "text_delta", contentIndex: index, delta, partial: this.message });
 	}
 
@@ -106,6 +119,7 @@ export class AssistantMessageBuilder {
 		if (!this.open.delete(index)) return;
 		const block = this.block(index, "text");
 		if (textSignature !== undefined) block.textSignature = textSignature;
+		this.emitted++;
 		this.emit({ type: "text_end", contentIndex: index, content: block.text, partial: this.message });
 	}
 
@@ -116,6 +130,7 @@ export class AssistantMessageBuilder {
 		if (options.signature !== undefined) block.thinkingSignature = options.signature;
 		if (options.redacted) block.redacted = true;
 		const index = this.addBlock(block);
+		this.emitted++;
 		this.emit({ type: "thinking_start", contentIndex: index, partial: this.message });
 		return index;
 	}
@@ -123,6 +138,7 @@ export class AssistantMessageBuilder {
 	appendThinking(index: number, delta: string): void {
 		const block = this.block(index, "thinking");
 		block.thinking += delta;
+		this.emitted++;
 		this.emit({ type: "thinking_delta", contentIndex: index, delta, partial: this.message });
 	}
 
@@ -136,6 +152,7 @@ export class AssistantMessageBuilder {
 		if (!this.open.delete(index)) return;
 		const block = this.block(index, "thinking");
 		if (signature !== undefined) block.thinkingSignature = signature;
+		this.emitted++;
 		this.emit({ type: "thinking_end", contentIndex: index, content: block.thinking, partial: this.message });
 	}
 
@@ -146,6 +163,7 @@ export class AssistantMessageBuilder {
 		if (thoughtSignature !== undefined) block.thoughtSignature = thoughtSignature;
 		const index = this.addBlock(block);
 		this.toolArguments.set(index, { parser: new StreamingJsonParser(), length: 0 });
+		this.emitted++;
 		this.emit({ type: "toolcall_start", contentIndex: index, partial: this.message });
 		return index;
 	}
@@ -172,6 +190,7 @@ export class AssistantMessageBuilder {
 			if (parser.limitExceeded) this.rejectToolArguments(state, block, parser.finish().error ?? "they exceed a limit");
 			else if (isPlainObject(parser.value)) block.arguments = parser.value;
 		}
+		this.emitted++;
 		this.emit({ type: "toolcall_delta", contentIndex: index, delta, partial: this.message });
 	}
 
@@ -222,6 +241,7 @@ export class AssistantMessageBuilder {
 				);
 			}
 		}
+		this.emitted++;
 		this.emit({ type: "toolcall_end", contentIndex: index, toolCall: block, partial: this.message });
 	}
 
@@ -306,6 +326,7 @@ export class AssistantMessageBuilder {
 		this.message.stopReason = reason;
 		if (rawStopReason !== undefined) this.message.rawStopReason = this.sanitize(rawStopReason);
 		this.sealed = true;
+		this.emitted++;
 		this.emit({ type: "done", reason, message: this.message });
 		return this.message;
 	}
@@ -323,6 +344,7 @@ export class AssistantMessageBuilder {
 		this.message.errorMessage = this.sanitize(errorMessage);
 		if (rawStopReason !== undefined) this.message.rawStopReason = this.sanitize(rawStopReason);
 		this.sealed = true;
+		this.emitted++;
 		this.emit({ type: "error", reason, error: this.message });
 		return this.message;
 	}

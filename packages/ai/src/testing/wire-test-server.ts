@@ -21,6 +21,11 @@ export interface ScriptedResponse {
 	stall?: boolean;
 	/** After the body, destroy the socket (a connection cut mid-stream). */
 	cut?: boolean;
+	/**
+	 * After the body, write `piece` every `everyMs` until the client goes away: a server that only
+	 * trickles (keep-alive comments, one byte of a line that never ends).
+	 */
+	trickle?: { piece: string | Uint8Array; everyMs: number };
 }
 
 /** How `enqueueRecording` cuts a recorded stream into writes. */
@@ -211,6 +216,19 @@ export class WireTestServer {
 		}
 		if (scripted.cut) {
 			response.socket?.destroy();
+			return;
+		}
+		if (scripted.trickle) {
+			const { piece, everyMs } = scripted.trickle;
+			let closed = false;
+			response.on("close", () => {
+				closed = true;
+			});
+			while (!closed && !response.destroyed) {
+				await delay(everyMs);
+				if (closed || response.destroyed) return;
+				response.write(piece);
+			}
 			return;
 		}
 		if (scripted.stall) return;

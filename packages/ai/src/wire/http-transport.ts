@@ -16,7 +16,8 @@
 
 import { headersToRecord } from "../call/error-classification.js";
 import type { ProviderAttempt } from "../call/provider-stream.js";
-import type { Api } from "../types.js";
+import type { Api, RawStreamEvent } from "../types.js";
+import { sseFramer } from "./framers.js";
 import {
 	describeCut,
 	describeErrorBody,
@@ -24,9 +25,11 @@ import {
 	ProviderStreamError,
 	readErrorBody,
 } from "./provider-errors.js";
-import { rawEventReporter } from "./raw-event-callback.js";
-import { readServerSentEvents, type ServerSentEvent } from "./sse.js";
+import { connectionClosedError, END_OF_STREAM, type Framer, pump } from "./pump.js";
+import type { ServerSentEvent } from "./sse.js";
 import type { StreamDecoder } from "./stream-decoder.js";
+
+export { connectionClosedError } from "./pump.js";
 
 /**
  * `{baseUrl}{path}`, with any trailing slash of the base URL removed (catalogue rows and user
@@ -47,8 +50,8 @@ export type SendThroughClient<TBody> = (
 	init: { signal: AbortSignal; headers: Record<string, string> },
 ) => Promise<Response>;
 
-/** What a provider's transport supplies for one streaming attempt. */
-export interface SseRequest<TBody, TEvent> {
+/** What a provider's transport supplies for one streaming attempt, whatever the body's framing. */
+export interface StreamingRequest<TBody, TEvent> {
 	/** Names the provider in error messages: "Anthropic", "openai", "Azure OpenAI". */
 	label: string;
 	url: string;
@@ -59,11 +62,6 @@ export interface SseRequest<TBody, TEvent> {
 	/** The decoder for this attempt, given the payload as sent. */
 	createDecoder(payload: TBody): StreamDecoder<TEvent>;
 	/**
-	 * One server-sent event as a decoder event. Returns undefined to skip it (keep-alive pings);
-	 * throws a ProviderStreamError for an error event.
-	 */
-	parseEvent(event: ServerSentEvent): TEvent | undefined;
-	/**
 	 * A 2xx answer with a JSON body where an event stream was expected (a proxy that ignores
 	 * `stream: true`). Default: an error with the body's own message.
 	 */
@@ -72,18 +70,52 @@ export interface SseRequest<TBody, TEvent> {
 	sendThroughClient?: SendThroughClient<TBody>;
 }
 
+/** A streaming request whose body is server-sent events. */
+export interface SseRequest<TBody, TEvent> extends StreamingRequest<TBody, TEvent> {
+	/**
+	 * One server-sent event as a decoder event. Returns undefined to skip it (keep-alive pings);
+	 * throws a ProviderStreamError for an error event.
+	 */
+	parseEvent(event: ServerSentEvent): TEvent | undefined;
+}
+
+/** A streaming request whose body another framer reads (NDJSON lines, say). */
+export interface FramedRequest<TBody, TFrame, TEvent> extends StreamingRequest<TBody, TEvent> {
+	/** A new framer for this attempt's body (framers keep state). */
+	createFramer(): Framer<Uint8Array, TFrame>;
+	/** One frame as a decoder event; undefined skips it. Throws for a frame that is an error. */
+	parseFrame(frame: TFrame): TEvent | undefined | typeof END_OF_STREAM;
+	/** The frame as `onRawEvent` sees it. */
+	rawEvent(frame: TFrame): RawStreamEvent | undefined;
+}
+
+/** One attempt of an HTTP + server-sent-events call; see `runStreamingAttempt`. */
+export function runSseAttempt<TApi extends Api, TBody, TEvent>(
+	attempt: ProviderAttempt<TApi>,
+	request: SseRequest<TBody, TEvent>,
+): Promise<void> {
+	return runStreamingAttempt(attempt, {
+		...request,
+		createFramer: sseFramer,
+		// OpenAI's documented end of a Chat Completions stream; some Responses-compatible servers send it too.
+		parseFrame: (event: ServerSentEvent) => (event.data === "[DONE]" ? END_OF_STREAM : request.parseEvent(event)),
+		rawEvent: (event: ServerSentEvent) => event,
+	});
+}
+
 /**
- * One attempt of a streaming call: `onPayload`, POST, `onResponse`, then every event of the body to
- * the decoder until it is finished or the body ends.
+ * One attempt of a streaming HTTP call: `onPayload`, POST, `onResponse`, then the body through the
+ * pump (pump.ts) with the request's framer, every frame to the decoder until it is finished or the
+ * body ends.
  *
  * - A non-2xx answer becomes one ProviderHttpError (status, headers, the provider's own message),
  *   which the harness classifies for retry.
  * - A body cut mid-stream becomes one error naming the provider and the original failure.
  * - An abort (caller, timeoutMs, idle watchdog) ends quietly: the harness reports its cause.
  */
-export async function runSseAttempt<TApi extends Api, TBody, TEvent>(
+export async function runStreamingAttempt<TApi extends Api, TBody, TFrame, TEvent>(
 	attempt: ProviderAttempt<TApi>,
-	request: SseRequest<TBody, TEvent>,
+	request: FramedRequest<TBody, TFrame, TEvent>,
 ): Promise<void> {
 	const payload = await attempt.preparePayload(request.body);
 	const headers = { "content-type": "application/json", ...request.headers };
@@ -113,43 +145,13 @@ export async function runSseAttempt<TApi extends Api, TBody, TEvent>(
 	}
 	if (!response.body) throw new Error(`The ${request.label} response to a streaming request has no body`);
 
-	const reportRawEvent = rawEventReporter(attempt);
-	const batches = readServerSentEvents(response.body, attempt.touch);
-	try {
-		for (;;) {
-			let next: IteratorResult<ServerSentEvent[]>;
-			try {
-				next = await batches.next();
-			} catch (error) {
-				if (attempt.signal.aborted) return;
-				throw connectionClosedError(error, request.label);
-			}
-			if (next.done) break;
-			for (const event of next.value) {
-				// The caller's onRawEvent sees every event first; awaited only when it returned a promise.
-				const pending = reportRawEvent?.(event);
-				if (pending) {
-					await pending;
-					if (attempt.signal.aborted) return;
-				}
-				// OpenAI's documented end of a Chat Completions stream; some Responses-compatible servers send it too.
-				if (event.data === "[DONE]") {
-					decoder.end();
-					return;
-				}
-				const parsed = request.parseEvent(event);
-				if (parsed === undefined) continue;
-				decoder.decode(parsed);
-				// Nothing that follows the terminal event matters: stop reading (and downloading).
-				if (decoder.isFinished) return;
-			}
-		}
-	} finally {
-		// Cancels the download when reading stopped early; a no-op once the body was read to the end.
-		await batches.return(undefined);
-	}
-	if (attempt.signal.aborted) return;
-	decoder.end();
+	await pump(attempt, response.body, {
+		label: request.label,
+		framer: request.createFramer(),
+		decoder,
+		parse: request.parseFrame,
+		rawEvent: request.rawEvent,
+	});
 }
 
 async function sendThroughClient<TBody>(
@@ -172,18 +174,6 @@ async function readWholeBody(response: Response, label: string): Promise<string>
 	} catch (error) {
 		throw connectionClosedError(error, label);
 	}
-}
-
-/**
- * The one wording for a body that failed while it was being read (undici reports a connection
- * closed mid-body as a bare "terminated"). The original text stays in the message, so retry
- * classification still recognises a connection failure.
- */
-export function connectionClosedError(error: unknown, label: string): Error {
-	const text = error instanceof Error ? error.message : String(error);
-	const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : "";
-	const detail = cause && !text.includes(cause) ? `${text} (${cause})` : text;
-	return new Error(`The connection to ${label} closed before the response was finished: ${detail}`, { cause: error });
 }
 
 /** The error for a JSON body where an event stream was expected: the body's own message when it has one. */

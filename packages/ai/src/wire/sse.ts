@@ -1,12 +1,13 @@
-// The one server-sent-events reader of Keel: every provider that streams SSE (Anthropic Messages,
-// OpenAI Chat Completions and Responses, Azure) and the agent proxy client read bodies with it.
+// The one server-sent-events parser of Keel: every provider that streams SSE (Anthropic Messages,
+// OpenAI Chat Completions and Responses, Azure, Gemini, Vertex AI, Mistral, Codex) and the proxy
+// client parse bodies with it, through the pump (pump.ts, sseFramer in framers.ts).
 //
 // Why not the SDKs' own stream iterators: on 20k small events the openai SDK's `Stream` measured
 // about 3.5–5× the cost of this reader and the Anthropic SDK's about 1.6× (their byte-level line
 // decoders copy buffers per line, and they take one async step per event); see
-// scripts/bench/{openai-completions,openai-responses,anthropic}.bench.ts. Requests are sent by
-// http-transport.ts, which hands the 200 body to this reader. It needs TextDecoder and
-// ReadableStream only, so it runs in browsers too.
+// scripts/bench/{openai-completions,openai-responses,anthropic}.bench.ts. Against the
+// eventsource-parser package, see docs/providers-shared.md. It needs nothing but strings, so it
+// runs in browsers too.
 
 /** One event: its `event:` name when the server sent one, and its `data:` lines joined by "\n". */
 export interface ServerSentEvent {
@@ -24,8 +25,8 @@ const SPACE = 32;
  * searched for line ends, so a 256 KB `data:` line arriving in 64-byte chunks still costs O(size).
  * Lines end with "\n", "\r\n" or a lone "\r" (also when "\r\n" is split across pushes). Comment
  * lines (": keep-alive", OpenRouter's ": OPENROUTER PROCESSING") and the `id`/`retry` fields are
- * skipped: no API we read uses them. Liveness is the caller's concern (see readServerSentEvents'
- * `onBytes`), so keep-alive comments still count for an idle watchdog.
+ * skipped: no API we read uses them. They are no progress for the idle watchdog either: only a
+ * chunk that moves the message on restarts it (see pump.ts).
  */
 export class ServerSentEventParser {
 	private pendingLine: string[] = [];
@@ -130,49 +131,5 @@ export class ServerSentEventParser {
 		this.dataLines = [];
 		this.eventName = undefined;
 		this.onEvent(event);
-	}
-}
-
-/**
- * Yields the events of an SSE body, one array per network chunk (one async step per chunk rather
- * than per event: thousands of small deltas often arrive in one chunk; chunks that complete no event
- * yield nothing). Bytes are decoded as a stream, so a multi-byte character split across chunks
- * arrives whole. `onBytes` runs for every chunk received, comments included, so an idle watchdog
- * sees a live connection. Stopping early (break, a thrown decoder error) cancels the download.
- */
-export async function* readServerSentEvents(
-	body: ReadableStream<Uint8Array>,
-	onBytes: () => void = () => {},
-): AsyncGenerator<ServerSentEvent[]> {
-	const reader = body.getReader();
-	const decoder = new TextDecoder();
-	let batch: ServerSentEvent[] = [];
-	const parser = new ServerSentEventParser((event) => batch.push(event));
-	let finished = false;
-	try {
-		for (;;) {
-			const { done, value } = await reader.read();
-			if (done) break;
-			onBytes();
-			parser.push(decoder.decode(value, { stream: true }));
-			if (batch.length > 0) {
-				const complete = batch;
-				batch = [];
-				yield complete;
-			}
-		}
-		parser.push(decoder.decode());
-		parser.end();
-		finished = true;
-		if (batch.length > 0) yield batch;
-	} finally {
-		// Not awaited: a stream whose cancel never settles must not hang the consumer. The server
-		// sees the disconnect (the proxy then aborts its upstream call).
-		if (!finished) reader.cancel().catch(() => {});
-		try {
-			reader.releaseLock();
-		} catch {
-			// Some runtimes refuse while the cancel settles; the stream is finished either way.
-		}
 	}
 }

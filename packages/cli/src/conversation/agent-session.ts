@@ -1,8 +1,8 @@
-// How a session is handed to the Agent: the one place that knows the Agent's option for it, so a
-// change in @keel/agent-core's way of binding a session is a change to this line alone.
+// How a session is handed to the Agent: the one place that knows how @keel/agent-core binds a
+// session, so a change in that binding is a change to this file alone.
 import type { AgentOptions } from "@keel/agent-core";
-import type { Session } from "@keel/agent-core/session";
+import { bindSession, type Session } from "@keel/agent-core/session";
 
-export function sessionAgentOptions(session: Session): Pick<AgentOptions, "session"> {
-	return { session };
+export function sessionAgentOptions(session: Session): Pick<AgentOptions, "store"> {
+	return { store: bindSession(session) };
 }

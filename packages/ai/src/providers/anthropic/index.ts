@@ -16,7 +16,7 @@ import { runAnthropicAttempt } from "./transport.js";
 export { AnthropicStreamDecoder, decodeAnthropicStreamEvents } from "./decode.js";
 export { encodeAnthropicRequest } from "./encode.js";
 export { buildAnthropicHeaders } from "./encode-headers.js";
-export type { AnthropicEffort, AnthropicOptions, AnthropicToolChoice } from "./options.js";
+export type { AnthropicClient, AnthropicEffort, AnthropicOptions, AnthropicToolChoice } from "./options.js";
 export {
 	type AnthropicContentBlockSignature,
 	type AnthropicToolCallerSignature,

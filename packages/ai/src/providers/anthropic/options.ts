@@ -1,4 +1,3 @@
-import type Anthropic from "@anthropic-ai/sdk";
 import type { ResponseFormat, StreamOptions } from "../../types.js";
 
 /** Anthropic's `output_config.effort` values; `xhigh` exists on Opus 4.7, `max` on Opus 4.6 and later. */
@@ -11,6 +10,21 @@ export type AnthropicToolChoice =
 	| "none"
 	| { type: "auto" | "any" | "none"; disable_parallel_tool_use?: boolean }
 	| { type: "tool"; name: string; disable_parallel_tool_use?: boolean };
+
+/**
+ * What Keel calls on an injected Anthropic SDK client (`new Anthropic()` from `@anthropic-ai/sdk`
+ * satisfies it). Described here rather than imported from the SDK so that @keel/ai's types, like its
+ * code, need no SDK installed.
+ * @see https://github.com/anthropics/anthropic-sdk-typescript#accessing-raw-response-data-eg-headers
+ */
+export interface AnthropicClient {
+	messages: {
+		create(
+			body: object,
+			options: { signal: AbortSignal; headers: Record<string, string> },
+		): { asResponse(): Promise<Response> };
+	};
+}
 
 export interface AnthropicOptions extends StreamOptions {
 	toolChoice?: AnthropicToolChoice;
@@ -28,7 +42,7 @@ export interface AnthropicOptions extends StreamOptions {
 	 * A ready client (for proxies, custom fetch, tests). Its own retries and timeout stay as the
 	 * caller configured them; Keel still passes its signal and headers per request.
 	 */
-	client?: Anthropic;
+	client?: AnthropicClient;
 	/**
 	 * Sent as `output_config.format: {type: "json_schema", schema}` (JSON outputs), for models with
 	 * structured outputs (`compat.supportsStructuredOutputs`); other models end the call with an error.

@@ -1,13 +1,12 @@
-import { NonRetryableError, type ProviderAttempt } from "../../call/provider-stream.js";
+import { encodeOrFail, type ProviderAttempt } from "../../call/provider-attempt.js";
 import type { Context } from "../../types.js";
-import { formatThrownValue } from "../../utils/error-message.js";
 import { mergeHeaders } from "../../wire/headers.js";
 import { endpointUrl, runSseAttempt } from "../../wire/http-transport.js";
 import { parseStreamEventJson } from "../../wire/parse-stream-json.js";
 import { requireBaseUrl } from "../../wire/require-base-url.js";
 import type { ServerSentEvent } from "../../wire/sse.js";
 import { AnthropicStreamDecoder, type AnthropicStreamEvent } from "./decode.js";
-import { type AnthropicRequestBody, encodeAnthropicRequest } from "./encode.js";
+import { encodeAnthropicRequest } from "./encode.js";
 import { anthropicAuthMode, anthropicCredentialHeaders, buildAnthropicHeaders } from "./encode-headers.js";
 import { anthropicStreamError } from "./errors.js";
 import type { AnthropicOptions } from "./options.js";
@@ -33,7 +32,7 @@ export async function runAnthropicAttempt(
 			client ? undefined : anthropicCredentialHeaders(authMode, apiKey),
 			buildAnthropicHeaders(model, context, options, authMode),
 		),
-		body: encodeRequestOrFail(model, context, options),
+		body: encodeOrFail(() => encodeAnthropicRequest(model, context, options)),
 		createDecoder: () => new AnthropicStreamDecoder(attempt.builder),
 		parseEvent: parseAnthropicEvent,
 		sendThroughClient: client ? (payload, init) => client.messages.create(payload, init).asResponse() : undefined,
@@ -45,18 +44,4 @@ function parseAnthropicEvent(event: ServerSentEvent): AnthropicStreamEvent | und
 	if (event.event === "ping") return undefined;
 	if (event.event === "error") throw anthropicStreamError(event.data);
 	return parseStreamEventJson(event.data, "Anthropic", event.event) as AnthropicStreamEvent;
-}
-
-/** Input the encoder rejects fails the call at once: retrying the same input cannot help. */
-function encodeRequestOrFail(
-	model: ProviderAttempt<"anthropic-messages">["model"],
-	context: Context,
-	options: AnthropicOptions,
-): AnthropicRequestBody {
-	try {
-		return encodeAnthropicRequest(model, context, options);
-	} catch (error) {
-		if (error instanceof NonRetryableError) throw error;
-		throw new NonRetryableError(formatThrownValue(error));
-	}
 }

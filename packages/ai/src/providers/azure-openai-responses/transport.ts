@@ -1,4 +1,4 @@
-import type { ProviderAttempt } from "../../call/provider-stream.js";
+import { encodeOrFail, type ProviderAttempt } from "../../call/provider-attempt.js";
 import type { Context } from "../../types.js";
 import { mergeHeaders } from "../../wire/headers.js";
 import { endpointUrl } from "../../wire/http-transport.js";
@@ -31,6 +31,8 @@ export async function runAzureOpenAIResponsesAttempt(
 			{ accept: "application/json", ...(apiKey ? { "api-key": apiKey } : {}) },
 			buildOpenAIResponsesHeaders(model, options, context),
 		),
-		body: encodeOpenAIResponsesRequest(model, context, options, { modelName: target.deploymentName }),
+		body: encodeOrFail(() =>
+			encodeOpenAIResponsesRequest(model, context, options, { modelName: target.deploymentName }),
+		),
 	});
 }

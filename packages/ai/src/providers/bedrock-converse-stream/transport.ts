@@ -1,19 +1,17 @@
 import type {
 	BedrockRuntimeClientConfig,
-	ConverseStreamCommandInput,
 	ConverseStreamCommandOutput,
 	ConverseStreamOutput,
 } from "@aws-sdk/client-bedrock-runtime";
 import { headersToRecord } from "../../call/error-classification.js";
-import { NonRetryableError, type ProviderAttempt } from "../../call/provider-stream.js";
+import { encodeOrFail, NonRetryableError, type ProviderAttempt } from "../../call/provider-attempt.js";
 import { AMBIENT_CREDENTIALS } from "../../env-api-keys.js";
 import type { Context } from "../../types.js";
-import { formatThrownValue } from "../../utils/error-message.js";
 import { environmentVariable } from "../../wire/environment.js";
+import { singleFrames } from "../../wire/framers.js";
 import { mergeHeaders } from "../../wire/headers.js";
-import { connectionClosedError } from "../../wire/http-transport.js";
 import { ProviderStreamError } from "../../wire/provider-errors.js";
-import { rawEventReporter } from "../../wire/raw-event-callback.js";
+import { connectionClosedError, pump } from "../../wire/pump.js";
 import { ClientCache } from "./client-cache.js";
 import { BedrockStreamDecoder, BedrockStreamFormatError } from "./decode.js";
 import { encodeBedrockRequest } from "./encode.js";
@@ -73,8 +71,20 @@ export function bedrockClientConfig(attempt: BedrockAttempt, options: BedrockOpt
 // Worker build of @keel/ai, not only Bedrock calls. Node resolves it from node_modules at run time.
 const BEDROCK_SDK_MODULE = "@aws-sdk/client-bedrock-runtime";
 
+// It is an optional peer dependency of @keel/ai (the other APIs need none of its 30-odd packages), so
+// an application that calls Bedrock installs it; without it the call ends with this instruction.
 async function loadBedrockSdk(): Promise<typeof import("@aws-sdk/client-bedrock-runtime")> {
-	return import(/* @vite-ignore */ /* webpackIgnore: true */ BEDROCK_SDK_MODULE);
+	try {
+		return await import(/* @vite-ignore */ /* webpackIgnore: true */ BEDROCK_SDK_MODULE);
+	} catch (error) {
+		const missing = error as { code?: unknown; message?: unknown } | undefined;
+		const sdkIsMissing =
+			missing?.code === "ERR_MODULE_NOT_FOUND" && String(missing.message).includes(`'${BEDROCK_SDK_MODULE}'`);
+		if (!sdkIsMissing) throw error;
+		throw new NonRetryableError(
+			`The bedrock-converse-stream API sends requests with the AWS SDK, which is not installed: run \`npm install ${BEDROCK_SDK_MODULE}\` in your application`,
+		);
+	}
 }
 
 function eventName(event: ConverseStreamOutput): string {
@@ -99,7 +109,7 @@ export async function runBedrockAttempt(
 			"The bedrock-converse-stream API runs in Node only (the AWS SDK signs requests with Node's credential chain); call Bedrock from a server, for example through the Keel proxy",
 		);
 	}
-	const input = await attempt.preparePayload(encodeRequestOrFail(attempt.model, context, options));
+	const input = await attempt.preparePayload(encodeOrFail(() => encodeBedrockRequest(attempt.model, context, options)));
 	// A Bedrock API key given as bearerToken or AWS_BEARER_TOKEN_BEDROCK is as secret as `apiKey`
 	// (which the harness already redacts): servers and proxies may echo the Authorization header.
 	attempt.builder.addSecret(resolveBedrockBearerToken(options, attempt.apiKey));
@@ -218,75 +228,35 @@ function eventFromFrame(frame: EventStreamFrame): ConverseStreamOutput {
 	return { [type]: body } as unknown as ConverseStreamOutput;
 }
 
-/** Reads the body's frames into the decoder: one async step per network chunk, not per event. */
+/** Reads the body's frames into the decoder (one async step per network chunk, not per event). */
 async function readEventStreamBody(attempt: BedrockAttempt, body: AsyncIterable<Uint8Array>): Promise<void> {
-	const decoder = new BedrockStreamDecoder(attempt.builder);
-	const reportRawEvent = rawEventReporter(attempt);
 	const frames = new EventStreamFrameReader();
-	const iterator = body[Symbol.asyncIterator]();
-	try {
-		for (;;) {
-			let next: IteratorResult<Uint8Array>;
-			try {
-				next = await iterator.next();
-			} catch (error) {
-				if (attempt.signal.aborted) return;
-				throw connectionClosedError(error, "Bedrock");
-			}
-			if (next.done) break;
-			attempt.touch();
-			const received = frames.push(next.value);
-			for (const frame of received) {
-				if (reportRawEvent) {
-					const pending = reportRawEvent({ event: frame.type, data: payloadDecoder.decode(frame.payload) });
-					if (pending) {
-						await pending;
-						if (attempt.signal.aborted) return;
-					}
-				}
-				decoder.decode(eventFromFrame(frame));
-				if (decoder.isFinished) return;
-			}
-			if (frames.error) throw new BedrockStreamFormatError(`Malformed Bedrock event stream: ${frames.error.message}`);
-		}
-	} finally {
-		await iterator.return?.();
-	}
-	if (attempt.signal.aborted) return;
-	decoder.end();
+	await pump(attempt, body, {
+		label: "Bedrock",
+		framer: {
+			push: (chunk: Uint8Array) => frames.push(chunk),
+			get error() {
+				return frames.error && new BedrockStreamFormatError(`Malformed Bedrock event stream: ${frames.error.message}`);
+			},
+		},
+		decoder: new BedrockStreamDecoder(attempt.builder),
+		parse: eventFromFrame,
+		rawEvent: (frame) => ({ event: frame.type, data: payloadDecoder.decode(frame.payload) }),
+	});
 }
 
+/** Reads the events the SDK parsed itself (when Keel could not take the raw body) into the decoder. */
 async function readStream(attempt: BedrockAttempt, stream: AsyncIterable<ConverseStreamOutput>): Promise<void> {
-	const decoder = new BedrockStreamDecoder(attempt.builder);
-	const reportRawEvent = rawEventReporter(attempt);
-	const iterator = stream[Symbol.asyncIterator]();
-	try {
-		for (;;) {
-			let next: IteratorResult<ConverseStreamOutput>;
-			try {
-				next = await iterator.next();
-			} catch (error) {
-				if (attempt.signal.aborted) return;
-				// An exception frame is raised by the SDK as a named exception: classified as it is.
-				if (error && typeof error === "object" && "$fault" in error) throw error;
-				throw connectionClosedError(error, "Bedrock");
-			}
-			if (next.done) break;
-			attempt.touch();
-			const event = next.value;
-			const pending = reportRawEvent?.({ event: eventName(event), data: JSON.stringify(event) });
-			if (pending) {
-				await pending;
-				if (attempt.signal.aborted) return;
-			}
-			decoder.decode(event);
-			if (decoder.isFinished) return;
-		}
-	} finally {
-		await iterator.return?.();
-	}
-	if (attempt.signal.aborted) return;
-	decoder.end();
+	await pump(attempt, stream, {
+		label: "Bedrock",
+		framer: singleFrames<ConverseStreamOutput>(),
+		decoder: new BedrockStreamDecoder(attempt.builder),
+		parse: (event) => event,
+		rawEvent: (event) => ({ event: eventName(event), data: JSON.stringify(event) }),
+		// An exception frame is raised by the SDK as a named exception: classified as it is.
+		readError: (error) =>
+			error && typeof error === "object" && "$fault" in error ? error : connectionClosedError(error, "Bedrock"),
+	});
 }
 
 async function reportErrorResponse(attempt: BedrockAttempt, error: unknown): Promise<void> {
@@ -295,18 +265,4 @@ async function reportErrorResponse(attempt: BedrockAttempt, error: unknown): Pro
 	if (typeof status !== "number") return;
 	const headers = candidate?.$response?.headers as Record<string, string> | undefined;
 	await attempt.reportResponse({ status, headers: headersToRecord(headers) });
-}
-
-/** Input the encoder rejects fails the call at once: retrying the same input cannot help. */
-function encodeRequestOrFail(
-	model: BedrockAttempt["model"],
-	context: Context,
-	options: BedrockOptions,
-): ConverseStreamCommandInput {
-	try {
-		return encodeBedrockRequest(model, context, options);
-	} catch (error) {
-		if (error instanceof NonRetryableError) throw error;
-		throw new NonRetryableError(formatThrownValue(error));
-	}
 }

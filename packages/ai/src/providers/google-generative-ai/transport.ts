@@ -1,6 +1,5 @@
-import { NonRetryableError, type ProviderAttempt } from "../../call/provider-stream.js";
-import type { Api, Context, Model } from "../../types.js";
-import { formatThrownValue } from "../../utils/error-message.js";
+import { encodeOrFail, type ProviderAttempt } from "../../call/provider-attempt.js";
+import type { Api, Context } from "../../types.js";
 import { mergeHeaders } from "../../wire/headers.js";
 import { endpointUrl, runSseAttempt } from "../../wire/http-transport.js";
 import { parseStreamEventJson } from "../../wire/parse-stream-json.js";
@@ -29,7 +28,7 @@ export async function runGoogleAttempt(
 			alt: "sse",
 		}),
 		headers: mergeHeaders(apiKey ? { "x-goog-api-key": apiKey } : undefined, model.headers, options.headers),
-		body: encodeRequestOrFail(model, context, options),
+		body: encodeOrFail(() => encodeGeminiRequest(model, context, options)),
 	});
 }
 
@@ -65,14 +64,4 @@ export function parseGeminiEvent(event: ServerSentEvent, label: string): GeminiR
 	const error = (data as { error?: unknown }).error;
 	if (error && typeof error === "object") throw geminiStreamError(error, label);
 	return data as GeminiResponseChunk;
-}
-
-/** Input the encoder rejects fails the call at once: retrying the same input cannot help. */
-export function encodeRequestOrFail(model: Model<Api>, context: Context, options: GoogleOptions): GeminiRequestBody {
-	try {
-		return encodeGeminiRequest(model, context, options);
-	} catch (error) {
-		if (error instanceof NonRetryableError) throw error;
-		throw new NonRetryableError(formatThrownValue(error));
-	}
 }

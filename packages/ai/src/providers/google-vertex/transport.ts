@@ -1,7 +1,8 @@
-import type { ProviderAttempt } from "../../call/provider-stream.js";
+import { encodeOrFail, type ProviderAttempt } from "../../call/provider-attempt.js";
 import type { Context } from "../../types.js";
 import { mergeHeaders } from "../../wire/headers.js";
-import { encodeRequestOrFail, runGeminiRequest } from "../google-generative-ai/transport.js";
+import { encodeGeminiRequest } from "../google-generative-ai/encode.js";
+import { runGeminiRequest } from "../google-generative-ai/transport.js";
 import { vertexAccessToken, vertexApiKey } from "./credentials.js";
 import type { GoogleVertexOptions } from "./options.js";
 import { resolveVertexTarget, type VertexTarget } from "./resolve-vertex-target.js";
@@ -30,7 +31,7 @@ export async function runVertexAttempt(
 	const usesOAuth = options.accessToken !== undefined || options.credentials !== undefined;
 	const apiKey = usesOAuth ? undefined : vertexApiKey(attempt.apiKey);
 	const target = resolveVertexTarget(model, options, apiKey !== undefined);
-	const body = encodeRequestOrFail(model, context, options);
+	const body = encodeOrFail(() => encodeGeminiRequest(model, context, options));
 	if (body.cachedContent !== undefined) body.cachedContent = vertexCacheName(body.cachedContent, target);
 	if (options.streamFunctionCallArguments === true && body.tools) {
 		body.toolConfig = {

@@ -1,6 +1,5 @@
-import { NonRetryableError, type ProviderAttempt } from "../../call/provider-stream.js";
-import type { Context, Model } from "../../types.js";
-import { formatThrownValue } from "../../utils/error-message.js";
+import { encodeOrFail, NonRetryableError, type ProviderAttempt } from "../../call/provider-attempt.js";
+import type { Context } from "../../types.js";
 import { mergeHeaders } from "../../wire/headers.js";
 import { endpointUrl, runSseAttempt } from "../../wire/http-transport.js";
 import { parseStreamEventJson } from "../../wire/parse-stream-json.js";
@@ -9,7 +8,7 @@ import { MistralStreamDecoder } from "./decode.js";
 import { buildMistralHeaders, encodeMistralRequest, findMistralInputProblem } from "./encode.js";
 import { findMistralStreamError } from "./errors.js";
 import type { MistralOptions } from "./options.js";
-import type { MistralChatRequest, MistralChunkWire } from "./wire-types.js";
+import type { MistralChunkWire } from "./wire-types.js";
 
 /**
  * One attempt: POST `{baseUrl}/v1/chat/completions` with `stream: true` and the key as a bearer
@@ -23,6 +22,8 @@ export async function runMistralAttempt(
 	options: MistralOptions,
 ): Promise<void> {
 	const { model, apiKey } = attempt;
+	const problem = findMistralInputProblem(model, context);
+	if (problem) throw new NonRetryableError(problem);
 	await runSseAttempt(attempt, {
 		label: "Mistral",
 		url: endpointUrl(requireBaseUrl(model), "/v1/chat/completions"),
@@ -32,7 +33,10 @@ export async function runMistralAttempt(
 			apiKey ? { authorization: `Bearer ${apiKey}` } : undefined,
 			buildMistralHeaders(model, options),
 		),
-		body: encodeRequestOrFail(model, context, options),
+		body: encodeOrFail(
+			() => encodeMistralRequest(model, context, options),
+			`Could not build the Mistral request for "${model.id}"`,
+		),
 		createDecoder: () => new MistralStreamDecoder(attempt.builder),
 		parseEvent: (event) => parseChunk(event.data),
 	});
@@ -44,19 +48,4 @@ function parseChunk(data: string): MistralChunkWire {
 	const error = findMistralStreamError(parsed);
 	if (error) throw error;
 	return parsed as MistralChunkWire;
-}
-
-/** Input problems and encoder failures end the call at once: the same input would fail again. */
-function encodeRequestOrFail(
-	model: Model<"mistral-conversations">,
-	context: Context,
-	options: MistralOptions,
-): MistralChatRequest {
-	const problem = findMistralInputProblem(model, context);
-	if (problem) throw new NonRetryableError(problem);
-	try {
-		return encodeMistralRequest(model, context, options);
-	} catch (error) {
-		throw new NonRetryableError(`Could not build the Mistral request for "${model.id}": ${formatThrownValue(error)}`);
-	}
 }

@@ -1,4 +1,4 @@
-import type { ProviderAttempt } from "../../call/provider-attempt.js";
+import { encodeOrFail, type ProviderAttempt } from "../../call/provider-attempt.js";
 import type { Context, Transport } from "../../types.js";
 import { mergeHeaders } from "../../wire/headers.js";
 import { runSseAttempt } from "../../wire/http-transport.js";
@@ -44,7 +44,7 @@ export async function runOpenAICodexAttempt(
 	const token = attempt.apiKey ?? "";
 	const accountId = options.accountId ?? readChatGPTAccountId(token);
 	const url = codexResponsesUrl(requireBaseUrl(model));
-	const body = encodeOpenAICodexRequest(model, context, options);
+	const body = encodeOrFail(() => encodeOpenAICodexRequest(model, context, options));
 	const common = buildOpenAICodexHeaders(model, options, { accountId });
 	const credential = { authorization: `Bearer ${token}` };
 

@@ -1,6 +1,7 @@
 import type { ProviderAttempt } from "../../call/provider-attempt.js";
 import type { Api } from "../../types.js";
-import { rawEventReporter } from "../../wire/raw-event-callback.js";
+import { framesInBatches } from "../../wire/framers.js";
+import { pump } from "../../wire/pump.js";
 import { OpenAIResponsesDecoder } from "../openai-responses/decode.js";
 import type { OpenAICodexRequestBody } from "./encode.js";
 import { parseCodexEvent } from "./parse-event.js";
@@ -41,28 +42,25 @@ async function readResponse<TApi extends Api>(
 	decoder: OpenAIResponsesDecoder,
 	label: string,
 ): Promise<boolean> {
-	const reportRawEvent = rawEventReporter(attempt);
+	// A socket never ends like a body does: its close arrives as an event, and an abort wakes the
+	// waiting read with an empty batch.
 	const onAbort = () => socket.interrupt();
 	attempt.signal.addEventListener("abort", onAbort, { once: true });
+	const batches: AsyncIterator<SocketEvent[]> = {
+		next: async () => ({ done: false, value: await socket.nextBatch() }),
+	};
 	try {
-		for (;;) {
-			const events = await socket.nextBatch();
-			if (attempt.signal.aborted) return false;
-			attempt.touch();
-			for (const event of events) {
+		const outcome = await pump(attempt, batches, {
+			label,
+			framer: framesInBatches<SocketEvent>(),
+			decoder,
+			parse: (event) => {
 				if (event.type === "closed") throw socketClosedError(event, label);
-				const raw = { event: undefined, data: event.data };
-				const pending = reportRawEvent?.(raw);
-				if (pending) {
-					await pending;
-					if (attempt.signal.aborted) return false;
-				}
-				const parsed = parseCodexEvent(raw, label);
-				if (parsed === undefined) continue;
-				decoder.decode(parsed);
-				if (decoder.isFinished) return true;
-			}
-		}
+				return parseCodexEvent({ event: undefined, data: event.data }, label);
+			},
+			rawEvent: (event) => (event.type === "message" ? { event: undefined, data: event.data } : undefined),
+		});
+		return outcome === "finished";
 	} finally {
 		attempt.signal.removeEventListener("abort", onAbort);
 	}

@@ -1,4 +1,4 @@
-import { NonRetryableError, type ProviderAttempt } from "../../call/provider-stream.js";
+import { encodeOrFail, NonRetryableError, type ProviderAttempt } from "../../call/provider-attempt.js";
 import type { Context, Model } from "../../types.js";
 import { formatThrownValue } from "../../utils/error-message.js";
 import { mergeHeaders } from "../../wire/headers.js";
@@ -20,7 +20,6 @@ import {
 } from "./encode.js";
 import { findChatCompletionsError } from "./errors.js";
 import type { OpenAICompletionsOptions } from "./options.js";
-import type { ChatCompletionsRequest } from "./wire-types.js";
 
 /**
  * One attempt: POST `{baseUrl}/chat/completions` with `stream: true` and feed every chunk to the
@@ -38,6 +37,8 @@ export async function runOpenAICompletionsAttempt(
 	if ("problem" in baseUrl) throw new NonRetryableError(baseUrl.problem);
 	const compat = resolveCompatOrFail(model);
 	const vendor = model.provider;
+	const problem = findOpenAICompletionsInputProblem(model, context);
+	if (problem) throw new NonRetryableError(problem);
 	await runSseAttempt(attempt, {
 		label: vendor,
 		url: endpointUrl(baseUrl.url, "/chat/completions"),
@@ -45,7 +46,10 @@ export async function runOpenAICompletionsAttempt(
 			openAIDefaultHeaders(model, attempt.apiKey),
 			buildOpenAICompletionsHeaders(model, context, options, compat),
 		),
-		body: encodeRequestOrFail(model, context, options, compat),
+		body: encodeOrFail(
+			() => encodeOpenAICompletionsRequest(model, context, options, compat),
+			`Could not build the Chat Completions request for "${model.id}"`,
+		),
 		createDecoder: () => new OpenAICompletionsStreamDecoder(attempt.builder, vendor, compat.usageCounting),
 		parseEvent: (event) => parseChunk(event.data, vendor, `${vendor} stream error`),
 		decodeJsonBody: (text, decoder) => {
@@ -83,23 +87,5 @@ function resolveCompatOrFail(model: Model<"openai-completions">): ResolvedOpenAI
 		return resolveOpenAICompletionsCompat(model);
 	} catch (error) {
 		throw new NonRetryableError(formatThrownValue(error));
-	}
-}
-
-/** Input problems and encoder failures end the call at once: the same input would fail again. */
-function encodeRequestOrFail(
-	model: Model<"openai-completions">,
-	context: Context,
-	options: OpenAICompletionsOptions,
-	compat: ResolvedOpenAICompletionsCompat,
-): ChatCompletionsRequest {
-	const problem = findOpenAICompletionsInputProblem(model, context);
-	if (problem) throw new NonRetryableError(problem);
-	try {
-		return encodeOpenAICompletionsRequest(model, context, options, compat);
-	} catch (error) {
-		throw new NonRetryableError(
-			`Could not build the Chat Completions request for "${model.id}": ${formatThrownValue(error)}`,
-		);
 	}
 }

@@ -1,5 +1,5 @@
 import type { ResponseCreateParamsStreaming, ResponseStreamEvent } from "openai/resources/responses/responses";
-import type { ProviderAttempt } from "../../call/provider-stream.js";
+import { encodeOrFail, type ProviderAttempt } from "../../call/provider-attempt.js";
 import type { Api, Context } from "../../types.js";
 import { mergeHeaders } from "../../wire/headers.js";
 import { endpointUrl, runSseAttempt } from "../../wire/http-transport.js";
@@ -29,7 +29,7 @@ export async function runOpenAIResponsesAttempt(
 			openAIDefaultHeaders(model, attempt.apiKey),
 			buildOpenAIResponsesHeaders(model, options, context),
 		),
-		body: encodeOpenAIResponsesRequest(model, context, options),
+		body: encodeOrFail(() => encodeOpenAIResponsesRequest(model, context, options)),
 	});
 }
 

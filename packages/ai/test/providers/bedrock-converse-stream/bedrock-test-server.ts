@@ -35,6 +35,8 @@ export type BedrockAnswer =
 			frames: BedrockFrame[] /** Ends the response without closing (a stall) when true. */;
 			hold?: boolean /** Destroys the stream after the frames. */;
 			cut?: boolean;
+			/** After the frames, writes these bytes every `everyMs` until the client goes away (a trickle). */
+			trickle?: { bytes: Uint8Array; everyMs: number };
 	  }
 	| { status: number; errorType: string; message: string; headers?: Record<string, string> };
 
@@ -109,7 +111,14 @@ export async function startBedrockServer(
 			}
 			response.writeHead(200, { "content-type": "application/vnd.amazon.eventstream" });
 			for (const frame of reply.frames) response.write(encodeFrame(frame));
-			if (reply.hold) held.add(response);
+			if (reply.trickle) {
+				const { bytes, everyMs } = reply.trickle;
+				const timer = setInterval(() => {
+					if (!response.stream.destroyed) response.write(bytes);
+				}, everyMs);
+				response.on("close", () => clearInterval(timer));
+				held.add(response);
+			} else if (reply.hold) held.add(response);
 			else response.end();
 		});
 	});

@@ -157,17 +157,18 @@ describe("google-generative-ai stalls", () => {
 	it("ends a stream that stalls after its first text with the idle watchdog, keeping the text", async () => {
 		wire.server.enqueue({ body: geminiSse([partsChunk([{ text: "stuck" }])]), stall: true });
 		// Long enough for the first bytes to arrive on a busy machine; the stall after them is what ends it.
-		const result = await streamGoogle(model(), context, { ...fast, idleTimeoutMs: 300 }).result();
+		const result = await streamGoogle(model(), context, { ...fast, idleTimeoutMs: 2000 }).result();
 		expect(result.stopReason).toBe("error");
-		expect(result.errorMessage).toMatch(/No data received from the provider for 300 ms/);
+		expect(result.errorMessage).toMatch(/No data received from the provider for 2000 ms/);
 		expect(result.content).toEqual([{ type: "text", text: "stuck" }]);
 	});
 
 	it("ends a call that outlives timeoutMs with an error naming the limit, keeping the text", async () => {
 		wire.server.enqueue({ body: geminiSse([partsChunk([{ text: "slow" }])]), stall: true });
-		const result = await streamGoogle(model(), context, { ...fast, timeoutMs: 300 }).result();
+		// Long enough for the first bytes to arrive on a busy machine.
+		const result = await streamGoogle(model(), context, { ...fast, timeoutMs: 2000 }).result();
 		expect(result.stopReason).toBe("error");
-		expect(result.errorMessage).toBe("Request timed out after 300 ms (timeoutMs)");
+		expect(result.errorMessage).toBe("Request timed out after 2000 ms (timeoutMs)");
 		expect(result.content).toEqual([{ type: "text", text: "slow" }]);
 	});
 });

@@ -120,14 +120,14 @@ describe("Vertex AI credentials from the metadata server", () => {
 
 	it("off Google Cloud (nothing listens) fails at once, saying what to set, without retries", async () => {
 		process.env.GCE_METADATA_HOST = await closedLocalPort();
-		const startedAt = Date.now();
 		const result = await call(2);
 		expect(result.stopReason).toBe("error");
 		expect(result.errorMessage).toMatch(
 			/^Vertex AI found no credentials: .*GOOGLE_APPLICATION_CREDENTIALS.*, or run on Google Cloud with a service account attached \(the Google Cloud metadata server at 127\.0\.0\.1:\d+ was tried: .*ECONNREFUSED.*\)$/,
 		);
 		expect(result.diagnostics ?? []).toEqual([]);
-		expect(Date.now() - startedAt).toBeLessThan(METADATA_TIMEOUT_MS);
+		// The refused connection ended the wait, not the metadata server's time limit.
+		expect(result.errorMessage).not.toContain(`no answer within ${METADATA_TIMEOUT_MS} ms`);
 		expect(wire.server.requests).toHaveLength(0);
 	});
 

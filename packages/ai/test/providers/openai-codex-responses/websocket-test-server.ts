@@ -13,6 +13,8 @@ export interface ScriptedSocketResponse {
 	drop?: boolean;
 	/** After the events, close the socket with this code. */
 	closeWith?: number;
+	/** After the events, send this message every `everyMs` until the socket closes (a server that only trickles). */
+	trickle?: { event: Record<string, unknown> | string; everyMs: number };
 }
 
 export class WebSocketTestServer {
@@ -118,6 +120,12 @@ export class WebSocketTestServer {
 			return;
 		}
 		for (const event of scripted.events) webSocket.send(typeof event === "string" ? event : JSON.stringify(event));
+		if (scripted.trickle) {
+			const { event, everyMs } = scripted.trickle;
+			const text = typeof event === "string" ? event : JSON.stringify(event);
+			const timer = setInterval(() => webSocket.send(text), everyMs);
+			webSocket.on("close", () => clearInterval(timer));
+		}
 		if (scripted.drop) webSocket.terminate();
 		else if (scripted.closeWith !== undefined) webSocket.close(scripted.closeWith, "closed by the test server");
 	}

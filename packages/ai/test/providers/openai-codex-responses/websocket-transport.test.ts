@@ -127,6 +127,19 @@ describe("openai-codex-responses over a WebSocket", () => {
 		expect(keptOpenAICodexWebSocketCount()).toBe(0);
 	});
 
+	it("a server that sends only event types the decoder ignores ends through the idle watchdog, keeping the text", async () => {
+		// Complete messages, but no progress: they count as keep-alives for a bounded time only.
+		const partial = messageEvents(0, ["kept ", "text"]).slice(0, 3);
+		sockets.enqueue({
+			events: [created(), ...partial],
+			trickle: { event: { type: "response.unknown_keep_alive" }, everyMs: 20 },
+		});
+		const result = await callOverSocket({ sessionId: "session-trickle", idleTimeoutMs: 500 }).result();
+		expect(result.stopReason).toBe("error");
+		expect(result.errorMessage).toMatch(/\(idleTimeoutMs/);
+		expect(result.content[0]).toMatchObject({ type: "text", text: "kept " });
+	});
+
 	it("aborts mid-stream keeping the text, and does not reuse that socket", async () => {
 		sockets.enqueue({ events: [created(), ...messageEvents(0, ["so far"]).slice(0, 3)] });
 		const controller = new AbortController();

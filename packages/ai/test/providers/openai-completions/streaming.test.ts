@@ -193,12 +193,13 @@ describe("openai-completions streaming", () => {
 
 	it("ends a stalled stream through the idle watchdog", async () => {
 		wire.server.enqueue({ body: sse([chunk({ content: "waiting" })], false), stall: true });
+		// Generous: the first bytes must arrive before the limit, also on a busy machine; the stall after them is what ends the call.
 		const result = await streamOpenAICompletions(serverModel(wire.server.url), context, {
 			apiKey,
-			idleTimeoutMs: 50,
+			idleTimeoutMs: 2000,
 		}).result();
 		expect(result.stopReason).toBe("error");
-		expect(result.errorMessage).toMatch(/No data received from the provider for 50 ms/);
+		expect(result.errorMessage).toMatch(/No data received from the provider for 2000 ms/);
 		expect(result.content).toEqual([{ type: "text", text: "waiting" }]);
 	});
 
@@ -383,13 +384,13 @@ describe("openai-completions request hooks", () => {
 describe("openai-completions keep-alives", () => {
 	it("treats OpenRouter's `: OPENROUTER PROCESSING` comments as liveness, not content", async () => {
 		wire.server.enqueue({
-			// Six pieces 150 ms apart: 750 ms in all, more than the 600 ms idle limit, while each gap stays
-			// a quarter of it (room for a loaded machine's late timers).
+			// Six pieces 400 ms apart: 2 s in all, more than the 1.6 s idle limit, while each gap stays a
+			// quarter of it (1.2 s of room for a busy machine's late timers).
 			body: [...Array.from({ length: 5 }, () => ": OPENROUTER PROCESSING\n\n"), textStream("after the wait")],
-			chunkDelayMs: 150,
+			chunkDelayMs: 400,
 		});
 		const model = serverModel(wire.server.url, { provider: "openrouter", id: "anthropic/claude-sonnet-4" });
-		const result = await streamOpenAICompletions(model, context, { apiKey, idleTimeoutMs: 600 }).result();
+		const result = await streamOpenAICompletions(model, context, { apiKey, idleTimeoutMs: 1600 }).result();
 		expect(result.stopReason).toBe("stop");
 		expect(result.content).toEqual([{ type: "text", text: "after the wait" }]);
 	});

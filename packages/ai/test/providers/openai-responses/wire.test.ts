@@ -483,9 +483,9 @@ describe("openai-responses errors", () => {
 	it("ends a stalled stream with the idle watchdog", async () => {
 		wire.server.enqueue({ body: responsesSse([created(), ...messageEvents(0, ["stuck"]).slice(0, 3)]), stall: true });
 		// Long enough for the first bytes to arrive on a busy machine; the stall after them is what ends it.
-		const result = await streamOpenAIResponses(model, context, { ...fast, idleTimeoutMs: 300 }).result();
+		const result = await streamOpenAIResponses(model, context, { ...fast, idleTimeoutMs: 2000 }).result();
 		expect(result.stopReason).toBe("error");
-		expect(result.errorMessage).toMatch(/No data received from the provider for 300 ms/);
+		expect(result.errorMessage).toMatch(/No data received from the provider for 2000 ms/);
 		expect(result.content[0]).toMatchObject({ text: "stuck" });
 	});
 
