@@ -19,6 +19,28 @@ export interface CuratedModel {
 	thinkingLevelMap?: ThinkingLevelMap;
 	/** The public page the facts above come from. */
 	source: string;
+	/**
+	 * Fields whose value contradicts every public catalogue that lists the model, each with the
+	 * provider page that shows the curated value is right. The generator's tests fail on a
+	 * contradiction without one, so a hand-written number cannot silently override a correct source.
+	 */
+	overrides?: Partial<Record<"name" | "reasoning" | "input" | "cost" | "contextWindow" | "maxTokens", string>>;
+}
+
+/**
+ * A provider's announced retirement of some of its models. Rows of `providers` with one of `ids`
+ * are dropped once `retiresOn` is before the catalogue's date, and marked deprecated before that.
+ */
+export interface ModelRetirement {
+	providers: readonly string[];
+	ids: readonly string[];
+	/** YYYY-MM-DD: the first day requests fail. */
+	retiresOn?: string;
+	/** The provider's page says the model is no longer served but gives no date: always dropped. */
+	withdrawn?: true;
+	replacement?: string;
+	/** The provider's deprecation page. */
+	source: string;
 }
 
 /** A correction to a row that comes from a public catalogue. */

@@ -5,7 +5,6 @@ import { type CuratedModel, type CuratedPatch, price } from "./curated-types.js"
 const anthropicModels = "https://docs.anthropic.com/en/docs/about-claude/models/overview";
 const openAiModels = "https://platform.openai.com/docs/models";
 const geminiModels = "https://ai.google.dev/gemini-api/docs/models";
-const xaiModels = "https://docs.x.ai/docs/models";
 const bedrockModels = "https://docs.aws.amazon.com/bedrock/latest/userguide/models-supported.html";
 
 const claudeSonnet45 = {
@@ -35,25 +34,6 @@ const claudeOpus45 = {
 	maxTokens: 64_000,
 	source: anthropicModels,
 } satisfies Partial<CuratedModel>;
-const claudeOpus46 = {
-	name: "Claude Opus 4.6",
-	reasoning: true,
-	input: ["text", "image"],
-	cost: price(5, 25, 0.5, 6.25),
-	contextWindow: 200_000,
-	maxTokens: 128_000,
-	source: anthropicModels,
-} satisfies Partial<CuratedModel>;
-const claudeSonnet46 = {
-	name: "Claude Sonnet 4.6",
-	reasoning: true,
-	input: ["text", "image"],
-	cost: price(3, 15, 0.3, 3.75),
-	contextWindow: 200_000,
-	maxTokens: 64_000,
-	source: anthropicModels,
-} satisfies Partial<CuratedModel>;
-
 const gpt51 = {
 	name: "GPT-5.1",
 	reasoning: true,
@@ -81,6 +61,8 @@ const gemini3Pro = {
 	contextWindow: 1_048_576,
 	maxTokens: 65_536,
 	source: `${geminiModels}#gemini-3-pro`,
+	// An older source rounds Google's limits to 1,000,000 and 64,000.
+	overrides: { contextWindow: `${geminiModels}#gemini-3-pro`, maxTokens: `${geminiModels}#gemini-3-pro` },
 } satisfies Partial<CuratedModel>;
 const gemini3Flash = {
 	name: "Gemini 3 Flash Preview",
@@ -108,8 +90,8 @@ export const FIRST_PARTY_MODELS: readonly CuratedModel[] = [
 	{ provider: "anthropic", id: "claude-haiku-4-5-20251001", ...claudeHaiku45 },
 	{ provider: "anthropic", id: "claude-opus-4-5", ...claudeOpus45 },
 	{ provider: "anthropic", id: "claude-opus-4-5-20251101", ...claudeOpus45 },
-	{ provider: "anthropic", id: "claude-opus-4-6", ...claudeOpus46 },
-	{ provider: "anthropic", id: "claude-sonnet-4-6", ...claudeSonnet46 },
+	// Opus 4.6 and Sonnet 4.6 come from the sources as they are: a 1M-token context and 128K output
+	// (https://platform.claude.com/docs/en/about-claude/models/overview).
 
 	{ provider: "openai", id: "gpt-5.1", ...gpt51 },
 	{
@@ -165,39 +147,7 @@ export const FIRST_PARTY_MODELS: readonly CuratedModel[] = [
 		source: bedrockModels,
 	},
 
-	{
-		provider: "xai",
-		id: "grok-code-fast-1",
-		name: "Grok Code Fast 1",
-		reasoning: true,
-		input: ["text"],
-		cost: price(0.2, 1.5, 0.02),
-		contextWindow: 256_000,
-		maxTokens: 10_000,
-		source: `${xaiModels}/grok-code-fast-1`,
-	},
-	{
-		provider: "xai",
-		id: "grok-4-fast-reasoning",
-		name: "Grok 4 Fast (reasoning)",
-		reasoning: true,
-		input: ["text", "image"],
-		cost: price(0.2, 0.5, 0.05),
-		contextWindow: 2_000_000,
-		maxTokens: 30_000,
-		source: `${xaiModels}/grok-4-fast-reasoning`,
-	},
-	{
-		provider: "xai",
-		id: "grok-4-fast-non-reasoning",
-		name: "Grok 4 Fast (non-reasoning)",
-		reasoning: false,
-		input: ["text", "image"],
-		cost: price(0.2, 0.5, 0.05),
-		contextWindow: 2_000_000,
-		maxTokens: 30_000,
-		source: `${xaiModels}/grok-4-fast-non-reasoning`,
-	},
+	// grok-code-fast-1 and Grok 4 Fast were retired on 2026-05-15 (catalog/retirements.ts).
 
 	{
 		provider: "zai",

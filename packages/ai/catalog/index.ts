@@ -5,7 +5,8 @@ import { FIRST_PARTY_MODELS, FIRST_PARTY_PATCHES } from "./first-party.js";
 import { SUBSCRIPTION_MODELS } from "./subscriptions.js";
 import { VENDOR_MODELS } from "./vendors.js";
 
-export type { CuratedModel, CuratedPatch } from "./curated-types.js";
+export type { CuratedModel, CuratedPatch, ModelRetirement } from "./curated-types.js";
+export { MODEL_RETIREMENTS } from "./retirements.js";
 
 export const CURATED_MODELS: readonly CuratedModel[] = [
 	...FIRST_PARTY_MODELS,

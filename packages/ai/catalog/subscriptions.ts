@@ -50,21 +50,9 @@ export const SUBSCRIPTION_MODELS: readonly CuratedModel[] = [
 	codex("gpt-5.2", "GPT-5.2"),
 	codex("gpt-5.2-codex", "GPT-5.2 Codex"),
 
-	copilot("claude-sonnet-4.5", "Claude Sonnet 4.5", true),
-	copilot("claude-haiku-4.5", "Claude Haiku 4.5", true),
-	copilot("claude-opus-4.5", "Claude Opus 4.5", true),
+	// Claude Sonnet, Haiku and Opus 4.5 come from the sources, whose limits differ from a flat 128K/16K.
 	copilot("gpt-5.1", "GPT-5.1", true),
 	copilot("gpt-5.1-codex", "GPT-5.1 Codex", true),
 	copilot("gemini-3-pro-preview", "Gemini 3 Pro Preview", true),
-	{
-		provider: "kimi-coding",
-		id: "kimi-for-coding",
-		name: "Kimi For Coding",
-		reasoning: true,
-		input: ["text"],
-		cost: FREE,
-		contextWindow: 262_144,
-		maxTokens: 32_768,
-		source: "https://www.kimi.com/coding/docs/",
-	},
+	// kimi-for-coding comes from the sources (it takes images, https://www.kimi.com/coding/docs/).
 ];

@@ -22,7 +22,6 @@ function miniMax(provider: "minimax" | "minimax-cn", id: string, name: string): 
 
 const openRouterModels = "https://openrouter.ai/models";
 const vercelGatewayModels = "https://vercel.com/ai-gateway/models";
-const cloudflareWorkersAiModels = "https://developers.cloudflare.com/workers-ai/models/";
 const cloudflareGateway = "https://developers.cloudflare.com/ai-gateway/usage/chat-completion/";
 
 interface Flagship {
@@ -119,85 +118,20 @@ export const VENDOR_MODELS: readonly CuratedModel[] = [
 	// OpenCode Go is a flat subscription; the per-token cost is therefore 0.
 	{ ...row("opencode-go", "glm-4.7", flagships.glm46, "https://opencode.ai/docs/go/"), name: "GLM-4.7", cost: FREE },
 	{
-		...row("opencode-go", "kimi-k2.5", flagships.kimiK2Thinking, "https://opencode.ai/docs/go/"),
-		name: "Kimi K2.5",
-		cost: FREE,
-	},
-	{
 		...miniMax("minimax", "minimax-m2.1", "MiniMax M2.1"),
 		provider: "opencode-go",
 		cost: FREE,
 		source: "https://opencode.ai/docs/go/",
 	},
 
-	{
-		provider: "cloudflare-workers-ai",
-		id: "@cf/openai/gpt-oss-120b",
-		name: "gpt-oss-120b",
-		reasoning: true,
-		input: ["text"],
-		cost: price(0.35, 0.75),
-		contextWindow: 128_000,
-		maxTokens: 32_768,
-		source: `${cloudflareWorkersAiModels}gpt-oss-120b/`,
-	},
-	{
-		provider: "cloudflare-workers-ai",
-		id: "@cf/openai/gpt-oss-20b",
-		name: "gpt-oss-20b",
-		reasoning: true,
-		input: ["text"],
-		cost: price(0.2, 0.3),
-		contextWindow: 128_000,
-		maxTokens: 32_768,
-		source: `${cloudflareWorkersAiModels}gpt-oss-20b/`,
-	},
-	{
-		provider: "cloudflare-workers-ai",
-		id: "@cf/meta/llama-4-scout-17b-16e-instruct",
-		name: "Llama 4 Scout 17B 16E Instruct",
-		reasoning: false,
-		input: ["text", "image"],
-		cost: price(0.27, 0.85),
-		contextWindow: 131_000,
-		maxTokens: 8192,
-		source: `${cloudflareWorkersAiModels}llama-4-scout-17b-16e-instruct/`,
-	},
-	{
-		provider: "cloudflare-workers-ai",
-		id: "@cf/meta/llama-3.3-70b-instruct-fp8-fast",
-		name: "Llama 3.3 70B Instruct (fp8, fast)",
-		reasoning: false,
-		input: ["text"],
-		cost: price(0.29, 2.25),
-		contextWindow: 24_000,
-		maxTokens: 8192,
-		source: `${cloudflareWorkersAiModels}llama-3.3-70b-instruct-fp8-fast/`,
-	},
+	// Workers AI's gpt-oss, Llama 4 Scout and Llama 3.3 rows come from the sources, which follow
+	// Cloudflare's model pages (https://developers.cloudflare.com/workers-ai/models/).
 
 	row("cloudflare-ai-gateway", "anthropic/claude-sonnet-4-5", flagships.claudeSonnet45, cloudflareGateway),
 	row("cloudflare-ai-gateway", "openai/gpt-5.1", flagships.gpt51, cloudflareGateway),
 	row("cloudflare-ai-gateway", "google-ai-studio/gemini-3-pro-preview", flagships.gemini3Pro, cloudflareGateway),
 
-	// OpenRouter's router picks a model per request and bills that model's price, so none is listed
-	// here (https://openrouter.ai/docs/guides/routing/routers/auto-router).
-	{
-		provider: "openrouter",
-		id: "openrouter/auto",
-		name: "Auto Router",
-		reasoning: true,
-		input: ["text", "image"],
-		cost: FREE,
-		contextWindow: 2_000_000,
-		maxTokens: 32_768,
-		source: `${openRouterModels}/openrouter/auto`,
-	},
-	row(
-		"openrouter",
-		"anthropic/claude-sonnet-4.5",
-		flagships.claudeSonnet45,
-		`${openRouterModels}/anthropic/claude-sonnet-4.5`,
-	),
+	// openrouter/auto and anthropic/claude-sonnet-4.5 (1M context) come from the sources.
 	row(
 		"openrouter",
 		"anthropic/claude-opus-4.5",
@@ -217,7 +151,6 @@ export const VENDOR_MODELS: readonly CuratedModel[] = [
 		flagships.gemini3Pro,
 		`${openRouterModels}/google/gemini-3-pro-preview`,
 	),
-	row("openrouter", "z-ai/glm-4.6", flagships.glm46, `${openRouterModels}/z-ai/glm-4.6`),
 	row(
 		"openrouter",
 		"moonshotai/kimi-k2-thinking",
@@ -225,9 +158,15 @@ export const VENDOR_MODELS: readonly CuratedModel[] = [
 		`${openRouterModels}/moonshotai/kimi-k2-thinking`,
 	),
 
-	row("vercel-ai-gateway", "anthropic/claude-sonnet-4.5", flagships.claudeSonnet45, vercelGatewayModels),
 	row("vercel-ai-gateway", "anthropic/claude-opus-4.5", flagships.claudeOpus45, vercelGatewayModels),
 	row("vercel-ai-gateway", "anthropic/claude-haiku-4.5", flagships.claudeHaiku45, vercelGatewayModels),
 	row("vercel-ai-gateway", "openai/gpt-5.1", flagships.gpt51, vercelGatewayModels),
-	row("vercel-ai-gateway", "google/gemini-3-pro-preview", flagships.gemini3Pro, vercelGatewayModels),
+	{
+		...row("vercel-ai-gateway", "google/gemini-3-pro-preview", flagships.gemini3Pro, vercelGatewayModels),
+		// Google's limits for Gemini 3 Pro; an older source rounds them to 1,000,000 and 64,000.
+		overrides: {
+			contextWindow: "https://ai.google.dev/gemini-api/docs/models#gemini-3-pro",
+			maxTokens: "https://ai.google.dev/gemini-api/docs/models#gemini-3-pro",
+		},
+	},
 ];

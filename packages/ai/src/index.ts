@@ -77,6 +77,7 @@ export {
 	LOCAL_SERVER_URLS,
 	type ModelDefinition,
 } from "./models/define-model.js";
+export { MODEL_DEPRECATED_DIAGNOSTIC } from "./models/deprecation-warning.js";
 export {
 	clearRefreshCache,
 	type RefreshOptions,

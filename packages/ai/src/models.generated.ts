@@ -60,6 +60,8 @@ export interface GeneratedCatalogue {
 		"anthropic.claude-3-haiku-20240307-v1:0": Model<"bedrock-converse-stream">;
 		"anthropic.claude-3-opus-20240229-v1:0": Model<"bedrock-converse-stream">;
 		"anthropic.claude-3-sonnet-20240229-v1:0": Model<"bedrock-converse-stream">;
+		"anthropic.claude-fable-5": Model<"bedrock-converse-stream">;
+		"anthropic.claude-fable-5-1": Model<"bedrock-converse-stream">;
 		"anthropic.claude-haiku-4-5-20251001-v1:0": Model<"bedrock-converse-stream">;
 		"anthropic.claude-haiku-5-5": Model<"bedrock-converse-stream">;
 		"anthropic.claude-opus-4-1-20250805-v1:0": Model<"bedrock-converse-stream">;
@@ -99,6 +101,7 @@ export interface GeneratedCatalogue {
 		"eu.amazon.nova-lite-v1:0": Model<"bedrock-converse-stream">;
 		"eu.amazon.nova-micro-v1:0": Model<"bedrock-converse-stream">;
 		"eu.amazon.nova-pro-v1:0": Model<"bedrock-converse-stream">;
+		"eu.anthropic.claude-fable-5": Model<"bedrock-converse-stream">;
 		"eu.anthropic.claude-haiku-4-5-20251001-v1:0": Model<"bedrock-converse-stream">;
 		"eu.anthropic.claude-haiku-5-5": Model<"bedrock-converse-stream">;
 		"eu.anthropic.claude-opus-4-5-20251101-v1:0": Model<"bedrock-converse-stream">;
@@ -113,6 +116,8 @@ export interface GeneratedCatalogue {
 		"eu.anthropic.claude-sonnet-5": Model<"bedrock-converse-stream">;
 		"eu.anthropic.claude-sonnet-5-5": Model<"bedrock-converse-stream">;
 		"global.amazon.nova-2-lite-v1:0": Model<"bedrock-converse-stream">;
+		"global.anthropic.claude-fable-5": Model<"bedrock-converse-stream">;
+		"global.anthropic.claude-fable-5-1": Model<"bedrock-converse-stream">;
 		"global.anthropic.claude-haiku-4-5-20251001-v1:0": Model<"bedrock-converse-stream">;
 		"global.anthropic.claude-haiku-5-5": Model<"bedrock-converse-stream">;
 		"global.anthropic.claude-opus-4-5-20251101-v1:0": Model<"bedrock-converse-stream">;
@@ -166,6 +171,8 @@ export interface GeneratedCatalogue {
 		"us.amazon.nova-micro-v1:0": Model<"bedrock-converse-stream">;
 		"us.amazon.nova-premier-v1:0": Model<"bedrock-converse-stream">;
 		"us.amazon.nova-pro-v1:0": Model<"bedrock-converse-stream">;
+		"us.anthropic.claude-fable-5": Model<"bedrock-converse-stream">;
+		"us.anthropic.claude-fable-5-1": Model<"bedrock-converse-stream">;
 		"us.anthropic.claude-haiku-4-5-20251001-v1:0": Model<"bedrock-converse-stream">;
 		"us.anthropic.claude-haiku-5-5": Model<"bedrock-converse-stream">;
 		"us.anthropic.claude-opus-4-1-20250805-v1:0": Model<"bedrock-converse-stream">;
@@ -193,24 +200,15 @@ export interface GeneratedCatalogue {
 		"Ring-2.6-1T": Model<"openai-completions">;
 	};
 	"anthropic": {
-		"claude-3-5-haiku-20241022": Model<"anthropic-messages">;
-		"claude-3-5-haiku-latest": Model<"anthropic-messages">;
-		"claude-3-5-sonnet-20240620": Model<"anthropic-messages">;
-		"claude-3-5-sonnet-20241022": Model<"anthropic-messages">;
-		"claude-3-7-sonnet-20250219": Model<"anthropic-messages">;
 		"claude-3-haiku-20240307": Model<"anthropic-messages">;
-		"claude-3-opus-20240229": Model<"anthropic-messages">;
-		"claude-3-sonnet-20240229": Model<"anthropic-messages">;
 		"claude-fable-5": Model<"anthropic-messages">;
 		"claude-fable-5-1": Model<"anthropic-messages">;
 		"claude-fable-5-2": Model<"anthropic-messages">;
 		"claude-haiku-4-5": Model<"anthropic-messages">;
 		"claude-haiku-4-5-20251001": Model<"anthropic-messages">;
 		"claude-haiku-5-5": Model<"anthropic-messages">;
-		"claude-opus-4-0": Model<"anthropic-messages">;
 		"claude-opus-4-1": Model<"anthropic-messages">;
 		"claude-opus-4-1-20250805": Model<"anthropic-messages">;
-		"claude-opus-4-20250514": Model<"anthropic-messages">;
 		"claude-opus-4-5": Model<"anthropic-messages">;
 		"claude-opus-4-5-20251101": Model<"anthropic-messages">;
 		"claude-opus-4-6": Model<"anthropic-messages">;
@@ -218,8 +216,6 @@ export interface GeneratedCatalogue {
 		"claude-opus-4-8": Model<"anthropic-messages">;
 		"claude-opus-5": Model<"anthropic-messages">;
 		"claude-opus-5-5": Model<"anthropic-messages">;
-		"claude-sonnet-4-0": Model<"anthropic-messages">;
-		"claude-sonnet-4-20250514": Model<"anthropic-messages">;
 		"claude-sonnet-4-5": Model<"anthropic-messages">;
 		"claude-sonnet-4-5-20250929": Model<"anthropic-messages">;
 		"claude-sonnet-4-6": Model<"anthropic-messages">;
@@ -229,13 +225,9 @@ export interface GeneratedCatalogue {
 	"azure-openai-responses": {
 		"chat-latest": Model<"azure-openai-responses">;
 		"codex-mini-latest": Model<"azure-openai-responses">;
-		"gpt-4": Model<"azure-openai-responses">;
-		"gpt-4-turbo": Model<"azure-openai-responses">;
 		"gpt-4.1": Model<"azure-openai-responses">;
 		"gpt-4.1-mini": Model<"azure-openai-responses">;
-		"gpt-4.1-nano": Model<"azure-openai-responses">;
 		"gpt-4o": Model<"azure-openai-responses">;
-		"gpt-4o-2024-05-13": Model<"azure-openai-responses">;
 		"gpt-4o-2024-08-06": Model<"azure-openai-responses">;
 		"gpt-4o-2024-11-20": Model<"azure-openai-responses">;
 		"gpt-4o-mini": Model<"azure-openai-responses">;
@@ -274,13 +266,9 @@ export interface GeneratedCatalogue {
 		"gpt-6.1-terra": Model<"azure-openai-responses">;
 		"gpt-daybreak-blue-latest": Model<"azure-openai-responses">;
 		"gpt-daybreak-red-latest": Model<"azure-openai-responses">;
-		"o1": Model<"azure-openai-responses">;
-		"o1-pro": Model<"azure-openai-responses">;
 		"o3": Model<"azure-openai-responses">;
 		"o3-deep-research": Model<"azure-openai-responses">;
-		"o3-mini": Model<"azure-openai-responses">;
 		"o3-pro": Model<"azure-openai-responses">;
-		"o4-mini": Model<"azure-openai-responses">;
 		"o4-mini-deep-research": Model<"azure-openai-responses">;
 	};
 	"baseten": {
@@ -530,11 +518,6 @@ export interface GeneratedCatalogue {
 	"google": {
 		"deep-research-max-preview-04-2026": Model<"google-generative-ai">;
 		"deep-research-preview-04-2026": Model<"google-generative-ai">;
-		"gemini-1.5-flash": Model<"google-generative-ai">;
-		"gemini-1.5-flash-8b": Model<"google-generative-ai">;
-		"gemini-1.5-pro": Model<"google-generative-ai">;
-		"gemini-2.0-flash": Model<"google-generative-ai">;
-		"gemini-2.0-flash-lite": Model<"google-generative-ai">;
 		"gemini-2.5-computer-use-preview-10-2025": Model<"google-generative-ai">;
 		"gemini-2.5-flash": Model<"google-generative-ai">;
 		"gemini-2.5-flash-lite": Model<"google-generative-ai">;
@@ -564,11 +547,6 @@ export interface GeneratedCatalogue {
 		"gemma-4-31b-it": Model<"google-generative-ai">;
 	};
 	"google-vertex": {
-		"gemini-1.5-flash": Model<"google-vertex">;
-		"gemini-1.5-flash-8b": Model<"google-vertex">;
-		"gemini-1.5-pro": Model<"google-vertex">;
-		"gemini-2.0-flash": Model<"google-vertex">;
-		"gemini-2.0-flash-lite": Model<"google-vertex">;
 		"gemini-2.5-flash": Model<"google-vertex">;
 		"gemini-2.5-flash-lite": Model<"google-vertex">;
 		"gemini-2.5-flash-lite-preview-06-17": Model<"google-vertex">;
@@ -829,13 +807,9 @@ export interface GeneratedCatalogue {
 	"openai": {
 		"chat-latest": Model<"openai-responses">;
 		"codex-mini-latest": Model<"openai-responses">;
-		"gpt-4": Model<"openai-responses">;
-		"gpt-4-turbo": Model<"openai-responses">;
 		"gpt-4.1": Model<"openai-responses">;
 		"gpt-4.1-mini": Model<"openai-responses">;
-		"gpt-4.1-nano": Model<"openai-responses">;
 		"gpt-4o": Model<"openai-responses">;
-		"gpt-4o-2024-05-13": Model<"openai-responses">;
 		"gpt-4o-2024-08-06": Model<"openai-responses">;
 		"gpt-4o-2024-11-20": Model<"openai-responses">;
 		"gpt-4o-mini": Model<"openai-responses">;
@@ -874,13 +848,9 @@ export interface GeneratedCatalogue {
 		"gpt-6.1-terra": Model<"openai-responses">;
 		"gpt-daybreak-blue-latest": Model<"openai-responses">;
 		"gpt-daybreak-red-latest": Model<"openai-responses">;
-		"o1": Model<"openai-responses">;
-		"o1-pro": Model<"openai-responses">;
 		"o3": Model<"openai-responses">;
 		"o3-deep-research": Model<"openai-responses">;
-		"o3-mini": Model<"openai-responses">;
 		"o3-pro": Model<"openai-responses">;
-		"o4-mini": Model<"openai-responses">;
 		"o4-mini-deep-research": Model<"openai-responses">;
 	};
 	"openai-codex": {
@@ -2092,7 +2062,6 @@ export interface GeneratedCatalogue {
 		"grok-2-vision": Model<"openai-completions">;
 		"grok-2-vision-1212": Model<"openai-completions">;
 		"grok-2-vision-latest": Model<"openai-completions">;
-		"grok-3": Model<"openai-completions">;
 		"grok-3-fast": Model<"openai-completions">;
 		"grok-3-fast-latest": Model<"openai-completions">;
 		"grok-3-latest": Model<"openai-completions">;
@@ -2101,18 +2070,13 @@ export interface GeneratedCatalogue {
 		"grok-3-mini-fast-latest": Model<"openai-completions">;
 		"grok-3-mini-latest": Model<"openai-completions">;
 		"grok-4": Model<"openai-completions">;
-		"grok-4-fast-non-reasoning": Model<"openai-completions">;
-		"grok-4-fast-reasoning": Model<"openai-completions">;
 		"grok-4.20-0309-non-reasoning": Model<"openai-completions">;
 		"grok-4.20-0309-reasoning": Model<"openai-completions">;
 		"grok-4.3": Model<"openai-completions">;
 		"grok-4.5": Model<"openai-completions">;
 		"grok-4.6": Model<"openai-completions">;
 		"grok-4.7": Model<"openai-completions">;
-		"grok-beta": Model<"openai-completions">;
 		"grok-build-0.1": Model<"openai-completions">;
-		"grok-code-fast-1": Model<"openai-completions">;
-		"grok-vision-beta": Model<"openai-completions">;
 	};
 	"xiaomi": {
 		"mimo-v2-flash": Model<"openai-completions">;
@@ -2219,3 +2183,67 @@ export const GENERATED_PROVIDER_DATA: Readonly<Record<string, string>> = {
 	"zai": zaiModels,
 	"zai-coding-cn": zaiCodingCnModels,
 };
+
+/** The rows left out because their provider retired them ("provider/id"): refreshModels() does not add them back. */
+export const RETIRED_MODELS: readonly string[] = [
+	"anthropic/claude-2.0",
+	"anthropic/claude-2.1",
+	"anthropic/claude-3-5-haiku-20241022",
+	"anthropic/claude-3-5-haiku-latest",
+	"anthropic/claude-3-5-sonnet-20240620",
+	"anthropic/claude-3-5-sonnet-20241022",
+	"anthropic/claude-3-5-sonnet-latest",
+	"anthropic/claude-3-7-sonnet-20250219",
+	"anthropic/claude-3-7-sonnet-latest",
+	"anthropic/claude-3-opus-20240229",
+	"anthropic/claude-3-opus-latest",
+	"anthropic/claude-3-sonnet-20240229",
+	"anthropic/claude-opus-4-0",
+	"anthropic/claude-opus-4-20250514",
+	"anthropic/claude-sonnet-4-0",
+	"anthropic/claude-sonnet-4-20250514",
+	"azure-openai-responses/gpt-4.5-preview",
+	"azure-openai-responses/o1-preview",
+	"google-vertex/gemini-1.5-flash",
+	"google-vertex/gemini-1.5-flash-8b",
+	"google-vertex/gemini-1.5-pro",
+	"google-vertex/gemini-2.0-flash",
+	"google-vertex/gemini-2.0-flash-001",
+	"google-vertex/gemini-2.0-flash-lite",
+	"google-vertex/gemini-2.0-flash-lite-001",
+	"google/gemini-1.5-flash",
+	"google/gemini-1.5-flash-8b",
+	"google/gemini-1.5-pro",
+	"google/gemini-2.0-flash",
+	"google/gemini-2.0-flash-001",
+	"google/gemini-2.0-flash-lite",
+	"google/gemini-2.0-flash-lite-001",
+	"google/gemini-2.5-flash-preview-09-2025",
+	"mistral/codestral-2501",
+	"mistral/pixtral-12b-2409",
+	"openai/gpt-3.5-turbo",
+	"openai/gpt-3.5-turbo-0125",
+	"openai/gpt-4",
+	"openai/gpt-4-0613",
+	"openai/gpt-4-turbo",
+	"openai/gpt-4-turbo-2024-04-09",
+	"openai/gpt-4.1-nano",
+	"openai/gpt-4.5-preview",
+	"openai/gpt-4o-2024-05-13",
+	"openai/o1",
+	"openai/o1-2024-12-17",
+	"openai/o1-mini",
+	"openai/o1-preview",
+	"openai/o1-pro",
+	"openai/o3-mini",
+	"openai/o4-mini",
+	"xai/grok-3",
+	"xai/grok-4-0709",
+	"xai/grok-4-1-fast-non-reasoning",
+	"xai/grok-4-1-fast-reasoning",
+	"xai/grok-4-fast-non-reasoning",
+	"xai/grok-4-fast-reasoning",
+	"xai/grok-beta",
+	"xai/grok-code-fast-1",
+	"xai/grok-vision-beta",
+];

@@ -1,6 +1,7 @@
 import { getApiProvider } from "./api-registry.js";
 import { failedStream } from "./call/failed-stream.js";
 import { sanitizeServerText } from "./call/secret-redaction.js";
+import { withDeprecationWarning } from "./models/deprecation-warning.js";
 import type {
 	Api,
 	AssistantMessage,
@@ -30,7 +31,7 @@ function callProvider<TApi extends Api>(
 	const provider = getApiProvider(model.api);
 	if (!provider) throw new Error(`No API provider registered for api: ${model.api}`);
 	try {
-		return provider[entryPoint](model, context, options);
+		return withDeprecationWarning(model, provider[entryPoint](model, context, options));
 	} catch (error) {
 		return failedStream(model, sanitizeServerText(formatThrownValue(error), options?.apiKey));
 	}

@@ -563,4 +563,19 @@ export interface Model<TApi extends Api = Api> {
 	headers?: Record<string, string>;
 	compat?: ModelCompat<TApi>;
 	thinkingLevelMap?: ThinkingLevelMap;
+	/**
+	 * Set when the provider has announced the model's retirement: calls still work until `retiresOn`,
+	 * and each call warns (once per process on the console, and as a diagnostic on the final message).
+	 */
+	deprecated?: ModelDeprecation;
+}
+
+/** A provider's announced retirement of a model, from its own deprecation page. */
+export interface ModelDeprecation {
+	/** The day requests start to fail, YYYY-MM-DD. */
+	retiresOn: string;
+	/** The model id the provider recommends instead, when it names one. */
+	replacement?: string;
+	/** The provider's deprecation page. */
+	source: string;
 }

@@ -169,7 +169,7 @@ describe("getModels and getProviders", () => {
 		["openai", "gpt-5.2"],
 		["google", "gemini-3-pro-preview"],
 		["google-vertex", "gemini-3-pro-preview"],
-		["xai", "grok-code-fast-1"],
+		["xai", "grok-4.3"],
 		["openai-codex", "gpt-5.2-codex"],
 		["github-copilot", "claude-sonnet-4.5"],
 		["openrouter", "anthropic/claude-sonnet-4.5"],
@@ -347,7 +347,7 @@ describe("catalogue rules", () => {
 
 	it("leaves out the Bedrock families AWS does not document for Converse", () => {
 		const ids = findModels("amazon-bedrock").map((model) => model.id);
-		for (const family of [/claude-fable/, /openai\.gpt-[56]/, /xai\.grok/, /qwen\.qwen3/, /writer\.palmyra/]) {
+		for (const family of [/claude-fable-5-2/, /openai\.gpt-[56]/, /xai\.grok/, /qwen\.qwen3/, /writer\.palmyra/]) {
 			expect(ids.filter((id) => family.test(id))).toEqual([]);
 		}
 	});
@@ -369,6 +369,9 @@ describe("catalogue rules", () => {
 			[/^anthropic\.claude-3-5-haiku/, [true, true, true, true, false]],
 			[/^anthropic\.claude-(3-7-sonnet|(opus|sonnet|haiku)-[4-9])/, [true, true, true, true, true]],
 			[/^anthropic\.claude-3-(haiku|sonnet|opus|5-sonnet)/, [true, true, false, true, true]],
+			// Claude Fable 5 and 5.1: their model cards (Converse, prompt caching, adaptive thinking).
+			// https://docs.aws.amazon.com/bedrock/latest/userguide/model-card-anthropic-claude-fable-5.html
+			[/^anthropic\.claude-fable-5(-1)?$/, [true, true, true, true, true]],
 			[/^cohere\.command-r/, [true, true, false, false, false]],
 			[/^deepseek\.r1/, [false, true, false, false, false]],
 			[/^meta\.llama3-(1|2-1b|2-3b|3)/, [false, true, false, false, false]],

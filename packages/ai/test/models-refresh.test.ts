@@ -69,6 +69,8 @@ const modelsDevBody = {
 			// Already built in: must stay as the catalogue has it.
 			"claude-sonnet-4-5": { id: "claude-sonnet-4-5", name: "Changed", tool_call: true, cost: { input: 99 } },
 			"claude-no-tools": { id: "claude-no-tools", tool_call: false },
+			// Retired by Anthropic: the catalogue left it out, and a refresh must not bring it back.
+			"claude-3-sonnet-20240229": { id: "claude-3-sonnet-20240229", name: "Claude 3 Sonnet", tool_call: true },
 		},
 	},
 	"unknown-vendor": { id: "unknown-vendor", models: { x: { id: "x", tool_call: true } } },
@@ -94,6 +96,7 @@ describe("refreshModels", () => {
 		expect(getModels("anthropic")).toHaveLength(before + 1);
 		expect(getModel("anthropic", "claude-sonnet-4-5").cost.input).toBe(3);
 		expect(findModel("anthropic", "claude-no-tools")).toBeUndefined();
+		expect(findModel("anthropic", "claude-3-sonnet-20240229")).toBeUndefined();
 		expect(findModel("unknown-vendor", "x")).toBeUndefined();
 	});
 

@@ -10,6 +10,7 @@ import { renderCatalogueFiles } from "../catalog/generator/render.js";
 import { providerDataOfFile } from "../catalog/generator/report.js";
 import type { SourceData, ToolkitModel } from "../catalog/generator/source-types.js";
 import { loadToolkitCatalogues } from "../catalog/generator/toolkit-catalogues.js";
+import { MODEL_RETIREMENTS } from "../catalog/index.js";
 import { findModel, getModel, getModels, getProviders } from "../src/index.js";
 import { decodeProviderModels } from "../src/models/catalogue-rows.js";
 
@@ -173,11 +174,18 @@ describe("compact per-provider data", () => {
 });
 
 describe("the committed catalogue", () => {
-	it("lists every Anthropic, OpenAI, Google, xAI and Mistral model of the newest toolkit list", async () => {
+	it("lists every Anthropic, OpenAI, Google, xAI and Mistral model of the newest toolkit list that its provider has not retired", async () => {
 		const [newest] = await loadToolkitCatalogues();
 		expect(newest.name).toBe("@earendil-works/pi-ai@1.5.2");
+		const retired = (provider: string, id: string) =>
+			MODEL_RETIREMENTS.some(
+				(entry) =>
+					entry.providers.includes(provider) &&
+					entry.ids.includes(id) &&
+					(entry.withdrawn === true || (entry.retiresOn ?? "") < newest.published),
+			);
 		for (const provider of ["anthropic", "openai", "google", "xai", "mistral"]) {
-			const listed = newest.models.filter((model) => model.provider === provider);
+			const listed = newest.models.filter((model) => model.provider === provider && !retired(provider, model.id));
 			expect(listed.length, provider).toBeGreaterThan(3);
 			const missing = listed.filter((model) => !findModel(provider, model.id)).map((model) => model.id);
 			expect(missing, provider).toEqual([]);

@@ -34,6 +34,15 @@ export const BEDROCK_FAMILIES: readonly BedrockFamily[] = [
 		compat: { ...claude, supportsPromptCache: true },
 	},
 	{
+		// Not in the Converse feature table; each model card lists Converse among its APIs, prompt
+		// caching on system, messages and tools, and adaptive thinking that is always on
+		// (https://docs.aws.amazon.com/bedrock/latest/userguide/model-card-anthropic-claude-fable-5.html,
+		// https://docs.aws.amazon.com/bedrock/latest/userguide/model-card-anthropic-claude-fable-5-1.html).
+		name: "Anthropic Claude Fable 5 and 5.1 (model cards)",
+		pattern: /^anthropic\.claude-fable-5(-1)?$/,
+		compat: { ...claude, supportsPromptCache: true },
+	},
+	{
 		name: "Anthropic Claude 3 and 3.5 Sonnet",
 		pattern: /^anthropic\.claude-3/,
 		compat: { ...claude, supportsPromptCache: false },
@@ -101,7 +110,7 @@ export const BEDROCK_FAMILIES: readonly BedrockFamily[] = [
 
 // Left out on purpose, because neither the Converse feature table, the API compatibility page nor the
 // prompt caching page lists them, so what ConverseStream accepts for them is not documented: Claude
-// Fable, OpenAI's GPT-5.x and GPT-6 rows, gpt-oss-safeguard, xAI Grok, Kimi K3, Z.ai GLM, Qwen3,
+// Fable 5.2 (no model card yet), OpenAI's GPT-5.x and GPT-6 rows, gpt-oss-safeguard, xAI Grok, Kimi K3, Z.ai GLM, Qwen3,
 // NVIDIA Nemotron, Writer Palmyra, Gemma 4, MiniMax M2.5 and Mistral's Pixtral, Magistral,
 // Ministral, Voxtral and Devstral. The generator reports them; add a row here once AWS documents one.
 

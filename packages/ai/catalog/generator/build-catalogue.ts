@@ -4,7 +4,7 @@
 // rows and patches go on top, then Azure clones of the OpenAI models. Pure: same input, same output.
 
 import type { Api, Model, OpenAICompletionsCompat } from "../../src/types.js";
-import type { CuratedModel, CuratedPatch } from "../index.js";
+import type { CuratedModel, CuratedPatch, ModelRetirement } from "../index.js";
 import { bedrockCompatFor, bedrockFamilyFor } from "./bedrock-compat.js";
 import { claudeCompatFor } from "./claude-compat.js";
 import {
@@ -27,6 +27,25 @@ export interface CatalogueInput {
 	sources: SourceData;
 	curatedModels: readonly CuratedModel[];
 	curatedPatches: readonly CuratedPatch[];
+	/** Providers' announced retirements (catalog/retirements.ts). */
+	retirements?: readonly ModelRetirement[];
+	/**
+	 * The catalogue's date, YYYY-MM-DD: rows retired before it are dropped, rows retiring on or after
+	 * it are marked deprecated. The generator passes the newest source's publication date, so the
+	 * output depends on its input only, never on the day it runs.
+	 */
+	asOf?: string;
+}
+
+/** A curated value that differs from every source that lists the field for the same row. */
+export interface CuratedConflict {
+	provider: string;
+	id: string;
+	field: MergedField;
+	curated: unknown;
+	sources: { source: string; value: unknown }[];
+	/** The provider page the row cites for this field (`overrides`), if any. */
+	citation?: string;
 }
 
 export interface BuiltCatalogue {
@@ -36,6 +55,10 @@ export interface BuiltCatalogue {
 	warnings: string[];
 	/** "provider/id" → where each field of that row came from. */
 	provenance: Map<string, RowProvenance>;
+	/** "provider/id" of the rows dropped because the provider retired them before `asOf`. */
+	retired: string[];
+	/** Curated values that contradict every source (each needs a citation in the row's `overrides`). */
+	curatedConflicts: CuratedConflict[];
 }
 
 function key(provider: string, id: string): string {
@@ -244,6 +267,7 @@ export function buildCatalogue(input: CatalogueInput): BuiltCatalogue {
 		);
 	}
 	const rows = new Map<string, Model<Api>>();
+	const orderedByKey = new Map<string, Candidate[]>();
 	const provenanceByKey = new Map<string, RowProvenance>();
 	const byDate = (left: Candidate, right: Candidate) => compareStrings(right.source.published, left.source.published);
 	for (const [rowKey, candidates] of candidatesByKey) {
@@ -256,6 +280,7 @@ export function buildCatalogue(input: CatalogueInput): BuiltCatalogue {
 			ordered.push({ model, source: { name: table.name, published: table.published }, present: new Set(["cost"]) });
 		}
 		ordered.sort(byDate);
+		orderedByKey.set(rowKey, ordered);
 		const { model, provenance } = mergeCandidates(ordered);
 		if (ruleForProvider(model.provider)?.subscription)
 			model.cost = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
@@ -265,8 +290,11 @@ export function buildCatalogue(input: CatalogueInput): BuiltCatalogue {
 		provenanceByKey.set(rowKey, provenance);
 	}
 
+	const curatedConflicts: CuratedConflict[] = [];
 	for (const row of input.curatedModels) {
-		rows.set(key(row.provider, row.id), curatedToModel(row));
+		const model = curatedToModel(row);
+		curatedConflicts.push(...conflictsWithSources(row, model, orderedByKey.get(key(row.provider, row.id)) ?? []));
+		rows.set(key(row.provider, row.id), model);
 		const fields = MERGED_FIELDS.filter((field) => field !== "thinkingLevelMap" || row.thinkingLevelMap);
 		provenanceByKey.set(key(row.provider, row.id), Object.fromEntries(fields.map((field) => [field, "curated"])));
 	}
@@ -283,6 +311,21 @@ export function buildCatalogue(input: CatalogueInput): BuiltCatalogue {
 		for (const field of Object.keys(patch.set)) provenance[field as MergedField] = "curated";
 	}
 
+	// A row its provider retired before the catalogue's date is dropped; one it retires later is marked.
+	const retired: string[] = [];
+	const applyRetirement = (rowKey: string, model: Model<Api>) => {
+		const retirement = retirementFor(input.retirements ?? [], model);
+		if (!retirement) return;
+		if (retirement.withdrawn || !retirement.retiresOn || (input.asOf && retirement.retiresOn < input.asOf)) {
+			retired.push(`${model.provider}/${model.id}`);
+			rows.delete(rowKey);
+			return;
+		}
+		model.deprecated = { retiresOn: retirement.retiresOn, source: retirement.source };
+		if (retirement.replacement) model.deprecated.replacement = retirement.replacement;
+	};
+	for (const [rowKey, model] of [...rows]) applyRetirement(rowKey, model);
+
 	// Azure OpenAI serves OpenAI's models through deployments in the caller's own resource
 	// (https://learn.microsoft.com/azure/ai-foundry/openai/concepts/models), so each OpenAI Responses
 	// model is listed for azure-openai-responses too, with no base URL: the resource decides it.
@@ -290,12 +333,16 @@ export function buildCatalogue(input: CatalogueInput): BuiltCatalogue {
 		if (model.provider !== "openai" || model.api !== "openai-responses") continue;
 		const azureKey = key("azure-openai-responses", model.id);
 		if (rows.has(azureKey)) continue;
-		rows.set(azureKey, {
+		const clone: Model<Api> = {
 			...structuredClone(model),
 			provider: "azure-openai-responses",
 			api: "azure-openai-responses",
 			baseUrl: "",
-		});
+		};
+		// Azure retires models on its own schedule (its own entries in the retirement data).
+		delete clone.deprecated;
+		rows.set(azureKey, clone);
+		applyRetirement(azureKey, clone);
 		provenanceByKey.set(azureKey, { ...provenanceByKey.get(key("openai", model.id)) });
 	}
 
@@ -314,5 +361,49 @@ export function buildCatalogue(input: CatalogueInput): BuiltCatalogue {
 	const provenance = new Map(
 		models.map((model) => [`${model.provider}/${model.id}`, provenanceByKey.get(key(model.provider, model.id)) ?? {}]),
 	);
-	return { models, warnings, provenance };
+	return { models, warnings, provenance, retired: retired.sort(compareStrings), curatedConflicts };
+}
+
+function retirementFor(retirements: readonly ModelRetirement[], model: Model<Api>): ModelRetirement | undefined {
+	return retirements.find((entry) => entry.providers.includes(model.provider) && entry.ids.includes(model.id));
+}
+
+// Names are labels, not facts a call depends on, so a curated name may differ from a source's.
+const CURATED_FIELDS = ["reasoning", "input", "cost", "contextWindow", "maxTokens"] as const;
+
+/** The fields of a curated row whose value no source that has the field agrees with. */
+function conflictsWithSources(
+	row: CuratedModel,
+	model: Model<Api>,
+	candidates: readonly Candidate[],
+): CuratedConflict[] {
+	const conflicts: CuratedConflict[] = [];
+	for (const field of CURATED_FIELDS) {
+		// Subscription endpoints list a price of 0 whatever a source says (see buildCatalogue).
+		if (field === "cost" && ruleForProvider(row.provider)?.subscription) continue;
+		const givers = candidates.filter((candidate) => candidate.present.has(field));
+		if (givers.length === 0) continue;
+		const curated = comparable(field, model[field]);
+		if (givers.some((candidate) => comparable(field, candidate.model[field]) === curated)) continue;
+		const conflict: CuratedConflict = {
+			provider: row.provider,
+			id: row.id,
+			field,
+			curated: model[field],
+			sources: givers.map((candidate) => ({ source: candidate.source.name, value: candidate.model[field] })),
+		};
+		const citation = row.overrides?.[field];
+		if (citation) conflict.citation = citation;
+		conflicts.push(conflict);
+	}
+	return conflicts;
+}
+
+/** A field's value as text for comparison; a price compares by its input and output price. */
+function comparable(field: MergedField, value: unknown): string {
+	if (field === "cost") {
+		const cost = value as Model<Api>["cost"];
+		return JSON.stringify([cost.input, cost.output]);
+	}
+	return JSON.stringify(value);
 }

@@ -117,6 +117,7 @@ export function compactRow(
 			trimmedPrices([tier.inputTokensAbove, tier.input, tier.output, tier.cacheRead, tier.cacheWrite]),
 		);
 	}
+	if (model.deprecated) extra.deprecated = model.deprecated;
 	const flags = (model.reasoning ? 1 : 0) | (model.input.includes("image") ? 2 : 0);
 	const { input, output, cacheRead, cacheWrite } = model.cost;
 	const row: unknown[] = [
@@ -192,7 +193,11 @@ function renderProviderEntry(provider: string): string {
 	].join("\n");
 }
 
-function renderIndex(byProvider: Map<string, Model<Api>[]>, sourceDescription: string): string {
+function renderIndex(
+	byProvider: Map<string, Model<Api>[]>,
+	sourceDescription: string,
+	retired: readonly string[],
+): string {
 	const providers = [...byProvider];
 	const typeBlocks = providers.map(([provider, list]) => {
 		const rows = list.map((model) => `\t\t${JSON.stringify(model.id)}: Model<${JSON.stringify(model.api)}>;`);
@@ -219,6 +224,11 @@ function renderIndex(byProvider: Map<string, Model<Api>[]>, sourceDescription: s
 		"export const GENERATED_PROVIDER_DATA: Readonly<Record<string, string>> = {",
 		...table,
 		"};",
+		"",
+		'/** The rows left out because their provider retired them ("provider/id"): refreshModels() does not add them back. */',
+		"export const RETIRED_MODELS: readonly string[] = [",
+		...retired.map((entry) => `\t${JSON.stringify(entry)},`),
+		"];",
 		"",
 	].join("\n");
 }
@@ -252,6 +262,7 @@ export function renderCatalogueFiles(
 	models: readonly Model<Api>[],
 	sourceDescription: string,
 	provenance: ReadonlyMap<string, RowProvenance> = new Map(),
+	retired: readonly string[] = [],
 ): Map<string, string> {
 	const byProvider = new Map<string, Model<Api>[]>();
 	for (const model of models) {
@@ -260,7 +271,7 @@ export function renderCatalogueFiles(
 		byProvider.set(model.provider, list);
 	}
 	const files = new Map<string, string>();
-	files.set("models.generated.ts", renderIndex(byProvider, sourceDescription));
+	files.set("models.generated.ts", renderIndex(byProvider, sourceDescription, retired));
 	for (const [provider, list] of byProvider) {
 		files.set(`models/generated/${providerFileName(provider)}.ts`, renderProviderFile(provider, list));
 		files.set(`models/by-provider/${providerFileName(provider)}.ts`, renderProviderEntry(provider));

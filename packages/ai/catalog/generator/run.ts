@@ -1,7 +1,7 @@
 // The generator as a function, so tests drive it without spawning a process.
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { CURATED_MODELS, CURATED_PATCHES } from "../index.js";
+import { CURATED_MODELS, CURATED_PATCHES, MODEL_RETIREMENTS } from "../index.js";
 import { buildCatalogue } from "./build-catalogue.js";
 import { loadPriceTables } from "./price-tables.js";
 import { renderCatalogueFiles } from "./render.js";
@@ -108,15 +108,46 @@ function readIfPresent(path: string): string | undefined {
 	}
 }
 
+/**
+ * The date the catalogue describes: the newest offline source's publication date, so the same
+ * sources always give the same output; with live sources, today.
+ */
+export function catalogueDate(sources: SourceData, today: Date = new Date()): string {
+	if (sources.origin === "live") return today.toISOString().slice(0, 10);
+	const dates = [sources.modelsDevSnapshot, ...(sources.toolkits ?? []), ...(sources.priceTables ?? [])]
+		.map((source) => source?.published)
+		.filter((date): date is string => typeof date === "string" && /^\d{4}-\d{2}-\d{2}$/.test(date));
+	return dates.sort().at(-1) ?? "0000-00-00";
+}
+
+/** Every "provider/id" retired by `asOf`, whether or not a source still listed it, sorted. */
+function retiredIds(asOf: string, dropped: readonly string[]): string[] {
+	const ids = new Set(dropped);
+	for (const entry of MODEL_RETIREMENTS) {
+		if (!entry.withdrawn && (!entry.retiresOn || entry.retiresOn >= asOf)) continue;
+		for (const provider of entry.providers) for (const id of entry.ids) ids.add(`${provider}/${id}`);
+	}
+	return [...ids].sort();
+}
+
 export async function runGenerator(options: GeneratorOptions): Promise<GeneratorResult> {
 	const sources = await loadSources(options);
-	const { models, warnings, provenance } = buildCatalogue({
+	const asOf = catalogueDate(sources);
+	const { models, warnings, provenance, retired, curatedConflicts } = buildCatalogue({
 		sources,
 		curatedModels: CURATED_MODELS,
 		curatedPatches: CURATED_PATCHES,
+		retirements: MODEL_RETIREMENTS,
+		asOf,
 	});
+	for (const conflict of curatedConflicts.filter((entry) => !entry.citation)) {
+		warnings.push(
+			`curated ${conflict.field} of ${conflict.provider}/${conflict.id} contradicts every source and cites no provider page (overrides)`,
+		);
+	}
+	if (retired.length > 0) options.log(`Dropped ${retired.length} rows retired before ${asOf}: ${retired.join(", ")}`);
 	const root = dirname(options.outputPath);
-	const rendered = renderCatalogueFiles(models, describeSources(sources), provenance);
+	const rendered = renderCatalogueFiles(models, describeSources(sources), provenance, retiredIds(asOf, retired));
 	// --out names the index; the other files keep their place relative to it.
 	const files = new Map([...rendered].map(([path, text]) => [path, text] as const));
 	const indexName = options.outputPath.slice(root.length + 1);

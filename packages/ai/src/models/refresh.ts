@@ -4,6 +4,8 @@
 // catalogue lacks; built-in rows are never changed. A source that fails leaves everything as it was.
 // In Node the answer is cached on disk (loaded through process.getBuiltinModule, so browser bundles
 // need no node: module); elsewhere it is cached in memory only.
+
+import { RETIRED_MODELS } from "../models.generated.js";
 import type { Api, Model, OpenAICompletionsCompat } from "../types.js";
 import { addCatalogueModels, getModels, getProviders } from "./catalogue.js";
 
@@ -315,6 +317,13 @@ function urlForMessages(url: string): string {
 	}
 }
 
+let retiredModelSet: ReadonlySet<string> | undefined;
+
+function retiredModels(): ReadonlySet<string> {
+	retiredModelSet ??= new Set(RETIRED_MODELS);
+	return retiredModelSet;
+}
+
 function convert(source: RefreshSource, body: unknown): Model<Api>[] {
 	if (source.kind === "models.dev") return modelsFromModelsDev(body);
 	if (source.kind === "openrouter") return modelsFromOpenRouter(body);
@@ -339,8 +348,9 @@ export async function refreshModels(options: RefreshOptions = {}): Promise<Refre
 			const body = fresh
 				? cached.body
 				: await fetchJson(url, options, source.kind === "provider-models" ? source.apiKey : undefined);
-			// Converted in full before anything is added: a bad shape adds nothing.
-			const models = convert(source, body);
+			// Converted in full before anything is added: a bad shape adds nothing. A model the catalogue
+			// left out because its provider retired it stays out, although public lists may still carry it.
+			const models = convert(source, body).filter((model) => !retiredModels().has(`${model.provider}/${model.id}`));
 			if (!fresh) writeCache(url, { fetchedAt: Date.now(), body }, options);
 			results.push({ source: name, status: fresh ? "cached" : "fetched", added: addCatalogueModels(models) });
 		} catch (error) {

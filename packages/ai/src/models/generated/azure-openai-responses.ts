@@ -2,14 +2,10 @@
 export default `{"provider":"azure-openai-responses","defaults":{"api":"azure-openai-responses","baseUrl":""},"levelMaps":[{"off":"minimal"},{"off":null,"minimal":null},{"off":null,"minimal":null,"low":null,"medium":null,"high":"high","xhigh":null},{"off":"none","minimal":null},{"off":null,"minimal":null,"xhigh":"xhigh"},{"off":null,"minimal":null,"low":null},{"off":"none","minimal":null,"xhigh":"xhigh"},{"off":null,"minimal":null,"low":"low","medium":"medium","high":"high","xhigh":"xhigh"},{"off":"none","minimal":null,"low":"low","medium":"medium","high":"high","xhigh":"xhigh"}],"rows":[
 ["chat-latest","Chat Latest",3,400000,128000,[5,30,0.5]],
 ["codex-mini-latest","Codex Mini",1,200000,100000,[1.5,6,0.375]],
-["gpt-4","GPT-4",0,8192,8192,[30,60]],
-[[5,"-turbo"],[5," Turbo"],2,128000,4096,[10,30]],
-[[5,".1"],[5,".1"],2,1047576,32768,[2,8,0.5]],
+["gpt-4.1","GPT-4.1",2,1047576,32768,[2,8,0.5]],
 [[7,"-mini"],[7," mini"],2,1047576,32768,[0.4,1.6,0.1]],
-[[8,"nano"],[8,"nano"],2,1047576,32768,[0.1,0.4,0.025]],
 [[5,"o"],[5,"o"],2,128000,16384,[2.5,10,1.25]],
-[[6,"-2024-05-13"],[6," (2024-05-13)"],2,128000,4096,[5,15]],
-[[13,"8-06"],[14,"8-06)"],2,128000,16384,[2.5,10,1.25]],
+[[6,"-2024-08-06"],[6," (2024-08-06)"],2,128000,16384,[2.5,10,1.25]],
 [[12,"11-20"],[13,"11-20)"],2,128000,16384,[2.5,10,1.25]],
 [[7,"mini"],[7,"mini"],2,128000,16384,[0.15,0.6,0.075]],
 [[4,"5"],[4,"5"],3,400000,128000,[1.25,10,0.125],{"levels":0}],
@@ -47,12 +43,8 @@ export default `{"provider":"azure-openai-responses","defaults":{"api":"azure-op
 [[8,"terra"],[8,"Terra"],3,272000,128000,[1,5,0.05,1.25],{"levels":8,"tiers":[[272000,2,7.5,0.1,2.5]]}],
 [[4,"daybreak-blue-latest"],"Daybreak Blue",3,1050000,128000,[4,20,0.4,5],{"levels":8,"tiers":[[272000,8,30,0.8,10]]}],
 [[13,"red-latest"],[9,"Red"],3,400000,128000,[12.5,75,1.25,15.625],{"levels":8}],
-["o1",0,3,200000,100000,[15,60,7.5],{"levels":1}],
-["o1-pro",0,3,200000,100000,[150,600],{"levels":1}],
 ["o3",0,3,200000,100000,[2,8,0.5],{"levels":1}],
 ["o3-deep-research",0,3,200000,100000,[10,40,2.5],{"levels":1}],
-["o3-mini",0,1,200000,100000,[1.1,4.4,0.55],{"levels":1}],
 ["o3-pro",0,3,200000,100000,[20,80],{"levels":1}],
-["o4-mini",0,3,200000,100000,[1.1,4.4,0.275],{"levels":1}],
-[[7,"-deep-research"],0,3,200000,100000,[2,8,0.5],{"levels":1}]
+["o4-mini-deep-research",0,3,200000,100000,[2,8,0.5],{"levels":1}]
 ]}`;

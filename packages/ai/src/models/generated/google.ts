@@ -2,12 +2,7 @@
 export default `{"provider":"google","defaults":{"api":"google-generative-ai","baseUrl":"https://generativelanguage.googleapis.com/v1beta"},"levelMaps":[{"off":null},{"off":null,"minimal":"MINIMAL","low":"LOW","medium":"MEDIUM","high":"HIGH"},{"off":null,"minimal":"LOW","low":"LOW","medium":"HIGH","high":"HIGH"},{"off":null,"minimal":null,"low":"low","medium":"medium","high":"high","xhigh":null},{"off":null,"minimal":"minimal","low":"low","medium":"medium","high":"high","xhigh":null},{"off":null,"minimal":"MINIMAL","low":null,"medium":null,"high":"HIGH"}],"rows":[
 ["deep-research-max-preview-04-2026","Deep Research Max Preview (Apr-21-2026)",3,1048576,65536,[2,12,0.2],{"tiers":[[200000,4,18,0.4]]}],
 [[14,"preview-04-2026"],[14,"Preview (Apr-21-2026)"],3,1048576,65536,[2,12,0.2],{"tiers":[[200000,4,18,0.4]]}],
-["gemini-1.5-flash","Gemini 1.5 Flash",2,1000000,8192,[0.075,0.3,0.01875],{"tiers":[[128000,0.15,0.6,0.0375]]}],
-[[16,"-8b"],[16,"-8B"],2,1000000,8192,[0.0375,0.15,0.01]],
-[[11,"pro"],[11,"Pro"],2,1000000,8192,[1.25,5],{"tiers":[[128000,2.5,10]]}],
-[[7,"2.0-flash"],[7,"2.0 Flash"],2,1048576,8192,[0.1,0.4,0.025]],
-[[16,"-lite"],[16,"-Lite"],2,1048576,8192,[0.075,0.3]],
-[[9,"5-computer-use-preview-10-2025"],[9,"5 Computer Use Preview 10-2025"],3,128000,64000,[1.25,10],{"tiers":[[200000,2.5,15]]}],
+["gemini-2.5-computer-use-preview-10-2025","Gemini 2.5 Computer Use Preview 10-2025",3,128000,64000,[1.25,10],{"tiers":[[200000,2.5,15]]}],
 [[11,"flash"],[11,"Flash"],3,1048576,65536,[0.3,2.5,0.03]],
 [[16,"-lite"],[16,"-Lite"],3,1048576,65536,[0.1,0.4,0.01]],
 [[21,"-preview-06-17"],[16," Lite Preview 06-17"],3,65536,65536,[0.1,0.4,0.025]],

@@ -4,7 +4,7 @@ export default `{"provider":"kimi-coding","defaults":{"api":"anthropic-messages"
 ["k3-256k",[7,"-256K"],3,262144,131072,[0,0]],
 ["k3.1-pro",[7,".1 Pro"],3,1048576,131072,[0,0]],
 [[8,"-highspeed"],[13," Highspeed"],3,1048576,131072,[0,0]],
-["kimi-for-coding",[5,"For Coding"],1,262144,32768,[0,0]],
-[[15,"-highspeed"],[15," HighSpeed"],3,262144,32768,[0,0]],
+["kimi-for-coding",0,3,1048576,32768,[0,0]],
+[[15,"-highspeed"],"Kimi For Coding HighSpeed",3,262144,32768,[0,0]],
 [[5,"k2-thinking"],[5,"K2 Thinking"],1,262144,32768,[0,0]]
 ]}`;

@@ -19,7 +19,7 @@ export default `{"provider":"opencode-go","defaults":{"api":"openai-completions"
 ["hy4","Hy4",3,1048576,65536,[0,0],{"levels":9}],
 ["hy4-preview","Hy4 preview",1,1024000,64000,[0,0],{"levels":9}],
 ["iceman-contributor-free","Iceman Contributor Free",1,262144,131072,[0,0]],
-["kimi-k2.5","Kimi K2.5",1,262144,262144,[0,0],{"baseUrl":"https://opencode.ai/zen/go/v1"}],
+["kimi-k2.5","Kimi K2.5",3,262144,65536,[0,0],{"baseUrl":"https://opencode.ai/zen/go/v1"}],
 [[8,"6"],[8,"6"],3,262144,65536,[0,0],{"baseUrl":"https://opencode.ai/zen/go/v1"}],
 [[8,"7-code"],[8,"7 Code"],3,262144,262144,[0,0]],
 [[6,"3"],[6,"3"],3,1048576,131072,[0,0],{"levels":10}],

@@ -73,7 +73,7 @@ export default `{"provider":"vercel-ai-gateway","defaults":{"api":"anthropic-mes
 [[25,"-batch"],[15," (Batch)"],3,1000000,128000,[2,10,0.1,2.5],{"compat":{"omitsThinkingByDefault":true,"supportsTemperature":false},"levels":1}],
 [[26,"fast"],[17,"Fast)"],3,1000000,128000,[8,40,0.4,10],{"compat":{"omitsThinkingByDefault":true,"supportsTemperature":false},"levels":1}],
 [[17,"sonnet-4"],[7,"Sonnet 4"],3,1000000,64000,[3,15,0.3,3.75]],
-[[25,".5"],[15,".5"],3,200000,64000,[3,15,0.3,3.75]],
+[[25,".5"],[15,".5"],3,1000000,64000,[3,15,0.3,3.75],{"tiers":[[200000,6,22.5,0.6,7.5]]}],
 [[27,"-batch"],[17," (Batch)"],3,1000000,64000,[1.5,7.5,0.15,1.875],{"tiers":[[200000,3,11.25,0.3,3.75]]}],
 [[26,"6"],[16,"6"],3,1000000,128000,[3,15,0.3,3.75],{"levels":2}],
 [[27,"-batch"],[17," (Batch)"],3,1000000,128000,[1.5,7.5,0.15,1.875],{"levels":2}],
