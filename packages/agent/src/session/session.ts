@@ -9,6 +9,7 @@ import type { PausedToolRun } from "../approval/approval-types.js";
 import { pendingToolApprovals } from "../approval/paused-run.js";
 import type { AgentMessage } from "../types.js";
 import { canLoadByOffset, loadOutlined, type OutlinedMessages, scanIntoTree } from "./context-loading.js";
+import type { SessionDamage } from "./record-damage.js";
 import { isSideMessage, type SessionBranchInfo, SessionTree } from "./session-tree.js";
 import {
 	type CompactBoundaryMessage,
@@ -63,6 +64,11 @@ export interface PendingQueueItem {
 export class Session {
 	/** Problems the store reported while reading the transcript (a torn last line, a malformed line). */
 	readonly problems: readonly TranscriptReadProblem[];
+	/**
+	 * What opening found damaged: the lines skipped (`problems`) and the links of the parent chain
+	 * mended so every readable message stays on its branch. Empty lists for a sound transcript.
+	 */
+	readonly damage: SessionDamage;
 	private readonly tree: SessionTree;
 	private readonly ids = new WeakMap<object, string>();
 	private writing: Promise<void> = Promise.resolve();
@@ -79,6 +85,7 @@ export class Session {
 	) {
 		this.tree = tree;
 		this.problems = problems;
+		this.damage = { skippedLines: problems, repairs: tree.repairs };
 		for (const record of tree.messages.values()) {
 			if (!outline?.offsets.has(record.id)) this.ids.set(record.message as object, record.id);
 		}
@@ -125,8 +132,10 @@ export class Session {
 				]);
 				return session;
 			}
-			const { records, problems } = await store.read(sessionId);
-			for (const record of records) tree.add(record);
+			// Scanned where the store can, so repairs of a damaged chain name their lines.
+			const problems = store.scan
+				? await store.scan(sessionId, (record, line) => tree.add(record, line))
+				: await readIntoTree(store, sessionId, tree);
 			return new Session(store, writer, tree, problems);
 		} catch (error) {
 			await writer.close();
@@ -632,4 +641,14 @@ export function waitingForApprovalError(sessionId: string, paused: PausedToolRun
 	return new Error(
 		`Cannot ${action} in session ${sessionId}: tool calls wait for approval (${ids.join(", ")}); ${hint} first, or fork away from the paused run`,
 	);
+}
+
+async function readIntoTree(
+	store: TranscriptStore,
+	sessionId: string,
+	tree: SessionTree,
+): Promise<TranscriptReadProblem[]> {
+	const { records, problems } = await store.read(sessionId);
+	for (const record of records) tree.add(record);
+	return problems;
 }
