@@ -5,6 +5,7 @@
 // In Node the answer is cached on disk (loaded through process.getBuiltinModule, so browser bundles
 // need no node: module); elsewhere it is cached in memory only.
 import type { Api, Model, OpenAICompletionsCompat } from "../types.js";
+import { urlForMessages, withUrlForMessages } from "../utils/url-for-messages.js";
 import { addCatalogueModels, getModels, getProviders } from "./catalogue.js";
 
 export type RefreshSource =
@@ -298,23 +299,6 @@ function describe(source: RefreshSource): { name: string; url: string } {
 	return { name: `${source.provider} /models`, url: source.url };
 }
 
-/**
- * A source's URL as an error may show it: without its query string, fragment and user info, where a
- * key is sometimes put (`?key=…`, `https://user:key@host`).
- */
-function urlForMessages(url: string): string {
-	try {
-		const parsed = new URL(url);
-		parsed.search = "";
-		parsed.hash = "";
-		parsed.username = "";
-		parsed.password = "";
-		return parsed.toString();
-	} catch {
-		return url.split(/[?#]/, 1)[0];
-	}
-}
-
 function convert(source: RefreshSource, body: unknown): Model<Api>[] {
 	if (source.kind === "models.dev") return modelsFromModelsDev(body);
 	if (source.kind === "openrouter") return modelsFromOpenRouter(body);
@@ -349,7 +333,7 @@ export async function refreshModels(options: RefreshOptions = {}): Promise<Refre
 				status: "failed",
 				added: 0,
 				// fetch quotes the URL in some of its errors: the shown URL replaces it there too.
-				error: `${urlForMessages(url)}: ${(error instanceof Error ? error.message : String(error)).split(url).join(urlForMessages(url))}`,
+				error: `${urlForMessages(url)}: ${withUrlForMessages(error instanceof Error ? error.message : String(error), url)}`,
 			});
 		}
 	}
