@@ -155,6 +155,18 @@ describe.each(["all", "context"] as const)('resuming a damaged transcript (load:
 		expect(after.texts).toEqual(["m1", "m2", "m3", "m4", "m5", "m6", "m7"]);
 	});
 
+	it("a torn last line set aside on open is reported, and the messages before it resume", async () => {
+		writeTranscript([...chain(), '{"v":1,"type":"message","sessionId":"dam']);
+		const path = join(directory, `${SESSION}.jsonl`);
+		writeFileSync(path, readFileSync(path, "utf8").trimEnd());
+		const session = await open();
+		expect(texts(session.modelContext())).toEqual(["m1", "m2", "m3", "m4", "m5", "m6"]);
+		expect(session.damage.skippedLines).toEqual([expect.objectContaining({ kind: "torn-last-line" })]);
+		expect(session.damage.skippedLines[0].message).toMatch(/had no newline: an append was cut short/);
+		const after = await appendAndReopen(session);
+		expect(after.texts).toEqual(["m1", "m2", "m3", "m4", "m5", "m6", "m7"]);
+	});
+
 	it("a sound transcript reports no damage", async () => {
 		writeTranscript(chain());
 		const session = await open();

@@ -124,7 +124,7 @@ export class Session {
 			const tree = new SessionTree();
 			if (options.load === "context" && canLoadByOffset(store)) {
 				const { problems, outline } = await scanIntoTree(store, sessionId, tree);
-				const session = new Session(store, writer, tree, problems, outline);
+				const session = new Session(store, writer, tree, [...repairedOnOpen(writer), ...problems], outline);
 				await session.loadRecords([
 					...tree.modelContext(),
 					// Only the leaves' records: branches() would also walk every branch to count it.
@@ -136,7 +136,7 @@ export class Session {
 			const problems = store.scan
 				? await store.scan(sessionId, (record, line) => tree.add(record, line))
 				: await readIntoTree(store, sessionId, tree);
-			return new Session(store, writer, tree, problems);
+			return new Session(store, writer, tree, [...repairedOnOpen(writer), ...problems]);
 		} catch (error) {
 			await writer.close();
 			throw error;
@@ -651,4 +651,9 @@ async function readIntoTree(
 	const { records, problems } = await store.read(sessionId);
 	for (const record of records) tree.add(record);
 	return problems;
+}
+
+/** What the writer repaired when it opened the transcript (the JSONL store sets a torn last line aside). */
+function repairedOnOpen(writer: TranscriptWriter): readonly TranscriptReadProblem[] {
+	return (writer as { problems?: readonly TranscriptReadProblem[] }).problems ?? [];
 }
