@@ -24,7 +24,7 @@ import {
 } from "../providers/bedrock-converse-stream/bedrock-test-server.js";
 import { bedrockModel } from "../providers/bedrock-converse-stream/fixtures.js";
 import { useBedrockServer } from "../providers/bedrock-converse-stream/server-setup.js";
-import { bodyMutation, chunkBytes, chunkSizes, hostileText, mutateBody } from "./body-mutations.js";
+import { bodyMutation, chunkBytes, chunkSizes, hostileText, mutateBody, position } from "./body-mutations.js";
 import { streamInvariantViolation } from "./stream-invariants.js";
 
 const wire = useBedrockServer();
@@ -87,7 +87,7 @@ function textAsFrames(text: string): Uint8Array {
 type ByteMutation = { kind: "flip" | "insert" | "truncate"; at: number; text: string };
 const byteMutation: fc.Arbitrary<ByteMutation> = fc.record({
 	kind: fc.constantFrom("flip" as const, "insert" as const, "truncate" as const),
-	at: fc.double({ min: 0, max: 1, noNaN: true, maxExcluded: true }),
+	at: position,
 	text: hostileText,
 });
 
