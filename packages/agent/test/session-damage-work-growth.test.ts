@@ -4,11 +4,14 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { LINEAR_GROWTH_BOUND, workGrowth } from "../../ai/test/fuzz/work-growth.js";
 import { Session } from "../src/session/index.js";
 import { createJsonlTranscriptStore } from "../src/session/jsonl/index.js";
 import { header, userRecord } from "./session-fixtures.js";
+
+// Runs are bounded by count, not time; the limit only catches a hang, generously on a loaded machine.
+vi.setConfig({ testTimeout: 120_000 });
 
 let directory: string;
 beforeAll(() => {

@@ -8,11 +8,14 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { bodyMutation, hostileText, mutateBody } from "../../ai/test/fuzz/body-mutations.js";
 import { parseSessionRecords, Session, SessionRecordError } from "../src/session/index.js";
 import { createJsonlTranscriptStore } from "../src/session/jsonl/index.js";
 import { assistantMessage, toolResult, userMessage } from "./session-helpers.js";
+
+// Runs are bounded by count, not time; the limit only catches a hang, generously on a loaded machine.
+vi.setConfig({ testTimeout: 120_000 });
 
 const SEED = 20_261_127;
 let directory: string;

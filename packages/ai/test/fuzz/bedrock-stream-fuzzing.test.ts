@@ -5,7 +5,7 @@
 // body cut; the event-stream reader sees them). The call must still end with exactly one terminal
 // event, keeping the content streamed so far.
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { streamBedrock } from "../../src/providers/bedrock-converse-stream/index.js";
 import type { AssistantMessageEvent } from "../../src/types.js";
 import { userMessage } from "../helpers/messages.js";
@@ -26,6 +26,9 @@ import { bedrockModel } from "../providers/bedrock-converse-stream/fixtures.js";
 import { useBedrockServer } from "../providers/bedrock-converse-stream/server-setup.js";
 import { bodyMutation, chunkBytes, chunkSizes, hostileText, mutateBody, position } from "./body-mutations.js";
 import { streamInvariantViolation } from "./stream-invariants.js";
+
+// Runs are bounded by count, not time; the limit only catches a hang, generously on a loaded machine.
+vi.setConfig({ testTimeout: 120_000 });
 
 const wire = useBedrockServer();
 

@@ -2,13 +2,16 @@
 // quadratic (one long line arriving a character at a time, a tool argument in thousands of tiny
 // deltas, a long run of escapes), the CPU time at eight times the size must stay within a generous
 // multiple of eight (see work-growth.ts: ratios, not time budgets).
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { repairJson, ServerSentEventParser, StreamingJsonParser } from "../../src/index.js";
 import { EventStreamFrameReader } from "../../src/providers/bedrock-converse-stream/event-stream-frames.js";
 import { useWireTestServer } from "../helpers/wire-server.js";
 import { encodeFrame } from "../providers/bedrock-converse-stream/bedrock-test-server.js";
 import { API_CASES, TEST_KEY } from "../providers/http/api-cases.js";
 import { LINEAR_GROWTH_BOUND, workGrowth } from "./work-growth.js";
+
+// Runs are bounded by count, not time; the limit only catches a hang, generously on a loaded machine.
+vi.setConfig({ testTimeout: 120_000 });
 
 const wire = useWireTestServer();
 
