@@ -40,19 +40,22 @@ describe.skipIf(process.platform === "win32")("JSONL transcript file modes", () 
 		expect(modeOf(join(directory, "s1.jsonl.title"))).toBe("600");
 	});
 
-	it("tightens an existing 0755 directory and 0644 transcript when a writer opens it", async () => {
+	it("tightens an existing 0755 directory and 0644 transcript and title when a writer opens it", async () => {
 		const directory = join(root, "sessions");
 		mkdirSync(directory, { mode: 0o755 });
 		chmodSync(directory, 0o755);
 		const path = join(directory, "s1.jsonl");
 		writeFileSync(path, `${JSON.stringify(header("s1"))}\n`, { mode: 0o644 });
 		chmodSync(path, 0o644);
+		writeFileSync(`${path}.title`, JSON.stringify({ title: "private", timestamp: 1 }), { mode: 0o644 });
+		chmodSync(`${path}.title`, 0o644);
 		const store = createJsonlTranscriptStore({ directory });
 		const writer = await store.openWriter("s1");
 		await writer.append(userRecord("s1", "u1", null, "hello"));
 		await writer.close();
 		expect(modeOf(directory)).toBe("700");
 		expect(modeOf(path)).toBe("600");
+		expect(modeOf(`${path}.title`)).toBe("600");
 	});
 
 	it("sets a torn last line aside in a 0600 file", async () => {

@@ -24,7 +24,12 @@ import { promisify } from "node:util";
 import { serializeSessionRecord } from "../record-format.js";
 import { SessionNotFoundError, SessionRecordError } from "../session-errors.js";
 import type { SessionHeaderRecord, SessionRecord, TranscriptReadProblem, TranscriptWriter } from "../session-types.js";
-import { ensureOwnerOnlyDirectory, OWNER_ONLY_FILE_MODE, tightenToOwnerOnly } from "./owner-only-modes.js";
+import {
+	ensureOwnerOnlyDirectory,
+	OWNER_ONLY_FILE_MODE,
+	tightenExistingFileToOwnerOnly,
+	tightenToOwnerOnly,
+} from "./owner-only-modes.js";
 import { acquireSessionFileLock } from "./session-file-lock.js";
 import { setAsideTornTail } from "./set-aside-torn-tail.js";
 
@@ -79,6 +84,7 @@ export function openJsonlTranscriptWriter(options: OpenJsonlWriterOptions): Json
 			descriptor = openSync(path, "a");
 		}
 		tightenToOwnerOnly(descriptor);
+		tightenExistingFileToOwnerOnly(titleSidecarPath(path));
 		const repaired = setAsideTornTail(path, fstatSync(descriptor).size);
 		if (repaired) problems.push(repaired);
 		size = fstatSync(descriptor).size;

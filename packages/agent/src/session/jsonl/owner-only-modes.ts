@@ -33,6 +33,18 @@ export function ensureOwnerOnlyDirectory(directory: string, create: boolean): vo
 	}
 }
 
+/** Removes group and other access from the file at `path`, when there is one. */
+export function tightenExistingFileToOwnerOnly(path: string): void {
+	let mode: number;
+	try {
+		mode = statSync(path).mode;
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
+		throw error;
+	}
+	if ((mode & GROUP_AND_OTHER_BITS) !== 0) chmodSync(path, mode & 0o700);
+}
+
 /** Removes group and other access from an open file. */
 export function tightenToOwnerOnly(descriptor: number): void {
 	const mode = fstatSync(descriptor).mode;
