@@ -19,10 +19,9 @@ import {
 import { EventStreamFrameReader } from "../../packages/ai/src/providers/bedrock-converse-stream/event-stream-frames.js";
 import { streamBedrock } from "../../packages/ai/src/providers/bedrock-converse-stream/index.js";
 import { chunkBytes } from "../../packages/ai/test/fuzz/body-mutations.js";
+import { RICHER_SEEDS } from "../../packages/ai/test/fuzz/richer-seeds.js";
 import { streamInvariantViolation } from "../../packages/ai/test/fuzz/stream-invariants.js";
 import { userMessage } from "../../packages/ai/test/helpers/messages.js";
-import * as anthropic from "../../packages/ai/test/providers/anthropic/fixtures.js";
-import { anthropicSse } from "../../packages/ai/test/providers/anthropic/fixtures.js";
 import {
 	type BedrockTestServer,
 	blockStop,
@@ -75,7 +74,7 @@ function httpApiTargets(): FuzzTarget[] {
 			api.okBody(),
 			api.toolCallBody(['{"path":"a', '.txt","n":', "1}"]),
 			api.partialBody(),
-			...(api.name === "anthropic-messages" ? [anthropicThinkingBody()] : []),
+			...(RICHER_SEEDS[api.name] ? [RICHER_SEEDS[api.name]()] : []),
 		],
 		async run(input) {
 			const pieces = chunkBytes(new TextEncoder().encode(input.text), input.sizes);
@@ -92,24 +91,6 @@ function httpApiTargets(): FuzzTarget[] {
 			}
 		},
 	}));
-}
-
-/** An Anthropic answer with thinking, its signature and redacted thinking before the text. */
-function anthropicThinkingBody(): string {
-	return anthropicSse([
-		anthropic.messageStart(),
-		anthropic.thinkingStart(0),
-		anthropic.thinkingDelta(0, "Let me think"),
-		anthropic.signatureDelta(0, "sig"),
-		anthropic.blockStop(0),
-		anthropic.redactedThinking(1, "opaque"),
-		anthropic.blockStop(1),
-		anthropic.textStart(2),
-		anthropic.textDelta(2, "Answer"),
-		anthropic.blockStop(2),
-		anthropic.messageDelta("end_turn"),
-		anthropic.messageStop,
-	]);
 }
 
 /** Bedrock frames as `event:`/`data:` blocks (so the text mutations apply) and back to encoded frames. */

@@ -139,8 +139,9 @@ function applyMutation(text: string, mutation: BodyMutation): string {
 		return text.slice(0, at) + text.slice(at + mutation.length);
 	}
 	if (mutation.kind === "truncate") return text.slice(0, Math.floor(mutation.at * text.length));
-	// Structure-aware: on the list of events (separated by blank lines).
-	const events = text.split("\n\n");
+	// Structure-aware: on the list of events (separated by blank lines; Gemini ends lines with CRLF).
+	const separator = text.includes("\r\n\r\n") ? "\r\n\r\n" : "\n\n";
+	const events = text.split(separator);
 	const trailing = events.length > 1 && events[events.length - 1] === "" ? events.pop() : undefined;
 	if (events.length === 0) return text;
 	const at = index(mutation.at, events.length);
@@ -166,7 +167,7 @@ function applyMutation(text: string, mutation: BodyMutation): string {
 			events.splice(at, 0, mutation.line);
 			break;
 	}
-	return events.join("\n\n") + (trailing !== undefined ? "\n\n" : "");
+	return events.join(separator) + (trailing !== undefined ? separator : "");
 }
 
 /**

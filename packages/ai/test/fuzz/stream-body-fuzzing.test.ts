@@ -11,6 +11,7 @@ import type { AssistantMessageEvent } from "../../src/types.js";
 import { useWireTestServer } from "../helpers/wire-server.js";
 import { API_CASES, TEST_KEY } from "../providers/http/api-cases.js";
 import { bodyMutation, chunkBytes, chunkSizes, mutateBody } from "./body-mutations.js";
+import { RICHER_SEEDS } from "./richer-seeds.js";
 import { streamInvariantViolation } from "./stream-invariants.js";
 
 // Runs are bounded by count, not time; the limit only catches a hang, generously on a loaded machine.
@@ -21,7 +22,13 @@ const RUNS_PER_API = 30;
 const SEED = 20_261_127;
 
 describe.each(API_CASES)("$name stream() under fuzzed bodies", (api) => {
-	const seeds = [api.okBody(), api.toolCallBody(['{"path":"a', '.txt","n":', "1}"]), api.partialBody()];
+	const richer = RICHER_SEEDS[api.name];
+	const seeds = [
+		api.okBody(),
+		api.toolCallBody(['{"path":"a', '.txt","n":', "1}"]),
+		api.partialBody(),
+		...(richer ? [richer()] : []),
+	];
 
 	it("never throws, never hangs, ends with one terminal event and keeps the content so far", async () => {
 		await fc.assert(
