@@ -235,6 +235,27 @@ function randomDeltas(random: () => number, text: string): string[] {
 	return deltas;
 }
 
+describe("StreamingJsonParser: long numbers in the partial value", () => {
+	// Found by fuzzing: "9" in one delta showed 9, and the 400 digits after it left that 9 in place,
+	// while the same text in one delta showed nothing.
+	it("a long number's partial value does not depend on where the deltas cut it", () => {
+		for (const [prefix, empty] of [
+			["", undefined],
+			["[", []],
+			['{"n":', {}],
+		] as const) {
+			const parser = new StreamingJsonParser();
+			parser.push(`${prefix}9`);
+			expect(parser.value).toEqual(prefix === "" ? 9 : prefix === "[" ? [9] : { n: 9 });
+			parser.push("9".repeat(400));
+			expect(parser.value).toEqual(empty);
+			const whole = new StreamingJsonParser();
+			whole.push(`${prefix}${"9".repeat(401)}`);
+			expect(parser.value).toEqual(whole.value);
+		}
+	});
+});
+
 describe("StreamingJsonParser: random documents and random splits", () => {
 	it("500 random documents in random deltas equal JSON.parse, and every partial equals a one-push parse of the prefix", () => {
 		const random = randomSource(20261121);

@@ -62,14 +62,18 @@ export function decodeProxyEvent(builder: AssistantMessageBuilder, event: ProxyA
 			return;
 		}
 		case "done":
+			expectReason(event, DONE_REASONS);
 			applySummary(builder, event.message, event.usage);
 			builder.finish(event.reason, event.message?.rawStopReason);
 			return;
 		case "error":
+			expectReason(event, ERROR_REASONS);
 			applySummary(builder, event.message, event.usage);
 			builder.fail(
 				event.reason,
-				event.errorMessage ?? "The proxy reported an error without a message",
+				typeof event.errorMessage === "string" && event.errorMessage !== ""
+					? event.errorMessage
+					: "The proxy reported an error without a message",
 				event.message?.rawStopReason,
 			);
 			return;
@@ -91,11 +95,26 @@ function applySummary(
 ): void {
 	const message = builder.message;
 	const serverUsage = usage ?? summary?.usage;
-	if (serverUsage) message.usage = serverUsage;
-	if (!summary) return;
+	if (isObject(serverUsage)) message.usage = serverUsage;
+	if (!isObject(summary)) return;
 	if (summary.responseId !== undefined) message.responseId = summary.responseId;
 	if (summary.responseModel !== undefined) message.responseModel = summary.responseModel;
 	if (summary.diagnostics !== undefined) message.diagnostics = summary.diagnostics;
+}
+
+const DONE_REASONS: readonly unknown[] = ["stop", "length", "toolUse"];
+const ERROR_REASONS: readonly unknown[] = ["error", "aborted"];
+
+/** A terminal event's reason decides the message's stopReason: anything else is a corrupt stream. */
+function expectReason(event: { type: string; reason: unknown }, reasons: readonly unknown[]): void {
+	if (reasons.includes(event.reason)) return;
+	throw new ProxyStreamError(
+		`Proxy stream error: ${event.type === "error" ? "an" : "a"} ${event.type} event with reason ${JSON.stringify(event.reason) ?? "undefined"}, expected ${reasons.map((reason) => JSON.stringify(reason)).join(" or ")}`,
+	);
+}
+
+function isObject<T>(value: T | undefined): value is T {
+	return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** Blocks arrive in index order; a gap or an overwrite means the stream is corrupt. */

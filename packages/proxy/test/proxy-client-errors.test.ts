@@ -177,6 +177,26 @@ describe("streamProxy error mapping", () => {
 		);
 	});
 
+	// Found by fuzzing: an error event without its reason ended the call with stopReason undefined.
+	it("a terminal event whose reason is outside the protocol ends with an error naming it, text kept", async () => {
+		server = await startServer((_request, response) => {
+			sse(response, [
+				{ type: "start" },
+				{ type: "text_start", contentIndex: 0 },
+				{ type: "text_delta", contentIndex: 0, delta: "half" },
+				'{"type":"error","errorMessage":"upstream failed"}',
+			]);
+			response.end();
+		});
+		const { events, result } = await run(server.url);
+		expect(result.stopReason).toBe("error");
+		expect(result.errorMessage).toBe(
+			'Proxy stream error: an error event with reason undefined, expected "error" or "aborted"',
+		);
+		expect(result.content).toEqual([{ type: "text", text: "half" }]);
+		expect(events.at(-1)?.type).toBe("error");
+	});
+
 	it("ends with an error on an event that is not JSON", async () => {
 		server = await startServer((_request, response) => {
 			sse(response, [{ type: "start" }, "{not json"]);

@@ -42,9 +42,9 @@ export async function scanIntoTree(
 	tree: SessionTree,
 ): Promise<{ problems: TranscriptReadProblem[]; outline: OutlinedMessages }> {
 	const outline: OutlinedMessages = { offsets: new Map() };
-	const problems = await store.scan(sessionId, (record, _lineNumber, byteOffset) => {
+	const problems = await store.scan(sessionId, (record, lineNumber, byteOffset) => {
 		if (record.type !== "message" || byteOffset === undefined) {
-			tree.add(record);
+			tree.add(record, lineNumber);
 			return;
 		}
 		const messageRecord = record as SessionMessageRecord;
@@ -52,21 +52,25 @@ export async function scanIntoTree(
 		if (role === "progress") return;
 		// Tombstones and boundaries are small and shape the branch: kept whole.
 		if (role === "tombstone" || role === "compact_boundary") {
-			tree.add(messageRecord);
+			tree.add(messageRecord, lineNumber);
 			return;
 		}
 		// A literal rather than a spread of the parsed record: cheaper per line, and nothing else of
 		// the record (unknown fields included) is held.
-		tree.add({
-			type: "message",
-			v: messageRecord.v,
-			sessionId,
-			timestamp: messageRecord.timestamp,
-			id: messageRecord.id,
-			parentId: messageRecord.parentId,
-			message: outlineOf(messageRecord.message),
-		});
-		outline.offsets.set(messageRecord.id, byteOffset);
+		tree.add(
+			{
+				type: "message",
+				v: messageRecord.v,
+				sessionId,
+				timestamp: messageRecord.timestamp,
+				id: messageRecord.id,
+				parentId: messageRecord.parentId,
+				message: outlineOf(messageRecord.message),
+			},
+			lineNumber,
+		);
+		// Under the id it got in the index (the leaf it just became): a duplicate id is renamed there.
+		outline.offsets.set(tree.leafId as string, byteOffset);
 	});
 	return { problems, outline };
 }
@@ -79,17 +83,37 @@ export async function loadOutlined(
 	outline: OutlinedMessages,
 	records: readonly SessionMessageRecord[],
 ): Promise<SessionMessageRecord[]> {
-	const offsets: number[] = [];
+	// In file order, each once; matched back by the id the file holds (an id used twice in the file
+	// is told apart by the order of its lines).
+	const wanted: { id: string; parentId: string | null; offset: number }[] = [];
+	const seen = new Set<string>();
 	for (const record of records) {
 		const offset = outline.offsets.get(record.id);
-		if (offset !== undefined) offsets.push(offset);
+		if (offset === undefined || seen.has(record.id)) continue;
+		seen.add(record.id);
+		wanted.push({ id: record.id, parentId: record.parentId, offset });
 	}
 	const loaded: SessionMessageRecord[] = [];
-	if (offsets.length === 0) return loaded;
+	if (wanted.length === 0) return loaded;
+	wanted.sort((first, second) => first.offset - second.offset);
+	const byFileId = new Map<string, (typeof wanted)[number][]>();
+	for (const entry of wanted) {
+		const fileId = tree.fileIdOf(entry.id);
+		const list = byFileId.get(fileId);
+		if (list) list.push(entry);
+		else byFileId.set(fileId, [entry]);
+	}
+	const offsets = wanted.map((entry) => entry.offset);
 	for (const record of await store.readAt(sessionId, offsets)) {
 		if (record.type !== "message") continue;
-		const messageRecord = record as SessionMessageRecord;
-		if (!outline.offsets.delete(messageRecord.id)) continue;
+		const fileRecord = record as SessionMessageRecord;
+		const entry = byFileId.get(fileRecord.id)?.shift();
+		if (!entry || !outline.offsets.delete(entry.id)) continue;
+		// The links the index mended when the transcript was scanned replace the file's.
+		const messageRecord =
+			entry.id === fileRecord.id && entry.parentId === fileRecord.parentId
+				? fileRecord
+				: { ...fileRecord, id: entry.id, parentId: entry.parentId };
 		tree.messages.set(messageRecord.id, messageRecord);
 		loaded.push(messageRecord);
 	}

@@ -62,6 +62,7 @@ export {
 	getAgentMessageThinking,
 	getAgentMessageToolCalls,
 } from "./message-content.js";
+export type { SessionChainRepair, SessionDamage } from "./record-damage.js";
 export {
 	type ParsedSessionRecord,
 	parseAgentMessage,

@@ -4,6 +4,7 @@
 // walks this index; nothing here touches a store.
 import type { ToolResultMessage } from "@keel/ai";
 import type { AgentMessage } from "../types.js";
+import { duplicateIdRepair, missingLeafRepair, missingParentRepair, type SessionChainRepair } from "./record-damage.js";
 import type {
 	CompactBoundaryMessage,
 	SessionApprovalRecord,
@@ -56,18 +57,41 @@ export class SessionTree {
 	readonly sideRecords: SessionMessageRecord[] = [];
 	/** Tool-approval records by the pause they belong to, each list in append order. */
 	readonly approvals = new Map<string, SessionApprovalRecord[]>();
+	/** Links of the parent chain mended while reading a damaged transcript (see record-damage.ts). */
+	readonly repairs: SessionChainRepair[] = [];
+	/**
+	 * For ids used by more than one message: the id later lines mean (the newest message's). Empty
+	 * for a sound transcript.
+	 */
+	private readonly renamedIds = new Map<string, string>();
+	/** The id in the file of each message renamed for a duplicate id, by its id here. */
+	private readonly fileIds = new Map<string, string>();
+	private recordsAdded = 0;
 
-	add(record: SessionRecord | UnknownSessionRecord): void {
+	/**
+	 * Adds one record, read from a transcript (at `line`, when known) or being appended. A record that
+	 * breaks the chain (a missing parent or leaf, a duplicate id) is mended and the repair listed in
+	 * `repairs`; see record-damage.ts.
+	 */
+	add(record: SessionRecord | UnknownSessionRecord, line?: number): void {
+		this.recordsAdded++;
 		switch (record.type) {
 			case "session":
 				this.header = record as SessionHeaderRecord;
 				break;
 			case "message":
-				this.addMessage(record as SessionMessageRecord);
+				this.addMessage(record as SessionMessageRecord, line);
 				break;
-			case "leaf":
-				this.leafId = (record as { leafId: string | null }).leafId;
+			case "leaf": {
+				const named = (record as { leafId: string | null }).leafId;
+				const leafId = named === null ? null : this.resolveId(named);
+				if (leafId !== null && !this.messages.has(leafId)) {
+					this.repairs.push(missingLeafRepair(line, named as string, this.leafId));
+					break;
+				}
+				this.leafId = leafId;
 				break;
+			}
 			case "state":
 				this.state = (record as { state: SessionState }).state;
 				break;
@@ -88,19 +112,55 @@ export class SessionTree {
 		}
 	}
 
-	private addMessage(record: SessionMessageRecord): void {
-		const message = record.message;
+	/** The id of a message here, from the id a line of the transcript names. */
+	resolveId(id: string): string {
+		return this.renamedIds.size === 0 ? id : (this.renamedIds.get(id) ?? id);
+	}
+
+	/** The id a message has in the transcript file (differs from its id here only after a duplicate). */
+	fileIdOf(id: string): string {
+		return this.fileIds.size === 0 ? id : (this.fileIds.get(id) ?? id);
+	}
+
+	private addMessage(appended: SessionMessageRecord, line: number | undefined): void {
+		const message = appended.message;
 		if (isSideMessage(message)) {
-			this.sideRecords.push(record);
-			if (roleOf(message) === "tombstone") this.tombstoned.add((message as unknown as { targetId: string }).targetId);
+			this.sideRecords.push(appended);
+			if (roleOf(message) === "tombstone")
+				this.tombstoned.add(this.resolveId((message as unknown as { targetId: string }).targetId));
 			return;
 		}
+		const record = this.mendLinks(appended, line);
 		this.messages.set(record.id, record);
 		const siblings = this.children.get(record.parentId);
 		if (siblings === undefined) this.children.set(record.parentId, record.id);
 		else if (typeof siblings === "string") this.children.set(record.parentId, [siblings, record.id]);
 		else siblings.push(record.id);
 		this.leafId = record.id;
+	}
+
+	/**
+	 * The record as it joins the index: its parent resolved to a message read before it (or, when
+	 * there is none, the branch's end just before it), its id made unique. A sound record is returned
+	 * as it is.
+	 */
+	private mendLinks(record: SessionMessageRecord, line: number | undefined): SessionMessageRecord {
+		let parentId = record.parentId === null ? null : this.resolveId(record.parentId);
+		if (parentId !== null && !this.messages.has(parentId)) {
+			const reconnectedTo = this.leafId;
+			this.repairs.push(missingParentRepair(line, record.id, record.parentId as string, reconnectedTo));
+			parentId = reconnectedTo;
+		}
+		let id = record.id;
+		if (this.messages.has(id)) {
+			id = `${record.id}~${line === undefined ? `record${this.recordsAdded}` : `line${line}`}`;
+			while (this.messages.has(id)) id = `${id}~`;
+			this.repairs.push(duplicateIdRepair(line, record.id, id));
+			this.renamedIds.set(record.id, id);
+			this.fileIds.set(id, record.id);
+		}
+		if (id === record.id && parentId === record.parentId) return record;
+		return { ...record, id, parentId };
 	}
 
 	/** The ids of the messages that follow `parentId` (null: the roots), in append order. */

@@ -9,6 +9,7 @@ import { pendingToolApprovals } from "../approval/paused-run.js";
 import type { AgentMessage } from "../types.js";
 import { findPausedToolRun } from "./approval-records.js";
 import { canLoadByOffset, loadOutlined, type OutlinedMessages, scanIntoTree } from "./context-loading.js";
+import type { SessionDamage } from "./record-damage.js";
 import { isSideMessage, type SessionBranchInfo, SessionTree } from "./session-tree.js";
 import {
 	type CompactBoundaryMessage,
@@ -63,6 +64,11 @@ export interface PendingQueueItem {
 export class Session {
 	/** Problems the store reported while reading the transcript (a torn last line, a malformed line). */
 	readonly problems: readonly TranscriptReadProblem[];
+	/**
+	 * What opening found damaged: the lines skipped (`problems`) and the links of the parent chain
+	 * mended so every readable message stays on its branch. Empty lists for a sound transcript.
+	 */
+	readonly damage: SessionDamage;
 	private readonly tree: SessionTree;
 	private readonly ids = new WeakMap<object, string>();
 	private writing: Promise<void> = Promise.resolve();
@@ -79,6 +85,7 @@ export class Session {
 	) {
 		this.tree = tree;
 		this.problems = problems;
+		this.damage = { skippedLines: problems, repairs: tree.repairs };
 		for (const record of tree.messages.values()) {
 			if (!outline?.offsets.has(record.id)) this.ids.set(record.message as object, record.id);
 		}
@@ -117,7 +124,7 @@ export class Session {
 			const tree = new SessionTree();
 			if (options.load === "context" && canLoadByOffset(store)) {
 				const { problems, outline } = await scanIntoTree(store, sessionId, tree);
-				const session = new Session(store, writer, tree, problems, outline);
+				const session = new Session(store, writer, tree, [...repairedOnOpen(writer), ...problems], outline);
 				await session.loadRecords([
 					...tree.modelContext(),
 					// Only the leaves' records: branches() would also walk every branch to count it.
@@ -125,9 +132,11 @@ export class Session {
 				]);
 				return session;
 			}
-			const { records, problems } = await store.read(sessionId);
-			for (const record of records) tree.add(record);
-			return new Session(store, writer, tree, problems);
+			// Scanned where the store can, so repairs of a damaged chain name their lines.
+			const problems = store.scan
+				? await store.scan(sessionId, (record, line) => tree.add(record, line))
+				: await readIntoTree(store, sessionId, tree);
+			return new Session(store, writer, tree, [...repairedOnOpen(writer), ...problems]);
 		} catch (error) {
 			await writer.close();
 			throw error;
@@ -632,4 +641,19 @@ export function waitingForApprovalError(sessionId: string, paused: PausedToolRun
 	return new Error(
 		`Cannot ${action} in session ${sessionId}: tool calls wait for approval (${ids.join(", ")}); ${hint} first, or fork away from the paused run`,
 	);
+}
+
+async function readIntoTree(
+	store: TranscriptStore,
+	sessionId: string,
+	tree: SessionTree,
+): Promise<TranscriptReadProblem[]> {
+	const { records, problems } = await store.read(sessionId);
+	for (const record of records) tree.add(record);
+	return problems;
+}
+
+/** What the writer repaired when it opened the transcript (the JSONL store sets a torn last line aside). */
+function repairedOnOpen(writer: TranscriptWriter): readonly TranscriptReadProblem[] {
+	return (writer as { problems?: readonly TranscriptReadProblem[] }).problems ?? [];
 }

@@ -7,6 +7,7 @@
 
 import { RETIRED_MODELS } from "../models.generated.js";
 import type { Api, Model, OpenAICompletionsCompat } from "../types.js";
+import { urlForMessages, withUrlForMessages } from "../utils/url-for-messages.js";
 import { addCatalogueModels, getModels, getProviders } from "./catalogue.js";
 
 export type RefreshSource =
@@ -300,23 +301,6 @@ function describe(source: RefreshSource): { name: string; url: string } {
 	return { name: `${source.provider} /models`, url: source.url };
 }
 
-/**
- * A source's URL as an error may show it: without its query string, fragment and user info, where a
- * key is sometimes put (`?key=…`, `https://user:key@host`).
- */
-function urlForMessages(url: string): string {
-	try {
-		const parsed = new URL(url);
-		parsed.search = "";
-		parsed.hash = "";
-		parsed.username = "";
-		parsed.password = "";
-		return parsed.toString();
-	} catch {
-		return url.split(/[?#]/, 1)[0];
-	}
-}
-
 let retiredModelSet: ReadonlySet<string> | undefined;
 
 function retiredModels(): ReadonlySet<string> {
@@ -359,7 +343,7 @@ export async function refreshModels(options: RefreshOptions = {}): Promise<Refre
 				status: "failed",
 				added: 0,
 				// fetch quotes the URL in some of its errors: the shown URL replaces it there too.
-				error: `${urlForMessages(url)}: ${(error instanceof Error ? error.message : String(error)).split(url).join(urlForMessages(url))}`,
+				error: `${urlForMessages(url)}: ${withUrlForMessages(error instanceof Error ? error.message : String(error), url)}`,
 			});
 		}
 	}

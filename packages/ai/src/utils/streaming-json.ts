@@ -118,6 +118,8 @@ export class StreamingJsonParser {
 
 	private numberText = "";
 	private numberState = NUMBER_SIGN;
+	/** True while the partial value shows a prefix of the number being read. */
+	private numberShown = false;
 
 	private literalText = "";
 	private literalIndex = 0;
@@ -258,6 +260,7 @@ export class StreamingJsonParser {
 		} else if (character === "-" || (character >= "0" && character <= "9")) {
 			this.numberText = "";
 			this.numberState = NUMBER_SIGN;
+			this.numberShown = false;
 			this.mode = IN_NUMBER;
 			this.consumeNumberCharacter(character.charCodeAt(0), position);
 		} else if (Object.hasOwn(LITERALS, character)) {
@@ -296,8 +299,24 @@ export class StreamingJsonParser {
 		} else if (this.mode === IN_NUMBER && this.numberText.length <= MAX_PARTIAL_NUMBER_LENGTH) {
 			// parseFloat reads the longest valid prefix: "1." → 1, "2e-" → 2, "-" → NaN (nothing yet).
 			const partial = Number.parseFloat(this.numberText);
-			if (!Number.isNaN(partial)) this.setSlot(partial);
+			if (!Number.isNaN(partial)) {
+				this.setSlot(partial);
+				this.numberShown = true;
+			}
+		} else if (this.mode === IN_NUMBER && this.numberShown) {
+			// The number outgrew what is shown: the prefix an earlier delta showed is withdrawn, so the
+			// partial value does not depend on where the deltas were cut.
+			this.clearSlot();
+			this.numberShown = false;
 		}
+	}
+
+	/** Removes the value of the member being parsed (an array's last slot, an object's key, the root). */
+	private clearSlot(): void {
+		const frame = this.stack[this.stack.length - 1];
+		if (!frame) this.root = undefined;
+		else if (frame.isArray) (frame.container as unknown[]).length = frame.index;
+		else delete (frame.container as JsonObject)[frame.key];
 	}
 
 	// --- strings --------------------------------------------------------------------------------

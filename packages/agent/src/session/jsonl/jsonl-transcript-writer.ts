@@ -14,7 +14,6 @@ import {
 	fstatSync,
 	fsync,
 	ftruncateSync,
-	mkdirSync,
 	openSync,
 	renameSync,
 	writeFileSync,
@@ -25,6 +24,12 @@ import { promisify } from "node:util";
 import { serializeSessionRecord } from "../record-format.js";
 import { SessionNotFoundError, SessionRecordError } from "../session-errors.js";
 import type { SessionHeaderRecord, SessionRecord, TranscriptReadProblem, TranscriptWriter } from "../session-types.js";
+import {
+	ensureOwnerOnlyDirectory,
+	OWNER_ONLY_FILE_MODE,
+	tightenExistingFileToOwnerOnly,
+	tightenToOwnerOnly,
+} from "./owner-only-modes.js";
 import { acquireSessionFileLock } from "./session-file-lock.js";
 import { setAsideTornTail } from "./set-aside-torn-tail.js";
 
@@ -61,14 +66,14 @@ export function openJsonlTranscriptWriter(options: OpenJsonlWriterOptions): Json
 			`the create header must be a "session" record with sessionId "${sessionId}", got type ${JSON.stringify(create.type)} and sessionId ${JSON.stringify(create.sessionId)}`,
 		);
 	}
-	if (create) mkdirSync(dirname(path), { recursive: true });
+	ensureOwnerOnlyDirectory(dirname(path), create !== undefined);
 	const lock = acquireSessionFileLock(lockPath(path), sessionId);
 	let descriptor: number | undefined;
 	const problems: TranscriptReadProblem[] = [];
 	let size: number;
 	try {
 		try {
-			descriptor = openSync(path, create ? "a" : "r+");
+			descriptor = openSync(path, create ? "a" : "r+", OWNER_ONLY_FILE_MODE);
 		} catch (error) {
 			if ((error as NodeJS.ErrnoException).code === "ENOENT") throw new SessionNotFoundError(sessionId);
 			throw error;
@@ -78,6 +83,8 @@ export function openJsonlTranscriptWriter(options: OpenJsonlWriterOptions): Json
 			closeSync(descriptor);
 			descriptor = openSync(path, "a");
 		}
+		tightenToOwnerOnly(descriptor);
+		tightenExistingFileToOwnerOnly(titleSidecarPath(path));
 		const repaired = setAsideTornTail(path, fstatSync(descriptor).size);
 		if (repaired) problems.push(repaired);
 		size = fstatSync(descriptor).size;
@@ -128,7 +135,13 @@ export function openJsonlTranscriptWriter(options: OpenJsonlWriterOptions): Json
 		if (!title) return;
 		const sidecar = titleSidecarPath(path);
 		const temporary = `${sidecar}.${process.pid}.tmp`;
-		writeFileSync(temporary, JSON.stringify({ title: (title as { title: string }).title, timestamp: title.timestamp }));
+		writeFileSync(
+			temporary,
+			JSON.stringify({ title: (title as { title: string }).title, timestamp: title.timestamp }),
+			{
+				mode: OWNER_ONLY_FILE_MODE,
+			},
+		);
 		renameSync(temporary, sidecar);
 	}
 

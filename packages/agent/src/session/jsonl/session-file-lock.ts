@@ -6,6 +6,7 @@
 import { closeSync, linkSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
 import { SessionLockedError } from "../session-errors.js";
+import { OWNER_ONLY_FILE_MODE } from "./owner-only-modes.js";
 
 interface LockContent {
 	pid: number;
@@ -34,7 +35,7 @@ export function acquireSessionFileLock(lockPath: string, sessionId: string): Ses
 	for (let attempt = 0; attempt < 3; attempt++) {
 		let descriptor: number;
 		try {
-			descriptor = openSync(lockPath, "wx");
+			descriptor = openSync(lockPath, "wx", OWNER_ONLY_FILE_MODE);
 		} catch (error) {
 			if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
 			const text = readLockText(lockPath);

@@ -6,6 +6,7 @@
 import { closeSync, fsyncSync, ftruncateSync, openSync, readSync, writeSync } from "node:fs";
 import { basename } from "node:path";
 import type { TranscriptReadProblem } from "../session-types.js";
+import { OWNER_ONLY_FILE_MODE } from "./owner-only-modes.js";
 
 const BLOCK_BYTES = 64 * 1024;
 const NEWLINE = 10;
@@ -48,7 +49,7 @@ function findLastNewline(descriptor: number, size: number): number {
 }
 
 function copyRange(descriptor: number, start: number, end: number, targetPath: string): void {
-	const target = openSync(targetPath, "wx");
+	const target = openSync(targetPath, "wx", OWNER_ONLY_FILE_MODE);
 	try {
 		const chunk = Buffer.allocUnsafe(1024 * 1024);
 		for (let position = start; position < end; ) {

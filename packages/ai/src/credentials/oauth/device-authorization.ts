@@ -1,5 +1,7 @@
 // The device authorization grant (RFC 8628): the program shows a code, the user enters it on
 // another device, and the program polls the token endpoint until the user has decided.
+
+import { urlForMessages } from "../../utils/url-for-messages.js";
 import type { OAuthCredential } from "../types.js";
 import { OAuthError } from "./oauth-error.js";
 import { credentialFromTokenResponse } from "./token-credential.js";
@@ -50,7 +52,7 @@ export async function startDeviceAuthorization(request: DeviceAuthorizationReque
 	const verificationUri = body.verification_uri ?? body.verification_url;
 	if (typeof deviceCode !== "string" || typeof userCode !== "string" || typeof verificationUri !== "string") {
 		throw new OAuthError(
-			`OAuth ${step} failed: ${request.deviceAuthorizationUrl} answered without device_code, user_code and verification_uri`,
+			`OAuth ${step} failed: ${urlForMessages(request.deviceAuthorizationUrl)} answered without device_code, user_code and verification_uri`,
 			"invalid_response",
 			status,
 		);

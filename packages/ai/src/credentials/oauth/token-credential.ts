@@ -1,3 +1,4 @@
+import { urlForMessages } from "../../utils/url-for-messages.js";
 import type { OAuthCredential } from "../types.js";
 import { OAuthError } from "./oauth-error.js";
 import type { TokenEndpointResponse } from "./token-endpoint.js";
@@ -23,7 +24,7 @@ export function credentialFromTokenResponse(
 ): OAuthCredential {
 	if (typeof body.access_token !== "string" || body.access_token === "") {
 		throw new OAuthError(
-			`OAuth ${step} failed: ${issuer.tokenUrl} answered without an access_token`,
+			`OAuth ${step} failed: ${urlForMessages(issuer.tokenUrl)} answered without an access_token`,
 			"invalid_response",
 		);
 	}

@@ -2,6 +2,7 @@
 // (authorization code, device code, refresh) goes through here, so every server quirk is handled
 // once: GitHub answers errors with status 200 and, without an Accept header, form-encoded bodies.
 import { redactSecrets } from "../../call/secret-redaction.js";
+import { credentialsInUrl, urlForMessages, withUrlForMessages } from "../../utils/url-for-messages.js";
 import { OAuthError } from "./oauth-error.js";
 
 /** Token requests that hang are abandoned after this long. */
@@ -31,7 +32,8 @@ export interface TokenRequestOptions {
  * Posts `parameters` to `url` and returns the parsed answer, error answers included (the caller
  * decides what `authorization_pending` means). Throws OAuthError for a network failure or a body
  * that is neither JSON nor a form. `step` names the request in messages ("refreshing the token").
- * Values in `parameters` are redacted from every message.
+ * Values in `parameters` are redacted from every message, and `url` shows without its user info
+ * and query string (see url-for-messages.ts).
  */
 export async function postTokenRequest(
 	url: string,
@@ -39,7 +41,7 @@ export async function postTokenRequest(
 	step: string,
 	options: TokenRequestOptions = {},
 ): Promise<{ status: number; body: TokenEndpointResponse }> {
-	const secrets = Object.values(parameters);
+	const secrets = [...Object.values(parameters), ...credentialsInUrl(url)];
 	const fetchFunction = options.fetch ?? globalThis.fetch;
 	const timeout = AbortSignal.timeout(TOKEN_REQUEST_TIMEOUT_MS);
 	const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
@@ -58,7 +60,10 @@ export async function postTokenRequest(
 		const reason = error instanceof Error ? error.message || error.name : String(error);
 		const cause = timeout.aborted ? `no answer within ${TOKEN_REQUEST_TIMEOUT_MS / 1000} s` : reason;
 		throw new OAuthError(
-			redactSecrets(`OAuth ${step} failed: could not reach ${url}: ${cause}`, secrets),
+			redactSecrets(
+				`OAuth ${step} failed: could not reach ${urlForMessages(url)}: ${withUrlForMessages(cause, url)}`,
+				secrets,
+			),
 			"network_error",
 		);
 	}
@@ -67,7 +72,7 @@ export async function postTokenRequest(
 	if (!body) {
 		const excerpt = redactSecrets(text.slice(0, 200), secrets);
 		throw new OAuthError(
-			`OAuth ${step} failed: ${url} answered ${response.status} with a body that is not JSON: ${excerpt}`,
+			`OAuth ${step} failed: ${urlForMessages(url)} answered ${response.status} with a body that is not JSON: ${excerpt}`,
 			response.ok ? "invalid_response" : `http_${response.status}`,
 			response.status,
 		);
@@ -85,8 +90,8 @@ export function tokenErrorFromResponse(
 ): OAuthError {
 	const code = typeof body.error === "string" && body.error !== "" ? body.error : `http_${status}`;
 	const description = typeof body.error_description === "string" ? `: ${body.error_description}` : "";
-	const text = `OAuth ${step} failed: ${url} answered ${status} ${code}${description}`;
-	return new OAuthError(redactSecrets(text, secrets).slice(0, 1000), code, status);
+	const text = `OAuth ${step} failed: ${urlForMessages(url)} answered ${status} ${code}${description}`;
+	return new OAuthError(redactSecrets(text, [...secrets, ...credentialsInUrl(url)]).slice(0, 1000), code, status);
 }
 
 /** True when the answer is an error: an `error` field (GitHub sends it with status 200) or a non-2xx status. */

@@ -1,5 +1,7 @@
 // OpenRouter's PKCE flow gives the user's own API key to a third-party application; no client
 // registration is needed. @see https://openrouter.ai/docs/guides/overview/auth/oauth
+
+import { urlForMessages } from "../../utils/url-for-messages.js";
 import { OAuthError } from "../oauth/oauth-error.js";
 import {
 	isErrorResponse,
@@ -58,7 +60,11 @@ export async function exchangeOpenRouterCode(exchange: OpenRouterKeyExchange): P
 		throw tokenErrorFromResponse(url, status, normalised, step, [exchange.code, exchange.codeVerifier]);
 	}
 	if (typeof body.key !== "string" || body.key === "") {
-		throw new OAuthError(`OAuth ${step} failed: ${url} answered without a key`, "invalid_response", status);
+		throw new OAuthError(
+			`OAuth ${step} failed: ${urlForMessages(url)} answered without a key`,
+			"invalid_response",
+			status,
+		);
 	}
 	return { type: "api-key", key: body.key };
 }
