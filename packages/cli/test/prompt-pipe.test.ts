@@ -140,7 +140,7 @@ describe("keel prompt from a pipe", () => {
 		const result = await runKeel(["prompt", "-m", "anthropic/claude-sonnet-4-5", "hi"], { env: environment() });
 		expect(result.exitCode).toBe(1);
 		expect(result.stderr).toContain(
-			'No API key for provider "anthropic": set ANTHROPIC_API_KEY or save one with `keel login anthropic`, or pass --key, or set KEEL_API_KEY',
+			'No API key for provider "anthropic": set ANTHROPIC_OAUTH_TOKEN or ANTHROPIC_API_KEY or save one with `keel login anthropic`, or pass --key, or set KEEL_API_KEY',
 		);
 		expect(result.stderr).not.toContain("options.apiKey");
 	});
