@@ -1,12 +1,18 @@
-// Finds the TypeScript code blocks of a Markdown file, with the markers that say how to compile them.
+// Finds the TypeScript code blocks of a Markdown file, with the markers that say how to compile and
+// run them.
 //
-// A block is compiled as a whole module. Two HTML comments (invisible on GitHub) may sit right
-// before its fence, blank lines allowed in between:
+// A block is compiled as a whole module, and run as a program (run-snippets.test.ts). HTML comments
+// (invisible on GitHub) may sit right before its fence, blank lines allowed in between:
 //   <!-- snippet-prelude: declare const toolCall: ToolCall; -->
 //       code put before the block, for a fragment that uses names the text around it introduces
 //       (the prelude may span several lines; several preludes add up);
+//   <!-- snippet-run-prelude: const toolCall = { … }; -->
+//       the code put before the block when it runs, instead of the prelude: values for the names the
+//       prelude only declares;
 //   <!-- not-compiled: why -->
-//       the block is shown but not compiled (for code that cannot be, say why).
+//       the block is shown but not compiled (for code that cannot be, say why);
+//   <!-- not-run: why -->
+//       the block is compiled but not run (a program that needs what a test cannot give: say what).
 import { readFileSync } from "node:fs";
 
 export interface Snippet {
@@ -20,11 +26,15 @@ export interface Snippet {
 	prelude: string;
 	/** Why the block is not compiled, when it is marked so. */
 	notCompiled?: string;
+	/** Code put before the block when it runs, instead of the prelude. */
+	runPrelude?: string;
+	/** Why the block is not run, when it is marked so. */
+	notRun?: string;
 }
 
 const OPENING_FENCE = /^(\s*)(`{3,}|~{3,})\s*(ts|typescript)\s*$/;
 const ANY_OPENING_FENCE = /^(\s*)(`{3,}|~{3,})/;
-const MARKER = /<!--\s*(snippet-prelude|not-compiled):([\s\S]*?)-->/g;
+const MARKER = /<!--\s*(snippet-prelude|snippet-run-prelude|not-compiled|not-run):([\s\S]*?)-->/g;
 
 export function extractSnippetsFromFile(absolutePath: string, file: string): Snippet[] {
 	return extractSnippets(readFileSync(absolutePath, "utf8"), file);
@@ -75,7 +85,7 @@ function readMarkersBefore(
 	lines: string[],
 	fenceIndex: number,
 	file: string,
-): { prelude: string; notCompiled?: string } {
+): Pick<Snippet, "prelude" | "notCompiled" | "runPrelude" | "notRun"> {
 	let start = fenceIndex;
 	let insideComment = false;
 	for (let index = fenceIndex - 1; index >= 0; index--) {
@@ -95,11 +105,21 @@ function readMarkersBefore(
 	}
 	const comments = lines.slice(start, fenceIndex).join("\n");
 	const preludes: string[] = [];
+	const runPreludes: string[] = [];
 	let notCompiled: string | undefined;
+	let notRun: string | undefined;
 	for (const [, kind, text] of comments.matchAll(MARKER)) {
 		if (kind === "snippet-prelude") preludes.push(text.trim());
+		else if (kind === "snippet-run-prelude") runPreludes.push(text.trim());
+		else if (kind === "not-run") notRun = text.trim();
 		else notCompiled = text.trim();
 	}
 	if (notCompiled === "") throw new Error(`${file}:${fenceIndex + 1}: "not-compiled" needs a reason`);
-	return { prelude: preludes.join("\n"), ...(notCompiled === undefined ? {} : { notCompiled }) };
+	if (notRun === "") throw new Error(`${file}:${fenceIndex + 1}: "not-run" needs a reason`);
+	return {
+		prelude: preludes.join("\n"),
+		...(notCompiled === undefined ? {} : { notCompiled }),
+		...(runPreludes.length === 0 ? {} : { runPrelude: runPreludes.join("\n") }),
+		...(notRun === undefined ? {} : { notRun }),
+	};
 }

@@ -15,7 +15,10 @@ const project = createSnippetDirectory(repositoryRoot);
 afterAll(() => project.remove());
 
 const programs = [
-	{ name: "the @keel/ai program", marker: "const events = stream(" },
+	{
+		name: "the @keel/ai program",
+		marker: 'getModel("anthropic", "claude-sonnet-4-6"); // Model<"anthropic-messages">',
+	},
 	{ name: "the @keel/agent-core program", marker: "new Agent(" },
 ];
 
@@ -39,6 +42,7 @@ describe("the README's programs report a failed call", () => {
 				timeout: 60_000,
 			});
 			expect(run.stderr).toContain('No API key for provider "anthropic"');
+			expect(run.stderr).not.toContain("undefined");
 			expect(run.status).toBe(1);
 		});
 	}

@@ -35,10 +35,16 @@ export function isUnknownModel(model: Model): boolean {
 	return model === UNKNOWN_MODEL || (model.api === "unknown" && model.provider === "unknown");
 }
 
-/** `streamSimple`, except that the placeholder model gets a clear error event. */
+/** What a missing key's error tells an Agent's user to do (an Agent has no `options.apiKey`). */
+export const AGENT_MISSING_KEY_REMEDY = "give the Agent a getApiKey callback (new Agent({ getApiKey }))";
+
+/**
+ * `streamSimple`, except that the placeholder model gets a clear error event and a missing key's
+ * error names the Agent's own way to give one.
+ */
 export const defaultStreamFn: StreamFn = (model, context, options) => {
 	if (isUnknownModel(model)) return noModelStream(model);
-	return streamSimple(model, context, options);
+	return streamSimple(model, context, { missingKeyRemedy: AGENT_MISSING_KEY_REMEDY, ...options });
 };
 
 function noModelStream(model: Model): AssistantMessageEventStream {

@@ -113,9 +113,13 @@ export function getEnvApiKey(provider: Provider): string | undefined {
 	return undefined;
 }
 
-/** The error text for a missing key: what failed and what to do. Never includes a secret. */
-export function missingApiKeyMessage(provider: Provider): string {
+/**
+ * The error text for a missing key: what failed and what to do. Never includes a secret. `remedy`
+ * is the way in that the caller's context offers (an Agent's getApiKey, a command's flag); the
+ * default speaks to a caller of stream() or complete().
+ */
+export function missingApiKeyMessage(provider: Provider, remedy = "pass options.apiKey"): string {
 	const names = findEnvKeys(provider);
-	const hint = names.length > 0 ? `set ${names.join(" or ")} or pass options.apiKey` : "pass options.apiKey";
+	const hint = names.length > 0 ? `set ${names.join(" or ")} or ${remedy}` : remedy;
 	return `No API key for provider "${provider}": ${hint}`;
 }

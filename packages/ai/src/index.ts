@@ -25,6 +25,13 @@ export {
 	type ProviderAttempt,
 	type ProviderStreamConfig,
 } from "./call/provider-stream.js";
+export {
+	CallFailedError,
+	completeOrThrow,
+	completeSimpleOrThrow,
+	isFailedMessage,
+	throwIfFailed,
+} from "./complete-or-throw.js";
 export { findEnvKeys, getEnvApiKey } from "./env-api-keys.js";
 export {
 	createFallbackStream,

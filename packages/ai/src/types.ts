@@ -293,6 +293,11 @@ export interface StreamOptions {
 	signal?: AbortSignal;
 	/** Overrides the environment lookup. */
 	apiKey?: string;
+	/**
+	 * What a missing key's error tells the user to do besides setting the environment variable;
+	 * default `pass options.apiKey`. An Agent or a command line names its own way in here.
+	 */
+	missingKeyRemedy?: string;
 	transport?: Transport;
 	/** Default "short"; `KEEL_CACHE_RETENTION=long` (or `PI_CACHE_RETENTION`) changes the default. */
 	cacheRetention?: CacheRetention;

@@ -106,7 +106,13 @@ describe("describeAttemptFailure", () => {
 
 	it("says where it could not connect, why, and how many attempts it made over how long", () => {
 		const error = fetchFailed(refused);
-		const text = describeAttemptFailure(provider, error, classifyError(error), { attempts: 3, startedAt: 1000 }, 3600);
+		const text = describeAttemptFailure(
+			provider,
+			error,
+			classifyError(error),
+			{ attempts: 3, startedAt: 1000 },
+			{ now: 3600 },
+		);
 		expect(text).toBe(
 			"Could not connect to ollama at 127.0.0.1:11434: connect ECONNREFUSED 127.0.0.1:11434 (3 attempts over 2.6 s)",
 		);
@@ -114,14 +120,57 @@ describe("describeAttemptFailure", () => {
 
 	it("leaves out the attempt count after a single attempt", () => {
 		const error = fetchFailed(notFound);
-		const text = describeAttemptFailure(provider, error, classifyError(error), { attempts: 1, startedAt: 0 }, 5);
+		const text = describeAttemptFailure(
+			provider,
+			error,
+			classifyError(error),
+			{ attempts: 1, startedAt: 0 },
+			{ now: 5 },
+		);
 		expect(text).toBe("Could not connect to ollama at api.example.com: getaddrinfo ENOTFOUND api.example.com");
 	});
 
-	it("keeps the classification's message for any other failure", () => {
+	it("names the provider, the host and the attempts after an HTTP error status that was retried", () => {
+		const error = Object.assign(new Error("500 Internal server error"), { status: 500 });
+		const text = describeAttemptFailure(
+			"anthropic",
+			error,
+			classifyError(error),
+			{ attempts: 3, startedAt: 1000 },
+			{
+				baseUrl: "https://api.anthropic.com/v1",
+				now: 4100,
+			},
+		);
+		expect(text).toBe("500 Internal server error (anthropic at api.anthropic.com, 3 attempts over 3.1 s)");
+	});
+
+	it("names the provider and the host after an HTTP error status answered at once (401)", () => {
+		const error = Object.assign(new Error("401 invalid x-api-key"), { status: 401 });
+		const text = describeAttemptFailure(
+			"anthropic",
+			error,
+			classifyError(error),
+			{ attempts: 1, startedAt: 0 },
+			{
+				baseUrl: "http://127.0.0.1:8080",
+			},
+		);
+		expect(text).toBe("401 invalid x-api-key (anthropic at 127.0.0.1:8080)");
+	});
+
+	it("names the provider alone when the model has no base URL", () => {
 		const error = Object.assign(new Error("503 busy"), { status: 503 });
-		const classification = classifyError(error);
-		expect(describeAttemptFailure(provider, error, classification, { attempts: 3, startedAt: 0 })).toBe("503 busy");
+		expect(describeAttemptFailure(provider, error, classifyError(error), { attempts: 1, startedAt: 0 })).toBe(
+			"503 busy (ollama)",
+		);
+	});
+
+	it("keeps the classification's message for a failure that is neither an HTTP status nor a refused connection", () => {
+		const error = new Error("socket hang up");
+		expect(describeAttemptFailure(provider, error, classifyError(error), { attempts: 3, startedAt: 0 })).toBe(
+			"socket hang up",
+		);
 	});
 });
 

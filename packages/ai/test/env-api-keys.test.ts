@@ -196,4 +196,10 @@ describe("missingApiKeyMessage", () => {
 	it("only suggests options.apiKey for providers without a variable", () => {
 		expect(missingApiKeyMessage("my-custom")).toBe('No API key for provider "my-custom": pass options.apiKey');
 	});
+
+	it("names the caller's own remedy instead of options.apiKey when one is given", () => {
+		expect(missingApiKeyMessage("openai", "give the Agent a getApiKey callback")).toBe(
+			'No API key for provider "openai": set OPENAI_API_KEY or give the Agent a getApiKey callback',
+		);
+	});
 });

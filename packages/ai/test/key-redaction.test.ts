@@ -48,7 +48,7 @@ describe("API key redaction", () => {
 					status: 401,
 				});
 			}).result();
-			expect(result.errorMessage).toBe("401 Request had invalid authentication credentials: not authenticated");
+			expect(result.errorMessage).toContain("401 Request had invalid authentication credentials: not authenticated");
 		} finally {
 			if (saved.id === undefined) delete process.env.AWS_ACCESS_KEY_ID;
 			else process.env.AWS_ACCESS_KEY_ID = saved.id;
@@ -61,7 +61,7 @@ describe("API key redaction", () => {
 		const result = await createProviderStream(model, { apiKey: KEY, maxRetries: 0 }, async () => {
 			throw Object.assign(new Error(`401 invalid key ${KEY}`), { status: 401 });
 		}).result();
-		expect(result.errorMessage).toBe("401 invalid key [redacted]");
+		expect(result.errorMessage).toContain("401 invalid key [redacted]");
 	});
 
 	it("from an error the decoder reports from the stream itself, keeping the content", async () => {
@@ -161,7 +161,7 @@ describe("API key redaction", () => {
 			builder.addSecret(token);
 			throw Object.assign(new Error(`401 sent ${token} with ${KEY}`), { status: 401 });
 		}).result();
-		expect(result.errorMessage).toBe("401 sent [redacted] with [redacted]");
+		expect(result.errorMessage).toContain("401 sent [redacted] with [redacted]");
 	});
 });
 

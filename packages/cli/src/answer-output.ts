@@ -77,7 +77,6 @@ export class AnswerPrinter {
 		this.lastWritten = "\n";
 		if (message.stopReason === "error") {
 			terminal.stderr.write(`${stderrStyles.red("Error:")} ${message.errorMessage ?? "the model call failed"}\n`);
-			terminal.stderr.write(missingKeyHint(message.errorMessage, message.provider));
 		} else if (message.stopReason === "aborted") {
 			terminal.stderr.write(`${stderrStyles.yellow("Aborted.")}\n`);
 		} else if (message.stopReason === "length") {
@@ -111,12 +110,6 @@ export class AnswerPrinter {
 		}
 		this.block = kind;
 	}
-}
-
-/** The library's message speaks of options.apiKey; on the command line the ways in are these. */
-export function missingKeyHint(errorMessage: string | undefined, provider: string): string {
-	if (!errorMessage?.includes("No API key for provider")) return "";
-	return `Save a key with \`keel login ${provider}\`, or pass --key or set KEEL_API_KEY.\n`;
 }
 
 /** "12 in, 340 out, 1,024 cache read · $0.0051": what the call cost, for stderr. */

@@ -139,8 +139,10 @@ describe("keel prompt from a pipe", () => {
 	it("says which variable to set, and how to save a key, when a catalogue provider has none", async () => {
 		const result = await runKeel(["prompt", "-m", "anthropic/claude-sonnet-4-5", "hi"], { env: environment() });
 		expect(result.exitCode).toBe(1);
-		expect(result.stderr).toContain("ANTHROPIC_API_KEY");
-		expect(result.stderr).toContain("Save a key with `keel login anthropic`, or pass --key or set KEEL_API_KEY.");
+		expect(result.stderr).toContain(
+			'No API key for provider "anthropic": set ANTHROPIC_OAUTH_TOKEN or ANTHROPIC_API_KEY or save one with `keel login anthropic`, or pass --key, or set KEEL_API_KEY',
+		);
+		expect(result.stderr).not.toContain("options.apiKey");
 	});
 
 	it("stops the answer on Ctrl-C (SIGINT): the text so far stays on stdout, exit code 130", async () => {

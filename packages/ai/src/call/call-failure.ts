@@ -10,7 +10,7 @@ import type { ErrorClassification } from "./error-classification.js";
 
 /** What the harness knows about a call that failed. */
 export interface CallFailureContext {
-	model: Pick<Model<Api>, "provider">;
+	model: Pick<Model<Api>, "provider"> & { baseUrl?: string };
 	/** Built with the call's key, which it redacts from every text it is given. */
 	builder: AssistantMessageBuilder;
 	/** What the call connects to, for connection errors; `model.provider` when unset. */
@@ -29,7 +29,7 @@ export function failStoppedCall(call: CallFailureContext, cause: StopCause): voi
 	call.builder.fail(stopReason(cause), stopMessage(cause));
 }
 
-/** Ends a call whose last attempt failed and will not be retried; `note` is appended in parentheses. */
+/** Ends a call whose last attempt failed and will not be retried; `note` says why it was not retried. */
 export function failAttempt(
 	call: CallFailureContext,
 	error: unknown,
@@ -38,8 +38,10 @@ export function failAttempt(
 	note?: string,
 ): void {
 	if (call.builder.isSealed) return;
-	let text = describeAttemptFailure(call.endpointName ?? call.model.provider, error, classification, history);
-	if (note) text = `${text} (${note})`;
+	const text = describeAttemptFailure(call.endpointName ?? call.model.provider, error, classification, history, {
+		baseUrl: call.model.baseUrl,
+		note,
+	});
 	call.builder.fail("error", text);
 }
 
@@ -64,19 +66,39 @@ export function failUnexpectedly(call: CallFailureContext, error: unknown, conte
  * tried to connect and the system error, and says how many attempts were made, since the retries
  * took time the caller waited through:
  * `Could not connect to ollama at 127.0.0.1:11434: connect ECONNREFUSED 127.0.0.1:11434 (3 attempts over 2.6 s)`.
+ * An HTTP error status keeps the provider's own text first (overflow patterns read it from the
+ * start) and says who answered, at which host, and after how many attempts:
+ * `500 Internal server error (anthropic at api.anthropic.com, 3 attempts over 3.1 s)`.
  */
 export function describeAttemptFailure(
 	endpointName: string,
 	error: unknown,
 	classification: ErrorClassification,
 	history: AttemptHistory,
-	now = Date.now(),
+	where: { baseUrl?: string; now?: number; note?: string } = {},
 ): string {
-	const network = classification.status === undefined ? findNetworkCause(error) : undefined;
-	if (!network?.beforeConnecting) return classification.message;
-	const where = network.target ? ` at ${network.target}` : "";
-	const text = `Could not connect to ${endpointName}${where}: ${network.message}`;
-	if (history.attempts < 2) return text;
-	const seconds = ((now - history.startedAt) / 1000).toFixed(1);
-	return `${text} (${history.attempts} attempts over ${seconds} s)`;
+	const now = where.now ?? Date.now();
+	const attempts =
+		history.attempts < 2 ? "" : `${history.attempts} attempts over ${((now - history.startedAt) / 1000).toFixed(1)} s`;
+	const note = where.note ? ` (${where.note})` : "";
+	if (classification.status !== undefined) {
+		const host = hostOf(where.baseUrl);
+		const source = host ? `${endpointName} at ${host}` : endpointName;
+		return `${classification.message}${note} (${attempts ? `${source}, ${attempts}` : source})`;
+	}
+	const network = findNetworkCause(error);
+	if (!network?.beforeConnecting) return `${classification.message}${note}`;
+	const target = network.target ? ` at ${network.target}` : "";
+	const text = `Could not connect to ${endpointName}${target}: ${network.message}`;
+	return `${attempts ? `${text} (${attempts})` : text}${note}`;
+}
+
+/** `api.anthropic.com` from `https://api.anthropic.com/v1`; undefined for a missing or unreadable URL. */
+function hostOf(baseUrl: string | undefined): string | undefined {
+	if (!baseUrl) return undefined;
+	try {
+		return new URL(baseUrl).host || undefined;
+	} catch {
+		return undefined;
+	}
 }

@@ -131,7 +131,7 @@ async function runProviderCall<TApi extends Api>(
 		// (a stalled chunk request in a browser) must not hang a call that set no timeoutMs.
 		lifetime.touch();
 		const prepared = await lifetime.race(Promise.resolve().then(prepare)).finally(() => lifetime.pauseIdle());
-		const optionProblem = findOptionProblem(model, prepared, apiKey);
+		const optionProblem = findOptionProblem(model, prepared, apiKey, callerOptions.missingKeyRemedy);
 		if (optionProblem) return void builder.fail("error", optionProblem);
 		await runAttempts({
 			model,
@@ -162,8 +162,9 @@ function findOptionProblem<TApi extends Api>(
 	model: Model<TApi>,
 	prepared: PreparedProviderCall<TApi>,
 	apiKey: string | undefined,
+	missingKeyRemedy: string | undefined,
 ): string | undefined {
-	if (prepared.requiresApiKey && !apiKey) return missingApiKeyMessage(model.provider);
+	if (prepared.requiresApiKey && !apiKey) return missingApiKeyMessage(model.provider, missingKeyRemedy);
 	const { maxTokens } = prepared.options;
 	if (maxTokens !== undefined && !isValidMaxTokens(maxTokens)) {
 		return `maxTokens must be a non-negative integer, got ${maxTokens}`;

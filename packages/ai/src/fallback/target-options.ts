@@ -25,6 +25,7 @@ const PORTABLE_KEYS = [
 	"metadata",
 	"reasoning",
 	"thinkingBudgets",
+	"missingKeyRemedy",
 ] as const satisfies readonly (keyof SimpleStreamOptions)[];
 
 /** Compile-time check that the list above names every key but the two that stay behind. */

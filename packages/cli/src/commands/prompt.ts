@@ -6,7 +6,7 @@ import { createInterface } from "node:readline";
 import type { ToolApprovalRequest } from "@keel/agent-core";
 import { Session, type TranscriptStore } from "@keel/agent-core/session";
 import { type Api, completeObject, type ImageContent, type Model, StructuredOutputError } from "@keel/ai";
-import { formatUsage, missingKeyHint } from "../answer-output.js";
+import { formatUsage } from "../answer-output.js";
 import {
 	buildSetup,
 	CALL_OPTIONS,
@@ -216,7 +216,7 @@ async function answerWithSchema(
 			return EXIT_INTERRUPTED;
 		}
 		const message = error instanceof StructuredOutputError || error instanceof Error ? error.message : String(error);
-		terminal.stderr.write(`${styles.red("Error:")} ${message}\n${missingKeyHint(message, setup.model.provider)}`);
+		terminal.stderr.write(`${styles.red("Error:")} ${message}\n`);
 		return EXIT_FAILURE;
 	} finally {
 		stopListening();

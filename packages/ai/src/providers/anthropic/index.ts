@@ -5,6 +5,7 @@ import {
 	streamSimpleWithDefinition,
 	streamWithDefinition,
 } from "../../call/provider-definition.js";
+import { findEnvKeys } from "../../env-api-keys.js";
 import { buildBaseOptions } from "../../message/simple-options.js";
 import type { Context, Model, SimpleStreamOptions } from "../../types.js";
 import type { AssistantMessageEventStream } from "../../utils/event-stream.js";
@@ -42,8 +43,10 @@ export function anthropicOptionsFromSimple(
 export const anthropicMessagesProvider: ProviderDefinition<"anthropic-messages", AnthropicOptions> = {
 	api: "anthropic-messages",
 	simpleOptions: anthropicOptionsFromSimple,
-	// An injected client carries its own credentials.
-	requiresApiKey: (_model, options) => options.client === undefined,
+	// An injected client carries its own credentials. A provider with no key variable (defineModel's
+	// "custom": a local or self-hosted Anthropic-compatible server) is called without a key, as the
+	// OpenAI-compatible providers are.
+	requiresApiKey: (model, options) => options.client === undefined && findEnvKeys(model.provider).length > 0,
 	classifyError: classifyAnthropicError,
 	runAttempt: runAnthropicAttempt,
 };

@@ -121,7 +121,7 @@ describe.each(API_CASES)("$name HTTP errors over the wire", (api) => {
 		for await (const event of stream) if (event.type === "error") errors.push(event);
 		const result = await stream.result();
 		expect(errors).toHaveLength(1);
-		expect(result.errorMessage).toBe("400 Invalid request for key [redacted] (invalid_request_error)");
+		expect(result.errorMessage).toContain("400 Invalid request for key [redacted] (invalid_request_error)");
 		expect(wire.server.requests).toHaveLength(1);
 		expect(statuses.map((info) => info.status)).toEqual([400]);
 		expect(statuses[0].headers["content-type"]).toBe("application/json");
@@ -154,6 +154,6 @@ describe.each(API_CASES)("$name HTTP errors over the wire", (api) => {
 	it("reports an empty 502 body with the status text", async () => {
 		wire.server.enqueue({ status: 502, headers: { "content-type": "text/html" } });
 		const result = await api.stream(wire.server.url, { apiKey: TEST_KEY, maxRetries: 0 }).result();
-		expect(result.errorMessage).toBe("502 Bad Gateway");
+		expect(result.errorMessage).toContain("502 Bad Gateway");
 	});
 });

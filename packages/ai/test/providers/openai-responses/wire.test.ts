@@ -326,7 +326,7 @@ describe("openai-responses errors", () => {
 				seen.push(response);
 			},
 		}).result();
-		expect(result.errorMessage).toBe("429 Rate limit reached (rate_limit_exceeded)");
+		expect(result.errorMessage).toContain("429 Rate limit reached (rate_limit_exceeded)");
 		expect(seen).toHaveLength(1);
 		expect(seen[0].status).toBe(429);
 		expect(seen[0].headers).toMatchObject({ "x-ratelimit-remaining-requests": "0", "x-request-id": "req_err" });
