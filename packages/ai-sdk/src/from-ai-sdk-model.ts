@@ -15,6 +15,7 @@ import {
 	createProviderStream,
 	type ErrorClassification,
 	type Model,
+	parseRetryAfter,
 	type SimpleStreamOptions,
 } from "@keel/ai";
 import { toAiSdkPrompt } from "./to-ai-sdk-prompt.js";
@@ -169,6 +170,8 @@ function classifyAiSdkError(error: unknown): ErrorClassification {
 	if (APICallError.isInstance(error)) {
 		const classification: ErrorClassification = { message: error.message, retryable: error.isRetryable };
 		if (error.statusCode !== undefined) classification.status = error.statusCode;
+		const retryAfterMs = error.responseHeaders === undefined ? undefined : parseRetryAfter(error.responseHeaders);
+		if (retryAfterMs !== undefined) classification.retryAfterMs = retryAfterMs;
 		return classification;
 	}
 	return classifyError(error);

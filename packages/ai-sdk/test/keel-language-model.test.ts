@@ -173,7 +173,7 @@ describe("a Keel model under the AI SDK's generateText and streamText", () => {
 			prompt: "x",
 		});
 		expect(result.text).toBe("from b");
-		expect((result.providerMetadata?.keel as { model: string }).model).toBe("faux-b");
+		expect(result.providerMetadata?.keel).toMatchObject({ model: "faux-b" });
 		expect(faux.state.requests.map((request) => request.model.id)).toEqual(["faux-a", "faux-b"]);
 	});
 
@@ -225,6 +225,6 @@ describe("a Keel model on a real wire format (Chat Completions on a local server
 			toolChoice: "required",
 			stopWhen: stepCountIs(1),
 		});
-		expect((server.lastRequest?.json as { tool_choice?: unknown }).tool_choice).toBe("required");
+		expect(server.lastRequest?.json).toMatchObject({ tool_choice: "required" });
 	});
 });
