@@ -15,6 +15,7 @@ import {
 	createProviderStream,
 	type ErrorClassification,
 	type Model,
+	type ModelCost,
 	parseRetryAfter,
 	type SimpleStreamOptions,
 } from "@keel/ai";
@@ -183,7 +184,7 @@ function classifyAiSdkError(error: unknown): ErrorClassification {
  */
 export function aiSdkModelInfo(
 	languageModel: LanguageModelV3,
-	overrides: Partial<Omit<Model<"ai-sdk">, "api">> = {},
+	overrides: Partial<Omit<Model<"ai-sdk">, "api" | "cost">> & { cost?: Partial<ModelCost> } = {},
 ): Model<"ai-sdk"> {
 	return {
 		id: languageModel.modelId,
