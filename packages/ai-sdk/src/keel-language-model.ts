@@ -95,6 +95,7 @@ export function keelLanguageModel(model: Model, settings: KeelLanguageModelSetti
 			const { stream, warnings } = await start(callOptions);
 			const iterator = stream[Symbol.asyncIterator]();
 			let started = false;
+			const toolInputIds = new Map<number, string>();
 			return {
 				stream: new ReadableStream<LanguageModelV3StreamPart>({
 					async pull(controller) {
@@ -109,7 +110,7 @@ export function keelLanguageModel(model: Model, settings: KeelLanguageModelSetti
 								controller.close();
 								return;
 							}
-							const parts = toStreamParts(next.value);
+							const parts = toStreamParts(next.value, toolInputIds);
 							for (const part of parts) controller.enqueue(part);
 							if (next.value.type === "done" || next.value.type === "error") {
 								controller.close();

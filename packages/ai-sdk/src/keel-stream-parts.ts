@@ -69,8 +69,14 @@ function signatureMetadata(signature: string | undefined): SharedV3ProviderMetad
 	return signature === undefined ? undefined : { [KEEL_METADATA_KEY]: { thinkingSignature: signature } };
 }
 
-/** Turns one Keel event into the stream parts it stands for (often one, sometimes none or several). */
-export function toStreamParts(event: AssistantMessageEvent): LanguageModelV3StreamPart[] {
+/**
+ * Turns one Keel event into the stream parts it stands for (often one, sometimes none or several).
+ * `toolInputIds` belongs to one answer: the id each tool call's input parts started with.
+ */
+export function toStreamParts(
+	event: AssistantMessageEvent,
+	toolInputIds: Map<number, string> = new Map(),
+): LanguageModelV3StreamPart[] {
 	switch (event.type) {
 		case "start":
 			return [];
@@ -96,17 +102,20 @@ export function toStreamParts(event: AssistantMessageEvent): LanguageModelV3Stre
 		}
 		case "toolcall_start": {
 			const block = event.partial.content[event.contentIndex] as ToolCall | undefined;
-			return [{ type: "tool-input-start", id: block?.id ?? String(event.contentIndex), toolName: block?.name ?? "" }];
+			const id = block?.id || `tool-${event.contentIndex}`;
+			toolInputIds.set(event.contentIndex, id);
+			return [{ type: "tool-input-start", id, toolName: block?.name ?? "" }];
 		}
 		case "toolcall_delta": {
-			const block = event.partial.content[event.contentIndex] as ToolCall | undefined;
-			return [{ type: "tool-input-delta", id: block?.id ?? String(event.contentIndex), delta: event.delta }];
+			const id = toolInputIds.get(event.contentIndex) ?? `tool-${event.contentIndex}`;
+			return [{ type: "tool-input-delta", id, delta: event.delta }];
 		}
 		case "toolcall_end": {
 			const call = event.toolCall;
-			const started = event.partial.content[event.contentIndex] as ToolCall | undefined;
+			// The input parts keep the id they started with, even if the call's id arrived later.
+			const id = toolInputIds.get(event.contentIndex) ?? call.id;
 			return [
-				{ type: "tool-input-end", id: started?.id ?? call.id },
+				{ type: "tool-input-end", id },
 				{ type: "tool-call", toolCallId: call.id, toolName: call.name, input: JSON.stringify(call.arguments) },
 			];
 		}
