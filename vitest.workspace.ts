@@ -3,6 +3,7 @@ export default [
 	"packages/agent",
 	"packages/cli",
 	"packages/proxy",
+	"packages/ai-sdk",
 	"packages/session-sqlite",
 	"packages/session-postgres",
 	"packages/mcp",

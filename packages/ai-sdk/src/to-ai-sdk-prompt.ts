@@ -1,0 +1,105 @@
+import type {
+	LanguageModelV3FunctionTool,
+	LanguageModelV3Message,
+	LanguageModelV3Prompt,
+	LanguageModelV3ToolResultOutput,
+} from "@ai-sdk/provider";
+import {
+	type Context,
+	foldSystemMessages,
+	type ImageContent,
+	type Model,
+	type TextContent,
+	type ToolResultMessage,
+	transformMessages,
+} from "@keel/ai";
+
+// A Keel Context as an AI SDK (LanguageModelV3) prompt and tool list.
+
+export interface AiSdkPrompt {
+	prompt: LanguageModelV3Prompt;
+	tools: LanguageModelV3FunctionTool[] | undefined;
+}
+
+export function toAiSdkPrompt(context: Context, model: Model): AiSdkPrompt {
+	// System messages inside the transcript are folded into the system prompt: not every AI SDK
+	// provider accepts a system message after the conversation started.
+	const resolved = foldSystemMessages(context);
+	// Drops failed turns and gives unanswered tool calls a result, as every Keel provider does.
+	const messages = transformMessages(resolved.messages, model);
+	const prompt: LanguageModelV3Prompt = [];
+	if (resolved.systemPrompt !== undefined && resolved.systemPrompt !== "") {
+		prompt.push({ role: "system", content: resolved.systemPrompt });
+	}
+	for (const message of messages) {
+		switch (message.role) {
+			case "system": // folded above
+				break;
+			case "user":
+				prompt.push({
+					role: "user",
+					content:
+						typeof message.content === "string"
+							? [{ type: "text", text: message.content }]
+							: message.content.map((block) =>
+									block.type === "text"
+										? { type: "text", text: block.text }
+										: { type: "file", data: block.data, mediaType: block.mimeType },
+								),
+				});
+				break;
+			case "assistant": {
+				const content: Extract<LanguageModelV3Message, { role: "assistant" }>["content"] = [];
+				for (const block of message.content) {
+					if (block.type === "text") content.push({ type: "text", text: block.text });
+					else if (block.type === "thinking") {
+						if (block.thinking !== "") content.push({ type: "reasoning", text: block.thinking });
+					} else {
+						content.push({ type: "tool-call", toolCallId: block.id, toolName: block.name, input: block.arguments });
+					}
+				}
+				if (content.length > 0) prompt.push({ role: "assistant", content });
+				break;
+			}
+			case "toolResult": {
+				const part = {
+					type: "tool-result" as const,
+					toolCallId: message.toolCallId,
+					toolName: message.toolName,
+					output: toToolResultOutput(message),
+				};
+				// Consecutive results answer one assistant turn: one tool message holds them all.
+				const last = prompt[prompt.length - 1];
+				if (last?.role === "tool") last.content.push(part);
+				else prompt.push({ role: "tool", content: [part] });
+				break;
+			}
+		}
+	}
+	const tools = resolved.tools?.map(
+		(tool): LanguageModelV3FunctionTool => ({
+			type: "function",
+			name: tool.name,
+			description: tool.description,
+			// TypeBox schemas carry symbol keys; the JSON round trip leaves plain JSON Schema.
+			inputSchema: JSON.parse(JSON.stringify(tool.parameters)),
+		}),
+	);
+	return { prompt, tools: tools !== undefined && tools.length > 0 ? tools : undefined };
+}
+
+function toToolResultOutput(message: ToolResultMessage): LanguageModelV3ToolResultOutput {
+	const hasImages = message.content.some((block) => block.type === "image");
+	if (!hasImages) {
+		const text = message.content.map((block) => (block as TextContent).text).join("\n");
+		return message.isError ? { type: "error-text", value: text } : { type: "text", value: text };
+	}
+	return {
+		type: "content",
+		value: message.content.map((block: TextContent | ImageContent) =>
+			block.type === "text"
+				? { type: "text" as const, text: block.text }
+				: { type: "image-data" as const, data: block.data, mediaType: block.mimeType },
+		),
+	};
+}
