@@ -202,7 +202,8 @@ function jsonError(
 		kind: "json",
 		status,
 		headers: { "Content-Type": "application/json; charset=utf-8", ...headers },
-		body: route === "stream" ? JSON.stringify({ error: message }) : openAIErrorBody(status, message),
+		body:
+			route === "stream" || route === "resume" ? JSON.stringify({ error: message }) : openAIErrorBody(status, message),
 	};
 }
 
