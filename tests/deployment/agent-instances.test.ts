@@ -57,7 +57,13 @@ afterEach(async () => {
 
 async function startInstance(name: string): Promise<Instance> {
 	const child = spawn(process.execPath, [serverScript], {
-		env: { ...process.env, KEEL_PG_URL: POSTGRES_URL, KEEL_PG_SCHEMA: schema, KEEL_DEPLOY_LOG: deployLog, KEEL_INSTANCE: name },
+		env: {
+			...process.env,
+			KEEL_PG_URL: POSTGRES_URL,
+			KEEL_PG_SCHEMA: schema,
+			KEEL_DEPLOY_LOG: deployLog,
+			KEEL_INSTANCE: name,
+		},
 		stdio: ["ignore", "pipe", "pipe"],
 	});
 	let output = "";

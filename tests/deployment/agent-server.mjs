@@ -22,7 +22,10 @@ const lastUserText = (context) => {
 		const message = context.messages[index];
 		if (message.role === "toolResult") return { toolResult: message };
 		if (message.role === "user") {
-			const text = typeof message.content === "string" ? message.content : message.content.map((block) => block.text ?? "").join("");
+			const text =
+				typeof message.content === "string"
+					? message.content
+					: message.content.map((block) => block.text ?? "").join("");
 			return { text };
 		}
 	}
@@ -36,7 +39,8 @@ const answer = (context) => {
 		process.stdout.write("model-called\n");
 		return new Promise(() => {});
 	}
-	if (last.text === "deploy") return fauxAssistantMessage([fauxToolCall("deploy", { target: "production" }, "call-deploy")]);
+	if (last.text === "deploy")
+		return fauxAssistantMessage([fauxToolCall("deploy", { target: "production" }, "call-deploy")]);
 	return fauxAssistantMessage([fauxText(`echo: ${last.text}`)]);
 };
 const faux = registerFauxProvider();
@@ -55,9 +59,7 @@ const deployTool = {
 };
 
 async function openSession(sessionId) {
-	return (await store.exists(sessionId))
-		? Session.open(store, sessionId)
-		: Session.create(store, { sessionId });
+	return (await store.exists(sessionId)) ? Session.open(store, sessionId) : Session.create(store, { sessionId });
 }
 
 async function withAgent(sessionId, run) {
@@ -91,7 +93,8 @@ const server = createServer(async (request, response) => {
 		const body = chunks.length > 0 ? JSON.parse(Buffer.concat(chunks).toString("utf8")) : {};
 		let result;
 		if (request.url === "/turn") result = await withAgent(body.sessionId, (agent) => agent.prompt(body.text));
-		else if (request.url === "/approve") result = await withAgent(body.sessionId, (agent) => agent.approve(body.toolCallId));
+		else if (request.url === "/approve")
+			result = await withAgent(body.sessionId, (agent) => agent.approve(body.toolCallId));
 		else if (request.url === "/messages") result = await withAgent(body.sessionId, async () => {});
 		else {
 			response.writeHead(404).end();
@@ -99,7 +102,9 @@ const server = createServer(async (request, response) => {
 		}
 		response.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify(result));
 	} catch (error) {
-		response.writeHead(500, { "Content-Type": "application/json" }).end(JSON.stringify({ error: String(error?.message ?? error) }));
+		response
+			.writeHead(500, { "Content-Type": "application/json" })
+			.end(JSON.stringify({ error: String(error?.message ?? error) }));
 	}
 });
 server.listen(0, "127.0.0.1", () => process.stdout.write(`listening ${server.address().port}\n`));
