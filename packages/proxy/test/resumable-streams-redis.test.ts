@@ -16,6 +16,7 @@ import { type FauxProviderRegistration, registerFauxProvider } from "@keel/ai/te
 import { Redis } from "ioredis";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { streamProxy } from "../src/client.js";
+import { createFetchProxyHandler } from "../src/fetch-handler.js";
 import { createProxyHandler } from "../src/node-handler.js";
 import { createRedisStreamStore } from "../src/redis/redis-stream-store.js";
 import type { ResumableStreamStore } from "../src/resumable-streams.js";
@@ -359,6 +360,67 @@ describe("resumable proxy answers on Redis", () => {
 		expect(resumed.errorMessage).toBe(
 			"Proxy error: Resuming is unavailable: the proxy cannot reach its stream store (Redis)",
 		);
+	});
+});
+
+describe("resumable proxy answers with the fetch handler", () => {
+	it("resumes a dropped response on another fetch handler without a second upstream call", async () => {
+		const upstream = createPausingUpstream();
+		const options = { authenticate: (token: string) => token === "good", models: [model] };
+		const first = createFetchProxyHandler({
+			...options,
+			resumableStreams: store(),
+			streamFunction: upstream.streamFunction,
+		});
+		const second = createFetchProxyHandler({
+			...options,
+			resumableStreams: store(),
+			streamFunction: () => {
+				throw new Error("the second handler must not call the model");
+			},
+		});
+		let drop = () => {};
+		const routed: typeof fetch = async (input, init) => {
+			const request = new Request(String(input), init);
+			if (request.method === "GET") return second(request);
+			const response = await first(request);
+			const reader = response.body!.getReader();
+			let controller!: ReadableStreamDefaultController<Uint8Array>;
+			const body = new ReadableStream<Uint8Array>({
+				start(streamController) {
+					controller = streamController;
+				},
+				async pull(streamController) {
+					const { value, done } = await reader.read();
+					try {
+						if (done) streamController.close();
+						else streamController.enqueue(value);
+					} catch {
+						// Dropped meanwhile.
+					}
+				},
+			});
+			// The network fails: the page's side errors, the server's side is cancelled.
+			drop = () => {
+				controller.error(new TypeError("network error"));
+				void reader.cancel();
+			};
+			return new Response(body, { status: response.status, headers: response.headers });
+		};
+		const stream = streamProxy(
+			model,
+			{ messages: [] },
+			{ proxyUrl: "http://proxy.test", authToken: "good", fetch: routed },
+		);
+		const events = await collect(stream, (event) => {
+			if (event.type === "text_delta" && event.delta === "two ") {
+				drop();
+				upstream.release();
+			}
+		});
+		expect(deltasOf(events)).toEqual(["one ", "two ", "three ", "four"]);
+		expect((await stream.result()).content).toEqual([{ type: "text", text: "one two three four" }]);
+		expect(upstream.calls()).toBe(1);
 	});
 });
 
