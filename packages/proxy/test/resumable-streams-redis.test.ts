@@ -1,6 +1,7 @@
 // Resumable answers on the real Redis at 127.0.0.1:6379: a page that loses its connection or
 // reloads mid-answer reads the rest from any proxy instance sharing Redis, with no second model call.
 // Each test uses its own key prefix and deletes its keys afterwards.
+import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { type AddressInfo, createServer as createNetServer } from "node:net";
@@ -360,6 +361,76 @@ describe("resumable proxy answers on Redis", () => {
 		expect(resumed.errorMessage).toBe(
 			"Proxy error: Resuming is unavailable: the proxy cannot reach its stream store (Redis)",
 		);
+	});
+});
+
+describe("resumable proxy answers when Redis stops mid-answer", () => {
+	it("finishes the answer on its first connection, and resuming says it is unavailable", async () => {
+		// A private redis-server of this test's own, on a free port (the shared one is never stopped).
+		const port = await findClosedPort();
+		const redisServer = spawn(
+			"redis-server",
+			["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+			{
+				stdio: ["ignore", "pipe", "pipe"],
+			},
+		);
+		const exited = new Promise((resolve) => redisServer.once("exit", resolve));
+		try {
+			const ready = new Promise<void>((resolve, reject) => {
+				let output = "";
+				redisServer.stdout!.setEncoding("utf8").on("data", (text: string) => {
+					output += text;
+					if (output.includes("Ready to accept connections")) resolve();
+				});
+				redisServer.once("exit", () => reject(new Error(`redis-server exited: ${output}`)));
+			});
+			await ready;
+			const privateRedis = new Redis({ host: "127.0.0.1", port, lazyConnect: true, enableOfflineQueue: false });
+			privateRedis.on("error", () => {});
+			extraClients.push(privateRedis);
+			await privateRedis.connect();
+			const closed = new Promise<void>((resolve) => privateRedis.once("close", () => resolve()));
+			const privateStore = createRedisStreamStore({ redis: privateRedis, keyPrefix, onError: () => {} });
+			const upstream = createPausingUpstream();
+			const instance = await startInstance(privateStore, upstream.streamFunction);
+			let streamId = "";
+			const stream = streamProxy(
+				model,
+				{ messages: [] },
+				{
+					proxyUrl: instance.url,
+					authToken: "good",
+					onStreamId: (id) => {
+						streamId = id;
+					},
+				},
+			);
+			const events = collect(stream, (event) => {
+				if (event.type === "text_delta" && event.delta === "two ") {
+					redisServer.kill("SIGKILL");
+					void closed.then(() => upstream.release());
+				}
+			});
+			expect(deltasOf(await events)).toEqual(["one ", "two ", "three ", "four"]);
+			expect((await stream.result()).stopReason).toBe("stop");
+			const resumed = await streamProxy(
+				model,
+				{ messages: [] },
+				{
+					proxyUrl: instance.url,
+					authToken: "good",
+					resumeStreamId: streamId,
+					maxRetries: 0,
+				},
+			).result();
+			expect(resumed.errorMessage).toBe(
+				"Proxy error: Resuming is unavailable: the proxy cannot reach its stream store (Redis)",
+			);
+		} finally {
+			if (redisServer.exitCode === null && redisServer.signalCode === null) redisServer.kill("SIGKILL");
+			await exited;
+		}
 	});
 });
 
