@@ -69,9 +69,9 @@ describe("ServerSentEventParser", () => {
 		]);
 	});
 
-	it("joins multi-line data with newlines and skips comments and unknown fields", () => {
+	it("joins multi-line data with newlines, keeps the id and skips comments and unknown fields", () => {
 		expect(parse([": keep-alive\nid: 7\nretry: 10\ndata: line one\ndata:line two\n\n"])).toEqual([
-			{ event: undefined, data: "line one\nline two" },
+			{ event: undefined, data: "line one\nline two", id: "7" },
 		]);
 	});
 
@@ -134,7 +134,7 @@ describe("readServerSentEvents", () => {
 		let calls = 0;
 		const events = await read([": ping\n\n", ": ping\n\n", "event: x\nid: 1\ndata: payload\n\n"], () => calls++);
 		expect(calls).toBe(3);
-		expect(events).toEqual([{ event: "x", data: "payload" }]);
+		expect(events).toEqual([{ event: "x", data: "payload", id: "1" }]);
 	});
 
 	it("yields one batch per chunk that completes events, and none for chunks that complete none", async () => {

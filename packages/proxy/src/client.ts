@@ -25,6 +25,7 @@ import {
 	type ProxyStreamRequest,
 	pickForwardedOptions,
 } from "./protocol.js";
+import { STREAM_ID_HEADER } from "./resumable-streams.js";
 
 export interface ProxyStreamOptions extends SimpleStreamOptions {
 	/**
@@ -51,6 +52,23 @@ export interface ProxyStreamOptions extends SimpleStreamOptions {
 	proxyWaitTimeoutMs?: number;
 	/** The fetch to use; defaults to the global one. */
 	fetch?: typeof fetch;
+	/**
+	 * Called with the answer's stream id when the proxy makes answers resumable (its
+	 * `resumableStreams` option). Keep it (sessionStorage, say) to read the answer again after a
+	 * reload with `resumeStreamId`.
+	 */
+	onStreamId?: (streamId: string) => void;
+	/**
+	 * Reads the answer of this stream id (from `onStreamId`) from its start instead of asking the
+	 * model: after a reload, the whole answer arrives again, the part still coming included, with no
+	 * second model call. `context` is not sent.
+	 */
+	resumeStreamId?: string;
+	/**
+	 * How many times a dropped connection is resumed, from the last event received, on a proxy
+	 * with resumable answers. Default 3; 0 turns automatic resuming off.
+	 */
+	maxResumeAttempts?: number;
 }
 
 const DEFAULT_IDLE_TIMEOUT_MS = 120_000;
@@ -111,29 +129,68 @@ async function runProxyAttempt(
 	if (typeof authToken !== "string" || authToken === "") {
 		throw new ProxyRequestError("streamProxy: options.authToken() must return a non-empty string");
 	}
-	const body: ProxyStreamRequest = {
-		model: { provider: model.provider, id: model.id },
-		context,
-		options: pickForwardedOptions(options),
-	};
 	const fetchFunction = options.fetch ?? globalThis.fetch;
-	const response = await fetchFunction(joinUrl(options.proxyUrl, PROXY_STREAM_PATH), {
-		method: "POST",
-		headers: { Authorization: `Bearer ${authToken}`, "Content-Type": "application/json", Accept: "text/event-stream" },
-		body: JSON.stringify(body),
-		signal: attempt.signal,
-	});
+	let response: Response;
+	if (options.resumeStreamId !== undefined) {
+		response = await fetchFunction(resumeUrl(options.proxyUrl, options.resumeStreamId), {
+			method: "GET",
+			headers: { Authorization: `Bearer ${authToken}`, Accept: "text/event-stream" },
+			signal: attempt.signal,
+		});
+	} else {
+		const body: ProxyStreamRequest = {
+			model: { provider: model.provider, id: model.id },
+			context,
+			options: pickForwardedOptions(options),
+		};
+		response = await fetchFunction(joinUrl(options.proxyUrl, PROXY_STREAM_PATH), {
+			method: "POST",
+			headers: {
+				Authorization: `Bearer ${authToken}`,
+				"Content-Type": "application/json",
+				Accept: "text/event-stream",
+			},
+			body: JSON.stringify(body),
+			signal: attempt.signal,
+		});
+	}
 	attempt.touch();
 	await attempt.reportResponse({ status: response.status, headers: headersToRecord(response.headers) });
 	if (!response.ok) {
 		throw new ProxyHttpError(response.status, await describeHttpError(response), parseRetryAfter(response.headers));
 	}
 	if (!response.body) throw new ProxyStreamError("Proxy error: the response has no body");
+	const streamId = response.headers.get(STREAM_ID_HEADER) ?? undefined;
+	if (streamId !== undefined && options.resumeStreamId === undefined) {
+		try {
+			options.onStreamId?.(streamId);
+		} catch {
+			// The caller's bookkeeping must not cost it the answer.
+		}
+	}
+	const resume: ResumeState | undefined =
+		streamId === undefined
+			? undefined
+			: {
+					streamId,
+					lastEventId: 0,
+					attemptsLeft: options.maxResumeAttempts ?? DEFAULT_MAX_RESUME_ATTEMPTS,
+					reconnect: (lastEventId) =>
+						fetchFunction(resumeUrl(options.proxyUrl, streamId), {
+							method: "GET",
+							headers: {
+								Authorization: `Bearer ${authToken}`,
+								Accept: "text/event-stream",
+								"Last-Event-ID": String(lastEventId),
+							},
+							signal: attempt.signal,
+						}),
+				};
 
 	// From here the proxy has started the upstream call: whatever fails is final, never retried.
 	const events = response.body;
 	const waitLimitMs = firstContentWaitLimit(options);
-	if (waitLimitMs === undefined) return readProxyEvents(attempt, events);
+	if (waitLimitMs === undefined) return readResumableEvents(attempt, events, resume);
 	let waitTimer: ReturnType<typeof setTimeout> | undefined;
 	const waitExpired = new Promise<never>((_resolve, reject) => {
 		waitTimer = setTimeout(() => {
@@ -146,7 +203,7 @@ async function runProxyAttempt(
 			}
 		}, waitLimitMs);
 	});
-	const reading = readProxyEvents(attempt, events, () => clearTimeout(waitTimer));
+	const reading = readResumableEvents(attempt, events, resume, () => clearTimeout(waitTimer));
 	// When the wait ends the attempt, the harness aborts the request, and the reading fails quietly.
 	reading.catch(() => {});
 	try {
@@ -155,6 +212,59 @@ async function runProxyAttempt(
 		clearTimeout(waitTimer);
 	}
 }
+
+const DEFAULT_MAX_RESUME_ATTEMPTS = 3;
+
+/** What a dropped connection needs to resume: the stream, the last event read, and a reconnect. */
+interface ResumeState {
+	streamId: string;
+	lastEventId: number;
+	attemptsLeft: number;
+	reconnect: (lastEventId: number) => Promise<Response>;
+}
+
+/**
+ * Reads the events; when the connection drops before the last event of a resumable answer, asks
+ * the proxy (any instance) for the events after the last one read and goes on with those, so
+ * nothing arrives twice and nothing is lost. The upstream call is not repeated.
+ */
+async function readResumableEvents(
+	attempt: ProviderAttempt<Api>,
+	body: ReadableStream<Uint8Array>,
+	resume: ResumeState | undefined,
+	onFirstContent: () => void = () => {},
+): Promise<void> {
+	let events = body;
+	for (;;) {
+		try {
+			return await readProxyEvents(attempt, events, onFirstContent, resume);
+		} catch (error) {
+			if (!resume || resume.attemptsLeft <= 0 || attempt.signal.aborted || !isDroppedConnection(error)) throw error;
+			resume.attemptsLeft--;
+			let response: Response;
+			try {
+				response = await resume.reconnect(resume.lastEventId);
+			} catch {
+				throw error;
+			}
+			attempt.touch();
+			if (!response.ok || !response.body) {
+				throw new ProxyStreamError(
+					`The connection to the proxy dropped and resuming failed: ${await describeHttpError(response)}`,
+				);
+			}
+			events = response.body;
+		}
+	}
+}
+
+/** A connection that ended or broke before the last event; a malformed stream is not resumed. */
+function isDroppedConnection(error: unknown): boolean {
+	if (error instanceof ProxyStreamError) return error.message === STREAM_ENDED_EARLY;
+	return !(error instanceof ProxyRequestError || error instanceof ProxyHttpError);
+}
+
+const STREAM_ENDED_EARLY = "Proxy stream ended without a done or error event";
 
 /**
  * Reads the proxy's events into the builder until a terminal one. Until the first content event the
@@ -168,15 +278,16 @@ async function readProxyEvents(
 	attempt: ProviderAttempt<Api>,
 	body: ReadableStream<Uint8Array>,
 	onFirstContent: () => void = () => {},
+	resume?: ResumeState,
 ): Promise<void> {
 	const { builder } = attempt;
-	let waitingForContent = true;
+	let waitingForContent = !builder.hasContent;
 	const onBytes = () => {
 		if (waitingForContent) attempt.touch();
 	};
 	for await (const events of readServerSentEvents(body, onBytes)) {
 		attempt.touch();
-		for (const { data } of events) {
+		for (const { data, id } of events) {
 			let event: ProxyAssistantMessageEvent;
 			try {
 				event = JSON.parse(data) as ProxyAssistantMessageEvent;
@@ -184,6 +295,7 @@ async function readProxyEvents(
 				throw new ProxyStreamError(`Proxy stream error: an event is not valid JSON: ${data.slice(0, 200)}`);
 			}
 			decodeProxyEvent(builder, event);
+			if (resume && id !== undefined) resume.lastEventId = Number(id);
 			if (builder.isSealed) return;
 		}
 		if (waitingForContent && builder.hasContent) {
@@ -193,7 +305,7 @@ async function readProxyEvents(
 	}
 	// The server closed the connection without a terminal event (crash, restart, a proxy in
 	// between): the content so far is kept, and the caller gets an error instead of a hang.
-	throw new ProxyStreamError("Proxy stream ended without a done or error event");
+	throw new ProxyStreamError(STREAM_ENDED_EARLY);
 }
 
 /** Bad options or a failing authToken function: the caller must fix them, so never retried. */
@@ -295,11 +407,25 @@ function describeInvalidOptions(options: ProxyStreamOptions | undefined): string
 	if (typeof token !== "function" && (typeof token !== "string" || token === "")) {
 		return "streamProxy: options.authToken must be a non-empty string or a function returning one (sent as a bearer token)";
 	}
+	if (
+		options.resumeStreamId !== undefined &&
+		(typeof options.resumeStreamId !== "string" || options.resumeStreamId === "")
+	) {
+		return "streamProxy: options.resumeStreamId must be the stream id the proxy sent (onStreamId)";
+	}
+	const attempts = options.maxResumeAttempts;
+	if (attempts !== undefined && (typeof attempts !== "number" || !Number.isInteger(attempts) || attempts < 0)) {
+		return `streamProxy: options.maxResumeAttempts must be a whole number of at least 0, got ${String(attempts)}`;
+	}
 	const fetchFunction = options.fetch ?? globalThis.fetch;
 	if (typeof fetchFunction !== "function") {
 		return "streamProxy: no fetch function is available; pass options.fetch";
 	}
 	return undefined;
+}
+
+function resumeUrl(proxyUrl: string, streamId: string): string {
+	return joinUrl(proxyUrl, `${PROXY_STREAM_PATH}/${encodeURIComponent(streamId)}`);
 }
 
 function joinUrl(base: string, path: string): string {

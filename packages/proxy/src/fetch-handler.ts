@@ -5,11 +5,9 @@ import {
 	type BodyReadLimits,
 	bodyTimedOut,
 	createHandlerState,
-	DEFAULT_HEARTBEAT_MS,
 	DEFAULT_MAX_BUFFERED_BYTES,
 	type EventSink,
 	type ProxyServerOptions,
-	pumpEvents,
 	runProxyRequest,
 	tooLarge,
 } from "./proxy-pipeline.js";
@@ -74,13 +72,7 @@ export function createFetchProxyHandler(options: ProxyServerOptions<Request>): F
 						},
 						isBackedUp: () => (streamController.desiredSize ?? 0) < maxBufferedBytes,
 					};
-					void pumpEvents(
-						result.upstream,
-						result.encode,
-						sink,
-						options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
-						options.onError,
-					).finally(() => {
+					void result.pump(sink).finally(() => {
 						result.release();
 						request.signal.removeEventListener("abort", onRequestAbort);
 						close();

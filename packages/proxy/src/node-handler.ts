@@ -9,13 +9,11 @@ import {
 	bodyTimedOut,
 	createHandlerState,
 	DEFAULT_BODY_TIMEOUT_MS,
-	DEFAULT_HEARTBEAT_MS,
 	DEFAULT_MAX_BUFFERED_BYTES,
 	DEFAULT_STALLED_READER_TIMEOUT_MS,
 	type EventSink,
 	type ProxyHandlerState,
 	type ProxyServerOptions,
-	pumpEvents,
 	runProxyRequest,
 	tooLarge,
 } from "./proxy-pipeline.js";
@@ -98,13 +96,7 @@ async function serveNodeRequest(
 	response.writeHead(200, { ...result.headers, Connection: "keep-alive" });
 	response.flushHeaders();
 	try {
-		await pumpEvents(
-			result.upstream,
-			result.encode,
-			createNodeEventSink(response, options),
-			options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
-			options.onError,
-		);
+		await result.pump(createNodeEventSink(response, options));
 	} finally {
 		result.release();
 	}

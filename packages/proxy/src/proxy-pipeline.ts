@@ -26,6 +26,13 @@ import {
 } from "./openai/chat-completion-response.js";
 import { PROXY_STREAM_PATH, type ProxyForwardedOptions, toProxyEvent } from "./protocol.js";
 import { ProxyRequestError, validateProxyRequest } from "./request-validation.js";
+import {
+	isValidStreamId,
+	ResumableStreamError,
+	type ResumableStreamStore,
+	type ResumableStreamWriter,
+	STREAM_ID_HEADER,
+} from "./resumable-streams.js";
 
 /**
  * Decides which model serves a request. Return the server's Model, `true` to allow the catalogue's
@@ -103,6 +110,14 @@ export interface ProxyServerOptions<TRequest> {
 	 * allow-list, validation and limits. Default false.
 	 */
 	openAICompatible?: boolean;
+	/**
+	 * Makes answers resumable: each answer gets a stream id (the `X-Keel-Stream-Id` response header)
+	 * and each event an SSE `id:`, and the events go to this store (`createRedisStreamStore` from
+	 * `@keel/proxy/redis`), so `GET <path>/<streamId>` with `Last-Event-ID` on any instance sharing
+	 * the store sends the rest. A dropped connection then no longer aborts the upstream call: the
+	 * answer runs to its end (within its time limits) so it can be resumed. Default: none.
+	 */
+	resumableStreams?: ResumableStreamStore;
 }
 
 const DEFAULT_MAX_REQUEST_BYTES = 4 * 1024 * 1024;
@@ -147,9 +162,8 @@ export type ProxyResponse =
 	| {
 			kind: "events";
 			headers: Record<string, string>;
-			upstream: () => AssistantMessageEventStream;
-			/** One event as the SSE text the client reads (the slim proxy events, or OpenAI chunks). */
-			encode: (event: AssistantMessageEvent) => string;
+			/** Writes the SSE events (an upstream call's, or a resumed stream's) to the sink until the last one. */
+			pump: (sink: EventSink) => Promise<void>;
 			/** Gives the request's bytes back to the server-wide budget; call when the response ends. */
 			release: () => void;
 	  };
@@ -162,7 +176,7 @@ const sseHeaders = {
 };
 
 /** The routes the pipeline serves: the proxy's own stream, and the OpenAI-compatible pair. */
-type Route = "stream" | "chat-completions" | "models";
+type Route = "stream" | "resume" | "chat-completions" | "models";
 
 export const OPENAI_CHAT_COMPLETIONS_PATH = "/v1/chat/completions";
 export const OPENAI_MODELS_PATH = "/v1/models";
@@ -173,6 +187,7 @@ function routeOf(pathname: string, options: ProxyServerOptions<never>): Route | 
 		if (pathname === OPENAI_MODELS_PATH) return "models";
 	}
 	const servedPath = options.path === undefined ? PROXY_STREAM_PATH : options.path;
+	if (options.resumableStreams && servedPath !== null && pathname.startsWith(`${servedPath}/`)) return "resume";
 	return servedPath === null || pathname === servedPath ? "stream" : undefined;
 }
 
@@ -187,7 +202,8 @@ function jsonError(
 		kind: "json",
 		status,
 		headers: { "Content-Type": "application/json; charset=utf-8", ...headers },
-		body: route === "stream" ? JSON.stringify({ error: message }) : openAIErrorBody(status, message),
+		body:
+			route === "stream" || route === "resume" ? JSON.stringify({ error: message }) : openAIErrorBody(status, message),
 	};
 }
 
@@ -236,7 +252,7 @@ export async function runProxyRequest<TRequest>(
 ): Promise<ProxyResponse> {
 	const route = routeOf(parts.pathname, options as ProxyServerOptions<never>);
 	if (route === undefined) return { kind: "not-found" };
-	const method = route === "models" ? "GET" : "POST";
+	const method = route === "models" || route === "resume" ? "GET" : "POST";
 	const cors = corsHeaders(parts.header("origin"), options.allowedOrigins);
 	if (parts.method === "OPTIONS" && Object.keys(cors).length > 0) {
 		return {
@@ -245,7 +261,8 @@ export async function runProxyRequest<TRequest>(
 			headers: {
 				...cors,
 				"Access-Control-Allow-Methods": method,
-				"Access-Control-Allow-Headers": "Authorization, Content-Type",
+				"Access-Control-Allow-Headers":
+					route === "resume" ? "Authorization, Last-Event-ID" : "Authorization, Content-Type",
 				"Access-Control-Max-Age": "600",
 			},
 		};
@@ -264,6 +281,10 @@ export async function runProxyRequest<TRequest>(
 		if (!token) throw new ProxyRequestError(401, "Missing bearer token: send Authorization: Bearer <token>");
 		if (!(await callUserCode(options, () => options.authenticate(token, parts.request)))) {
 			throw new ProxyRequestError(401, "Invalid token");
+		}
+		if (route === "resume") {
+			reservation.release();
+			return await resumeStream(parts, options, cors, signal);
 		}
 		if (route === "models") {
 			reservation.release();
@@ -316,7 +337,9 @@ export async function runProxyRequest<TRequest>(
 			? await callUserCode(options, () => options.getApiKey!(model.provider))
 			: undefined;
 		if (apiKey !== undefined) streamOptions.apiKey = apiKey;
-		streamOptions.signal = signal;
+		// A resumable answer outlives its first connection: a reader may come back for the rest.
+		const store = route === "stream" ? options.resumableStreams : undefined;
+		streamOptions.signal = store ? undefined : signal;
 
 		const streamFunction = options.streamFunction ?? streamSimple;
 		if (chat && !chat.stream) {
@@ -331,11 +354,28 @@ export async function runProxyRequest<TRequest>(
 				reservation.release();
 			}
 		}
+		const upstream = () => streamFunction(model, body.context, streamOptions);
+		const heartbeatMs = options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
+		if (store) {
+			const streamId = globalThis.crypto.randomUUID();
+			const writer = openWriter(store, streamId, options.onError);
+			return {
+				kind: "events",
+				headers: {
+					...sseHeaders,
+					...cors,
+					[STREAM_ID_HEADER]: streamId,
+					...(cors["Access-Control-Allow-Origin"] ? { "Access-Control-Expose-Headers": STREAM_ID_HEADER } : {}),
+				},
+				pump: (sink) => pumpEvents(upstream, createPublishingEncoder(writer), sink, heartbeatMs, options.onError),
+				release: reservation.release,
+			};
+		}
+		const encode = chat ? createChatChunkEncoder(chat.modelName, chat.includeUsage) : encodeProxyEvent;
 		return {
 			kind: "events",
 			headers: { ...sseHeaders, ...cors },
-			upstream: () => streamFunction(model, body.context, streamOptions),
-			encode: chat ? createChatChunkEncoder(chat.modelName, chat.includeUsage) : encodeProxyEvent,
+			pump: (sink) => pumpEvents(upstream, encode, sink, heartbeatMs, options.onError),
 			release: reservation.release,
 		};
 	} catch (error) {
@@ -350,6 +390,105 @@ export async function runProxyRequest<TRequest>(
 			return jsonError(error.status, error.message, { ...extra, ...cors }, route);
 		}
 		return jsonError(500, "The proxy failed to handle the request", cors, route);
+	}
+}
+
+/** A store that throws when a stream opens costs the answer its resumability, never the answer. */
+function openWriter(
+	store: ResumableStreamStore,
+	streamId: string,
+	onError: ((error: unknown) => void) | undefined,
+): ResumableStreamWriter {
+	try {
+		return store.open(streamId);
+	} catch (error) {
+		onError?.(error);
+		return { append() {} };
+	}
+}
+
+/** The proxy's SSE with an `id:` per event (1, 2, 3…), each event also appended to the store. */
+function createPublishingEncoder(writer: ResumableStreamWriter): (event: AssistantMessageEvent) => string {
+	let eventId = 0;
+	return (event) => {
+		eventId++;
+		const data = JSON.stringify(toProxyEvent(event));
+		writer.append(eventId, data, event.type === "done" || event.type === "error");
+		return `id: ${eventId}\ndata: ${data}\n\n`;
+	};
+}
+
+/**
+ * `GET <path>/<streamId>`: the events after `Last-Event-ID` (all of them without it), from the
+ * store, then the ones still coming, until the last. Unknown or expired ids get 404, a store that
+ * cannot be reached 503.
+ */
+async function resumeStream<TRequest>(
+	parts: ProxyRequestParts<TRequest>,
+	options: ProxyServerOptions<TRequest>,
+	cors: Record<string, string>,
+	signal: AbortSignal,
+): Promise<ProxyResponse> {
+	const store = options.resumableStreams!;
+	const servedPath = options.path ?? PROXY_STREAM_PATH;
+	let streamId: string;
+	try {
+		streamId = decodeURIComponent(parts.pathname.slice(servedPath.length + 1));
+	} catch {
+		streamId = "";
+	}
+	if (!isValidStreamId(streamId)) {
+		throw new ProxyRequestError(400, "Invalid stream id: expected the X-Keel-Stream-Id the proxy sent");
+	}
+	const lastEventIdHeader = parts.header("last-event-id")?.trim() ?? "";
+	const afterEventId = lastEventIdHeader === "" ? 0 : Number(lastEventIdHeader);
+	if (!Number.isSafeInteger(afterEventId) || afterEventId < 0) {
+		throw new ProxyRequestError(
+			400,
+			`Invalid Last-Event-ID: expected an event id the proxy sent, got "${lastEventIdHeader.slice(0, 40)}"`,
+		);
+	}
+	let events: AsyncIterable<{ id: number; data: string }>;
+	try {
+		events = await store.read(streamId, afterEventId, signal);
+	} catch (error) {
+		if (error instanceof ResumableStreamError) throw new ProxyRequestError(error.status, error.message);
+		options.onError?.(error);
+		throw new ProxyRequestError(503, "Resuming is unavailable: the stream store failed");
+	}
+	const heartbeatMs = options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
+	return {
+		kind: "events",
+		headers: { ...sseHeaders, ...cors, [STREAM_ID_HEADER]: streamId },
+		pump: (sink) => pumpStoredEvents(events, sink, heartbeatMs, options.onError),
+		release: () => {},
+	};
+}
+
+/** Writes stored events as SSE; a read that fails before the last event ends with one error event. */
+async function pumpStoredEvents(
+	events: AsyncIterable<{ id: number; data: string }>,
+	sink: EventSink,
+	heartbeatMs: number,
+	onError: ((error: unknown) => void) | undefined,
+): Promise<void> {
+	const heartbeat =
+		heartbeatMs > 0
+			? setInterval(() => {
+					if (!sink.isBackedUp()) sink.write(": ping\n\n");
+				}, heartbeatMs)
+			: undefined;
+	try {
+		for await (const event of events) sink.write(`id: ${event.id}\ndata: ${event.data}\n\n`);
+	} catch (error) {
+		onError?.(error);
+		const message =
+			error instanceof ResumableStreamError || error instanceof Error ? error.message : "The stream store failed";
+		sink.write(
+			`data: ${JSON.stringify({ type: "error", reason: "error", errorMessage: `Resuming failed: ${message}` })}\n\n`,
+		);
+	} finally {
+		if (heartbeat !== undefined) clearInterval(heartbeat);
 	}
 }
 

@@ -13,6 +13,8 @@
 export interface ServerSentEvent {
 	event: string | undefined;
 	data: string;
+	/** The last `id:` the stream set, when it set one (servers that let a client resume send them). */
+	id?: string;
 }
 
 const NEWLINE = 10;
@@ -24,14 +26,16 @@ const SPACE = 32;
  * events go to `onEvent`. A line split across pushes is kept as pending pieces and only new text is
  * searched for line ends, so a 256 KB `data:` line arriving in 64-byte chunks still costs O(size).
  * Lines end with "\n", "\r\n" or a lone "\r" (also when "\r\n" is split across pushes). Comment
- * lines (": keep-alive", OpenRouter's ": OPENROUTER PROCESSING") and the `id`/`retry` fields are
- * skipped: no API we read uses them. They are no progress for the idle watchdog either: only a
- * chunk that moves the message on restarts it (see pump.ts).
+ * lines (": keep-alive", OpenRouter's ": OPENROUTER PROCESSING") and the `retry` field are skipped;
+ * the `id` field is kept as the SSE format says (it stays set for later events until changed).
+ * Comments are no progress for the idle watchdog: only a chunk that moves the message on restarts
+ * it (see pump.ts).
  */
 export class ServerSentEventParser {
 	private pendingLine: string[] = [];
 	private dataLines: string[] = [];
 	private eventName: string | undefined;
+	private lastEventId: string | undefined;
 	private lastWasCarriageReturn = false;
 
 	constructor(private readonly onEvent: (event: ServerSentEvent) => void) {}
@@ -118,6 +122,8 @@ export class ServerSentEventParser {
 		if (value.charCodeAt(0) === SPACE) value = value.slice(1);
 		if (field === "data") this.dataLines.push(value);
 		else if (field === "event") this.eventName = value;
+		// An id with NUL is ignored (https://html.spec.whatwg.org/multipage/server-sent-events.html).
+		else if (field === "id" && !value.includes("\0")) this.lastEventId = value;
 	}
 
 	private dispatch(): void {
@@ -127,7 +133,10 @@ export class ServerSentEventParser {
 			return;
 		}
 		const data = this.dataLines.length === 1 ? this.dataLines[0] : this.dataLines.join("\n");
-		const event = { event: this.eventName, data };
+		const event: ServerSentEvent =
+			this.lastEventId === undefined
+				? { event: this.eventName, data }
+				: { event: this.eventName, data, id: this.lastEventId };
 		this.dataLines = [];
 		this.eventName = undefined;
 		this.onEvent(event);
