@@ -7,6 +7,7 @@ export default defineProject({
 	resolve: {
 		alias: [
 			{ find: /^@keel\/ai\/testing$/, replacement: source("ai/src/testing/index.ts") },
+			{ find: /^@keel\/ai\/provider-kit$/, replacement: source("ai/src/provider-kit/index.ts") },
 			{ find: /^@keel\/ai$/, replacement: source("ai/src/index.ts") },
 			// The tests that run an Agent through the proxy (a development dependency only).
 			{ find: /^@keel\/agent-core$/, replacement: source("agent/src/index.ts") },

@@ -34,6 +34,7 @@ export interface PublishedManifest {
 	dependencies?: Record<string, string>;
 	peerDependencies?: Record<string, string>;
 	bin?: Record<string, string>;
+	scripts?: Record<string, string>;
 }
 
 const TIMEOUT_MS = 180_000;

@@ -1,12 +1,27 @@
-// What `npm install @keel/ai @keel/agent-core @keel/cli @keel/proxy` gives a user, tested as such: the packages
-// packed by pnpm (which publishes them), installed from the tarballs with plain npm into an empty
-// project, then run with plain node, type-checked by a consumer, required from CommonJS, and the
-// `keel` command run with npx.
+// What `npm install @keel/ai @keel/agent-core @keel/cli @keel/proxy @keel/session-postgres` gives a
+// user, tested as such: the packages packed by pnpm (which publishes them), installed from the
+// tarballs with plain npm into an empty project, then run with plain node, type-checked by a
+// consumer, required from CommonJS, and the `keel` command run with npx. @keel/session-sqlite is
+// packed and its tarball checked, but not installed: its better-sqlite3 compiles from source here.
+// @keel/mcp is packed, and its tarball run with plain node beside the installed @keel/ai (see
+// createMcpProject): the MCP SDK's dependencies need two versions of one package, which the
+// offline install (one tarball per name) cannot give.
 //
 // No network: the third-party dependencies are tarballs made from the exact versions pnpm
 // installed, given to npm through `overrides`, and npm runs with --offline and an empty cache.
 // The @keel/ai that @keel/agent-core needs is not overridden: npm resolves the published peer range.
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import {
+	cpSync,
+	mkdirSync,
+	mkdtempSync,
+	readdirSync,
+	readFileSync,
+	realpathSync,
+	rmSync,
+	statSync,
+	symlinkSync,
+	writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -19,6 +34,7 @@ import {
 	exportTargets,
 	type NpmProject,
 	type PackedPackage,
+	type PublishedManifest,
 	packWithPnpm,
 	repackWithVersion,
 	targetIsAmong,
@@ -30,6 +46,9 @@ const aiDirectory = join(repositoryRoot, "packages/ai");
 const agentDirectory = join(repositoryRoot, "packages/agent");
 const cliDirectory = join(repositoryRoot, "packages/cli");
 const proxyDirectory = join(repositoryRoot, "packages/proxy");
+const mcpDirectory = join(repositoryRoot, "packages/mcp");
+const sessionPostgresDirectory = join(repositoryRoot, "packages/session-postgres");
+const sessionSqliteDirectory = join(repositoryRoot, "packages/session-sqlite");
 const fixtureDirectory = fileURLToPath(new URL("./consumer/", import.meta.url));
 const typescriptCompiler = join(repositoryRoot, "node_modules/typescript/bin/tsc");
 
@@ -38,7 +57,13 @@ let ai: PackedPackage;
 let agentCore: PackedPackage;
 let cli: PackedPackage;
 let proxy: PackedPackage;
+let mcp: PackedPackage;
+let sessionPostgres: PackedPackage;
+let sessionSqlite: PackedPackage;
+/** Every published package, packed. */
+let allPacked: PackedPackage[];
 let project: NpmProject;
+let mcpProject: string;
 let dependencyOverrides: Record<string, string>;
 
 beforeAll(async () => {
@@ -46,14 +71,21 @@ beforeAll(async () => {
 	assertBuilt(agentDirectory);
 	assertBuilt(cliDirectory);
 	assertBuilt(proxyDirectory);
+	assertBuilt(mcpDirectory);
+	assertBuilt(sessionPostgresDirectory);
+	assertBuilt(sessionSqliteDirectory);
 	workDirectory = mkdtempSync(join(tmpdir(), "keel-pack-install-"));
 	const tarballs = join(workDirectory, "tarballs");
-	[ai, agentCore, cli, proxy] = await Promise.all([
+	[ai, agentCore, cli, proxy, mcp, sessionPostgres, sessionSqlite] = await Promise.all([
 		packWithPnpm(repositoryRoot, aiDirectory, tarballs),
 		packWithPnpm(repositoryRoot, agentDirectory, tarballs),
 		packWithPnpm(repositoryRoot, cliDirectory, tarballs),
 		packWithPnpm(repositoryRoot, proxyDirectory, tarballs),
+		packWithPnpm(repositoryRoot, mcpDirectory, tarballs),
+		packWithPnpm(repositoryRoot, sessionPostgresDirectory, tarballs),
+		packWithPnpm(repositoryRoot, sessionSqliteDirectory, tarballs),
 	]);
+	allPacked = [ai, agentCore, cli, proxy, mcp, sessionPostgres, sessionSqlite];
 	// The third-party dependencies only: a Keel package must come from its packed tarball.
 	const thirdParty = (packed: PackedPackage) =>
 		Object.keys(packed.manifest.dependencies ?? {}).filter((name) => !name.startsWith("@keel/"));
@@ -62,6 +94,7 @@ beforeAll(async () => {
 			{ fromDirectory: aiDirectory, names: thirdParty(ai) },
 			{ fromDirectory: agentDirectory, names: thirdParty(agentCore) },
 			{ fromDirectory: cliDirectory, names: thirdParty(cli) },
+			{ fromDirectory: sessionPostgresDirectory, names: thirdParty(sessionPostgres) },
 			// For the type-check: a Node project has Node's types.
 			{ fromDirectory: repositoryRoot, names: ["@types/node"] },
 		],
@@ -80,6 +113,7 @@ beforeAll(async () => {
 				"@keel/agent-core": `file:${agentCore.tarball}`,
 				"@keel/cli": `file:${cli.tarball}`,
 				"@keel/proxy": `file:${proxy.tarball}`,
+				"@keel/session-postgres": `file:${sessionPostgres.tarball}`,
 			},
 			devDependencies: { "@types/node": overrides["@types/node"] },
 			overrides,
@@ -87,7 +121,32 @@ beforeAll(async () => {
 		join(workDirectory, "npm-cache"),
 	);
 	await project.npm(["install"]);
+	mcpProject = createMcpProject();
 });
+
+/**
+ * A folder beside the consumer where @keel/mcp is its extracted tarball, its SDK the one pnpm
+ * installed (its own dependencies resolve there), and @keel/ai and @keel/agent-core links to the
+ * copies npm installed in the consumer, so @keel/mcp runs against the published peers.
+ */
+function createMcpProject(): string {
+	const directory = join(workDirectory, "mcp-consumer");
+	const nodeModules = join(directory, "node_modules");
+	mkdirSync(join(nodeModules, "@keel"), { recursive: true });
+	mkdirSync(join(nodeModules, "@modelcontextprotocol"), { recursive: true });
+	cpSync(mcp.extracted, join(nodeModules, "@keel/mcp"), { recursive: true });
+	for (const name of ["@keel/ai", "@keel/agent-core"]) {
+		symlinkSync(join(project.directory, "node_modules", name), join(nodeModules, name), "dir");
+	}
+	for (const name of Object.keys(mcp.manifest.dependencies ?? {})) {
+		symlinkSync(realpathSync(join(mcpDirectory, "node_modules", name)), join(nodeModules, name), "dir");
+	}
+	writeFileSync(join(directory, "package.json"), `${JSON.stringify({ private: true, type: "module" })}\n`);
+	for (const script of ["import-every-entry.mjs", "mcp-lazy-child-process.mjs"]) {
+		cpSync(join(fixtureDirectory, script), join(directory, script));
+	}
+	return directory;
+}
 
 afterAll(() => {
 	if (workDirectory) rmSync(workDirectory, { recursive: true, force: true });
@@ -109,7 +168,7 @@ async function runAgentScript(): Promise<Record<string, unknown>> {
 describe("the packed tarballs", () => {
 	it("hold only the built code, the README and the LICENSE", () => {
 		const rootLicense = readFileSync(join(repositoryRoot, "LICENSE"), "utf8");
-		for (const packed of [ai, agentCore, cli, proxy]) {
+		for (const packed of allPacked) {
 			const unexpected = packed.files.filter(
 				(file) =>
 					!file.startsWith("dist/") &&
@@ -134,6 +193,14 @@ describe("the packed tarballs", () => {
 		expect(ai.files.some((file) => file.includes("metafile"))).toBe(false);
 	});
 
+	it("@keel/session-sqlite (checked as a tarball: better-sqlite3 compiles from source on install) has its entry, declarations and driver", () => {
+		expect(sessionSqlite.files).toEqual(expect.arrayContaining(["dist/index.js", "dist/types/index.d.ts"]));
+		expect(Object.keys(sessionSqlite.manifest.dependencies ?? {})).toContain("better-sqlite3");
+		const entry = readFileSync(join(sessionSqlite.extracted, "dist/index.js"), "utf8");
+		expect(entry).toMatch(/from ["']better-sqlite3["']/);
+		expect(entry).not.toMatch(/from ["']\.\.\/\.\.\//);
+	});
+
 	it("@keel/cli holds its keel bin and the code it loads", () => {
 		expect(cli.manifest.bin).toEqual({ keel: "./bin/keel.js" });
 		expect(cli.files).toEqual(expect.arrayContaining(["bin/keel.js", "dist/cli.js"]));
@@ -141,12 +208,22 @@ describe("the packed tarballs", () => {
 	});
 
 	it("keep no workspace: range, and @keel/agent-core takes @keel/ai as a caret peer", () => {
-		for (const packed of [ai, agentCore, cli, proxy]) {
+		for (const packed of allPacked) {
 			expect(JSON.stringify(packed.manifest), packed.name).not.toContain("workspace:");
 		}
 		expect(agentCore.manifest.peerDependencies).toEqual({ "@keel/ai": `^${ai.version}` });
 		expect(proxy.manifest.peerDependencies).toEqual({ "@keel/ai": `^${ai.version}` });
 		expect(proxy.manifest.dependencies).toBeUndefined();
+		for (const packed of [mcp, sessionPostgres, sessionSqlite]) {
+			expect(packed.manifest.peerDependencies, packed.name).toEqual({
+				"@keel/agent-core": `^${agentCore.version}`,
+				"@keel/ai": `^${ai.version}`,
+			});
+			const keelDependencies = Object.keys(packed.manifest.dependencies ?? {}).filter((name) =>
+				name.startsWith("@keel/"),
+			);
+			expect(keelDependencies, packed.name).toEqual([]);
+		}
 		expect(agentCore.manifest.dependencies?.["@keel/ai"]).toBeUndefined();
 		// The CLI is an application: it brings both, in the caret range of this release.
 		expect(cli.manifest.dependencies).toEqual({
@@ -156,7 +233,7 @@ describe("the packed tarballs", () => {
 	});
 
 	it("give every subpath export a typesVersions entry, for TypeScript's node10 resolution", () => {
-		for (const packed of [ai, agentCore]) {
+		for (const packed of allPacked) {
 			const subpaths = Object.keys(packed.manifest.exports)
 				.filter((subpath) => subpath !== "." && subpath !== "./package.json")
 				.map((subpath) => subpath.slice(2));
@@ -169,8 +246,7 @@ describe("the packed tarballs", () => {
 	});
 
 	it("ask for Node 20.19 or later, the first Node 20 that loads ES modules with require()", () => {
-		for (const packed of [ai, agentCore, cli])
-			expect(packed.manifest.engines, packed.name).toEqual({ node: ">=20.19" });
+		for (const packed of allPacked) expect(packed.manifest.engines, packed.name).toEqual({ node: ">=20.19" });
 	});
 
 	it("cannot be packed with npm, which would keep workspace: ranges and leave out the LICENSE", async () => {
@@ -181,10 +257,25 @@ describe("the packed tarballs", () => {
 		});
 		expect(refused.exitCode).not.toBe(0);
 		expect(refused.stderr).toContain("packed and published with pnpm");
+		// Every package runs the same refusal (the one run above stands for them all); pnpm leaves
+		// the script out of the published manifest, so the repository's manifests are read.
+		const directories = [
+			aiDirectory,
+			agentDirectory,
+			cliDirectory,
+			proxyDirectory,
+			mcpDirectory,
+			sessionPostgresDirectory,
+			sessionSqliteDirectory,
+		];
+		for (const directory of directories) {
+			const manifest = JSON.parse(readFileSync(join(directory, "package.json"), "utf8")) as PublishedManifest;
+			expect(manifest.scripts?.prepack, manifest.name).toBe("node ../../scripts/refuse-npm-pack.mjs");
+		}
 	});
 
 	it("carry the metadata a registry page shows", () => {
-		for (const packed of [ai, agentCore, cli, proxy]) {
+		for (const packed of allPacked) {
 			const { manifest } = packed;
 			expect(manifest.license, packed.name).toBe("MIT");
 			expect(manifest.repository?.url, packed.name).toMatch(/^git\+https:\/\/github\.com\/.+\.git$/);
@@ -266,6 +357,49 @@ describe("installed with plain npm", () => {
 			agentError: null,
 			lastEvent: "agent_end",
 			fauxCalls: 3,
+		});
+	});
+
+	it("imports the root and every subpath of every package with plain node", async () => {
+		const entriesOf = (packages: PackedPackage[]) =>
+			packages.flatMap((packed) =>
+				Object.keys(packed.manifest.exports)
+					.filter((subpath) => subpath !== "./package.json")
+					// A pattern subpath is imported through one of the files it matches.
+					.map((subpath) => packed.name + subpath.slice(1).replace("*", "anthropic")),
+			);
+		const runs = [
+			{ cwd: project.directory, entries: entriesOf([ai, agentCore, proxy, sessionPostgres]) },
+			{ cwd: mcpProject, entries: entriesOf([mcp]) },
+		];
+		expect(runs.flatMap((run) => run.entries)).toEqual(
+			expect.arrayContaining(["@keel/ai/provider-kit", "@keel/proxy/node", "@keel/session-postgres", "@keel/mcp"]),
+		);
+		for (const { cwd, entries } of runs) {
+			const output = await runCommandOrThrow("node", ["import-every-entry.mjs", JSON.stringify(entries)], {
+				cwd,
+				timeoutMs: 120_000,
+			});
+			const exportCounts = JSON.parse(output) as Record<string, number | string>;
+			expect(Object.keys(exportCounts)).toEqual(entries);
+			// @keel/ai/tracing needs its optional peer @opentelemetry/api, which this app did not install.
+			const { "@keel/ai/tracing": tracing, ...others } = exportCounts;
+			if (tracing !== undefined) expect(tracing).toMatch(/^ERR_MODULE_NOT_FOUND: .*'@opentelemetry\/api'/);
+			const failed = Object.entries(others).filter(([, count]) => typeof count !== "number" || count === 0);
+			expect(failed).toEqual([]);
+		}
+	});
+
+	it("@keel/mcp's root loads no node:child_process until a stdio server is started", async () => {
+		const output = await runCommandOrThrow("node", ["mcp-lazy-child-process.mjs"], {
+			cwd: mcpProject,
+			timeoutMs: 60_000,
+		});
+		expect(JSON.parse(output)).toEqual({
+			beforeImport: false,
+			afterImport: false,
+			afterStdio: true,
+			connectFailed: true,
 		});
 	});
 

@@ -6,17 +6,20 @@ import {
 	type Api,
 	type AssistantMessageEventStream,
 	type Context,
-	classifyError,
 	createProviderStream,
 	formatThrownValue,
-	headersToRecord,
 	type Model,
-	type ProviderAttempt,
 	type ProviderStreamConfig,
-	parseRetryAfter,
-	readServerSentEvents,
 	type SimpleStreamOptions,
 } from "@keel/ai";
+import {
+	classifyError,
+	headersToRecord,
+	type ProviderAttempt,
+	parseRetryAfter,
+	pump,
+	sseFramer,
+} from "@keel/ai/provider-kit";
 import { decodeProxyEvent, ProxyStreamError } from "./decode-proxy-event.js";
 import { clampLimit, DEFAULT_LIMIT_RANGES } from "./limit-ranges.js";
 import {
@@ -267,12 +270,13 @@ function isDroppedConnection(error: unknown): boolean {
 const STREAM_ENDED_EARLY = "Proxy stream ended without a done or error event";
 
 /**
- * Reads the proxy's events into the builder until a terminal one. Until the first content event the
- * server may be waiting for its upstream's first token, or retrying the upstream call (which it
- * does only before content), and sends heartbeat comments meanwhile: those count as activity for
- * the idle watchdog then (the wait itself is bounded by proxyWaitTimeoutMs). Once content streams,
- * the server never retries and its own idle limit ends a stalled upstream with an error event, so
- * only events count: a proxy that sends nothing but `: ping` there ends with the idle error.
+ * Reads the proxy's events into the builder on @keel/ai's pump until a terminal one. Until the
+ * first content event the server may be waiting for its upstream's first token, or retrying the
+ * upstream call (which it does only before content), and sends heartbeat comments meanwhile: those
+ * count as activity for the idle watchdog then (the wait itself is bounded by proxyWaitTimeoutMs).
+ * Once content streams, the server never retries and its own idle limit ends a stalled upstream
+ * with an error event, so only events count: a proxy that sends nothing but `: ping` there ends
+ * with the idle error.
  */
 async function readProxyEvents(
 	attempt: ProviderAttempt<Api>,
@@ -282,30 +286,45 @@ async function readProxyEvents(
 ): Promise<void> {
 	const { builder } = attempt;
 	let waitingForContent = !builder.hasContent;
-	const onBytes = () => {
-		if (waitingForContent) attempt.touch();
-	};
-	for await (const events of readServerSentEvents(body, onBytes)) {
-		attempt.touch();
-		for (const { data, id } of events) {
-			let event: ProxyAssistantMessageEvent;
+	// The SSE id of the event being decoded: a resumable answer numbers its events, and a dropped
+	// connection resumes after the last one decoded.
+	let eventId: string | undefined;
+	await pump(attempt, body, {
+		label: "the Keel proxy",
+		framer: sseFramer(),
+		decoder: {
+			decode: (event: ProxyAssistantMessageEvent) => {
+				decodeProxyEvent(builder, event);
+				if (resume && eventId !== undefined) resume.lastEventId = Number(eventId);
+				if (waitingForContent && builder.hasContent) {
+					waitingForContent = false;
+					onFirstContent();
+				}
+			},
+			get isFinished() {
+				return builder.isSealed;
+			},
+			// The server closed the connection without a terminal event (crash, restart, a proxy in
+			// between): the content so far is kept, and the caller gets an error instead of a hang.
+			end() {
+				throw new ProxyStreamError(STREAM_ENDED_EARLY);
+			},
+		},
+		parse: ({ data, id }) => {
+			eventId = id;
 			try {
-				event = JSON.parse(data) as ProxyAssistantMessageEvent;
+				return JSON.parse(data) as ProxyAssistantMessageEvent;
 			} catch {
 				throw new ProxyStreamError(`Proxy stream error: an event is not valid JSON: ${data.slice(0, 200)}`);
 			}
-			decodeProxyEvent(builder, event);
-			if (resume && id !== undefined) resume.lastEventId = Number(id);
-			if (builder.isSealed) return;
-		}
-		if (waitingForContent && builder.hasContent) {
-			waitingForContent = false;
-			onFirstContent();
-		}
-	}
-	// The server closed the connection without a terminal event (crash, restart, a proxy in
-	// between): the content so far is kept, and the caller gets an error instead of a hang.
-	throw new ProxyStreamError(STREAM_ENDED_EARLY);
+		},
+		// Before content a heartbeat is activity (the wait is bounded by proxyWaitTimeoutMs); after
+		// it, nothing but an event is: the server's own idle limit ends a stalled upstream with an
+		// error event, so a proxy that sends only heartbeats then has stopped working.
+		onKeepAlive: () => {
+			if (!builder.hasContent) attempt.touch();
+		},
+	});
 }
 
 /** Bad options or a failing authToken function: the caller must fix them, so never retried. */

@@ -108,6 +108,29 @@ describe("streamProxy error mapping", () => {
 		expect(refused.result.errorMessage).toMatch(/connect ECONNREFUSED .* \(2 attempts over [\d.]+ s\)$/);
 	});
 
+	it("names the proxy, keeps the content and never retries when the connection is cut mid-stream", async () => {
+		let requests = 0;
+		server = await startServer((_request, response) => {
+			requests++;
+			sse(response, [
+				{ type: "start" },
+				{ type: "text_start", contentIndex: 0 },
+				{ type: "text_delta", contentIndex: 0, delta: "cut off" },
+			]);
+			// Once the events are on the wire, the socket closes without chunked encoding's last
+			// chunk: the client's read fails mid-body.
+			response.write(": flushed\n\n", () => response.socket?.destroy());
+		});
+		const { events, result } = await run(server.url);
+		expect(result.stopReason).toBe("error");
+		expect(result.errorMessage).toMatch(
+			/^Proxy request failed: The connection to the Keel proxy closed before the response was finished: /,
+		);
+		expect(result.content).toEqual([{ type: "text", text: "cut off" }]);
+		expect(events.filter((event) => event.type === "error")).toHaveLength(1);
+		expect(requests).toBe(1);
+	});
+
 	it("ends with an error, keeping the content and never retrying, when the server closes without done or error", async () => {
 		let requests = 0;
 		server = await startServer((_request, response) => {

@@ -1,7 +1,7 @@
 // The one read loop of Keel. Every transport feeds it: the HTTP + SSE skeleton (http-transport.ts),
 // Bedrock's binary event stream and its SDK-read fallback, the Codex WebSocket, and any provider
-// written with @keel/ai/provider-kit (an NDJSON API such as Ollama's needs only a framer). The
-// proxy client can feed it too. Reading, framing, onRawEvent, decoding, the end of the body, abort
+// written with @keel/ai/provider-kit (an NDJSON API such as Ollama's needs only a framer), and
+// @keel/proxy's client. Reading, framing, onRawEvent, decoding, the end of the body, abort
 // and a connection cut mid-body are handled here once, and so is what counts as "alive" for the
 // idle watchdog.
 

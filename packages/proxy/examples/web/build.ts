@@ -25,6 +25,7 @@ export async function bundleExample(outDir: string): Promise<void> {
 		esbuildOptions(options) {
 			options.alias = {
 				"@keel/ai": here("../../../ai/src/index.ts"),
+				"@keel/ai/provider-kit": here("../../../ai/src/provider-kit/index.ts"),
 				"@keel/agent-core": here("../../../agent/src/index.ts"),
 			};
 			// @keel/ai lazy-loads provider SDKs with import(); inline them so the page needs one file.
