@@ -106,7 +106,8 @@ export function streamProxy(
 			if (problem) throw new ProxyRequestError(problem);
 			await runProxyAttempt(attempt, context, options);
 		},
-		PROXY_STREAM_CONFIG,
+		// Errors name the proxy's host, not the model's provider host the proxy calls for us.
+		{ ...PROXY_STREAM_CONFIG, endpointUrl: typeof options?.proxyUrl === "string" ? options.proxyUrl : undefined },
 	);
 }
 

@@ -129,7 +129,7 @@ describe("the proxy example page in headless Chromium", () => {
 			await page.click("#send");
 			const error = page.locator(".message.assistant .error");
 			await error.waitFor();
-			expect(await error.textContent()).toBe("Proxy error: Invalid token");
+			expect(await error.textContent()).toMatch(/^Proxy error: Invalid token \(the proxy at 127\.0\.0\.1:\d+\)$/);
 		} finally {
 			await page.close();
 		}

@@ -103,7 +103,7 @@ describe("Agent through the proxy", () => {
 		server = await startServer(createProxyHandler({ authenticate: () => false, models: [model] }));
 		const agent = proxiedAgent(server.url);
 		await agent.prompt("Hi");
-		expect(agent.state.errorMessage).toBe("Proxy error: Invalid token");
+		expect(agent.state.errorMessage).toMatch(/^Proxy error: Invalid token \(the proxy at 127\.0\.0\.1:\d+\)$/);
 		expect(faux.state.callCount).toBe(0);
 	});
 });

@@ -53,7 +53,7 @@ describe("streamProxy error mapping", () => {
 			response.writeHead(502, "Bad Gateway", { "Content-Type": "text/html" }).end("<h1>oops</h1>");
 		});
 		const { events, result } = await run(server.url, { maxRetries: 0 });
-		expect(result.errorMessage).toBe("Proxy error: 502 Bad Gateway");
+		expect(result.errorMessage).toMatch(/^Proxy error: 502 Bad Gateway \(the proxy at 127\.0\.0\.1:\d+\)$/);
 		expect(events.map((event) => event.type)).toEqual(["start", "error"]);
 	});
 
@@ -61,7 +61,9 @@ describe("streamProxy error mapping", () => {
 		server = await startServer((_request, response) => {
 			response.writeHead(429, { "Content-Type": "application/json" }).end(JSON.stringify({ error: "Slow down" }));
 		});
-		expect((await run(server.url, { maxRetries: 0 })).result.errorMessage).toBe("Proxy error: Slow down");
+		expect((await run(server.url, { maxRetries: 0 })).result.errorMessage).toMatch(
+			/^Proxy error: Slow down \(the proxy at 127\.0\.0\.1:\d+\)$/,
+		);
 	});
 
 	it("maps a connection failure to an error event", async () => {
@@ -180,7 +182,9 @@ describe("streamProxy error mapping", () => {
 			requests++;
 			response.writeHead(500, { "Content-Type": "application/json" }).end(JSON.stringify({ error: "Proxy failure" }));
 		});
-		expect((await run(server.url)).result.errorMessage).toBe("Proxy error: Proxy failure");
+		expect((await run(server.url)).result.errorMessage).toMatch(
+			/^Proxy error: Proxy failure \(the proxy at 127\.0\.0\.1:\d+\)$/,
+		);
 		expect(requests).toBe(1);
 	});
 

@@ -171,7 +171,7 @@ describe("streamProxy through the Node proxy handler", () => {
 			{ proxyUrl, authToken: "good-token" },
 		).result();
 		expect(result.stopReason).toBe("error");
-		expect(result.errorMessage).toBe('Proxy error: Model "faux/faux-secret-model" is not allowed by this proxy');
+		expect(result.errorMessage).toContain('Proxy error: Model "faux/faux-secret-model" is not allowed by this proxy');
 		expect(faux.state.callCount).toBe(0);
 	});
 
@@ -202,7 +202,7 @@ describe("streamProxy through the Node proxy handler", () => {
 			},
 		});
 		const result = await streamProxy(serverModel, { messages: [] }, { proxyUrl, authToken: "bad-token" }).result();
-		expect(result.errorMessage).toBe("Proxy error: Invalid token");
+		expect(result.errorMessage).toMatch(/^Proxy error: Invalid token \(the proxy at 127\.0\.0\.1:\d+\)$/);
 		expect(tokens).toEqual(["bad-token"]);
 	});
 
@@ -227,7 +227,9 @@ describe("streamProxy through the Node proxy handler", () => {
 			{ messages: [{ role: "user", content: "x".repeat(500), timestamp: 1 }] },
 			{ proxyUrl, authToken: "good-token" },
 		).result();
-		expect(result.errorMessage).toBe("Proxy error: The request body is larger than the proxy's limit of 200 bytes");
+		expect(result.errorMessage).toMatch(
+			/^Proxy error: The request body is larger than the proxy's limit of 200 bytes \(the proxy at 127\.0\.0\.1:\d+\)$/,
+		);
 		expect(faux.state.callCount).toBe(0);
 	});
 
@@ -273,7 +275,9 @@ describe("streamProxy through the Node proxy handler", () => {
 			onError: (error) => errors.push(error),
 		});
 		const result = await streamProxy(serverModel, { messages: [] }, { proxyUrl, authToken: "good-token" }).result();
-		expect(result.errorMessage).toBe("Proxy error: The proxy failed to handle the request");
+		expect(result.errorMessage).toMatch(
+			/^Proxy error: The proxy failed to handle the request \(the proxy at 127\.0\.0\.1:\d+\)$/,
+		);
 		expect(errors).toHaveLength(1);
 	});
 });

@@ -15,6 +15,8 @@ export interface CallFailureContext {
 	builder: AssistantMessageBuilder;
 	/** What the call connects to, for connection errors; `model.provider` when unset. */
 	endpointName?: string;
+	/** Where the call connects to, for the host an error names; `model.baseUrl` when unset. */
+	endpointUrl?: string;
 }
 
 /** How many attempts were made, and since when. */
@@ -39,7 +41,7 @@ export function failAttempt(
 ): void {
 	if (call.builder.isSealed) return;
 	const text = describeAttemptFailure(call.endpointName ?? call.model.provider, error, classification, history, {
-		baseUrl: call.model.baseUrl,
+		baseUrl: call.endpointUrl ?? call.model.baseUrl,
 		note,
 	});
 	call.builder.fail("error", text);

@@ -30,6 +30,8 @@ export interface ProviderStreamConfig {
 	 * Defaults to `model.provider`; a transport that talks to something else (a proxy) names that.
 	 */
 	endpointName?: string;
+	/** Where the call connects to, as HTTP errors name its host; defaults to `model.baseUrl`. */
+	endpointUrl?: string;
 	/** The call's context; tracing records its messages when the user opted into content recording. */
 	context?: Context;
 }
@@ -40,6 +42,7 @@ export interface PreparedProviderCall<TApi extends Api> {
 	requiresApiKey: boolean;
 	classifyError: (error: unknown) => ErrorClassification;
 	endpointName?: string;
+	endpointUrl?: string;
 	run: (attempt: ProviderAttempt<TApi>) => Promise<void>;
 }
 
@@ -66,6 +69,7 @@ export function createProviderStream<TApi extends Api>(
 			requiresApiKey: config.requiresApiKey !== false,
 			classifyError: config.classifyError ?? classifyError,
 			endpointName: config.endpointName,
+			endpointUrl: config.endpointUrl,
 			run,
 		}),
 		config.context,
@@ -141,6 +145,7 @@ async function runProviderCall<TApi extends Api>(
 			lifetime,
 			classify: prepared.classifyError,
 			endpointName: prepared.endpointName,
+			endpointUrl: prepared.endpointUrl,
 			run: prepared.run,
 			trace,
 		});

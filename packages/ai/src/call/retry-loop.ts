@@ -20,6 +20,8 @@ export interface ProviderCall<TApi extends Api> {
 	classify: (error: unknown) => ErrorClassification;
 	/** What the call connects to, for connection errors; `model.provider` when unset. */
 	endpointName?: string;
+	/** Where the call connects to, for the host an HTTP error names; `model.baseUrl` when unset. */
+	endpointUrl?: string;
 	/** One attempt: send the request and feed the decoder, which ends the message through the builder. */
 	run: (attempt: ProviderAttempt<TApi>) => Promise<void>;
 	/** The call's trace when tracing is on: each attempt becomes a child span of it. */
