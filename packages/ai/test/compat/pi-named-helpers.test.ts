@@ -39,7 +39,8 @@ describe("uuidv7", () => {
 
 	it("sorts by creation time and refuses a timestamp outside 48 bits", () => {
 		expect(uuidv7(1000) < uuidv7(2000)).toBe(true);
-		expect(uuidv7(5) === uuidv7(5)).toBe(false);
+		const [first, second] = [uuidv7(5), uuidv7(5)];
+		expect(first).not.toBe(second);
 		expect(() => uuidv7(-1)).toThrow(RangeError);
 		expect(() => uuidv7(2 ** 48)).toThrow(RangeError);
 	});
@@ -105,14 +106,24 @@ describe("retryAssistantCall", () => {
 		vi.useFakeTimers();
 		let calls = 0;
 		const permanent = await retryAssistantCall(
-			async () => (calls++, reply("error", "Invalid API key")),
+			async () => {
+				calls++;
+				return reply("error", "Invalid API key");
+			},
 			policy,
 			undefined,
 		);
 		expect(permanent.errorMessage).toBe("Invalid API key");
 		expect(calls).toBe(1);
 		calls = 0;
-		const exhausted = retryAssistantCall(async () => (calls++, reply("error", "429")), policy, undefined);
+		const exhausted = retryAssistantCall(
+			async () => {
+				calls++;
+				return reply("error", "429");
+			},
+			policy,
+			undefined,
+		);
 		await vi.runAllTimersAsync();
 		expect((await exhausted).stopReason).toBe("error");
 		expect(calls).toBe(3);
@@ -130,7 +141,14 @@ describe("retryAssistantCall", () => {
 
 	it("without a policy calls once", async () => {
 		let calls = 0;
-		await retryAssistantCall(async () => (calls++, reply("error", "429")), undefined, undefined);
+		await retryAssistantCall(
+			async () => {
+				calls++;
+				return reply("error", "429");
+			},
+			undefined,
+			undefined,
+		);
 		expect(calls).toBe(1);
 	});
 });
