@@ -35,10 +35,32 @@ export function isUnknownModel(model: Model): boolean {
 	return model === UNKNOWN_MODEL || (model.api === "unknown" && model.provider === "unknown");
 }
 
-/** `streamSimple`, except that the placeholder model gets a clear error event. */
+let installedStreamFn: StreamFn | undefined;
+
+/**
+ * Sets the stream function that Agents and loops use when they were given none (undefined restores
+ * `streamSimple`). It is process-wide: a server with several tenants passes `streamFn` per Agent
+ * instead (for example a `Models` collection's `streamSimple`).
+ */
+export function setDefaultStreamFn(streamFn: StreamFn | undefined): void {
+	if (streamFn !== undefined && typeof streamFn !== "function") {
+		throw new TypeError(`setDefaultStreamFn: expected a function or undefined, got ${typeof streamFn}`);
+	}
+	installedStreamFn = streamFn;
+}
+
+/** The stream function used when none is given: the one set by setDefaultStreamFn, else `streamSimple`. */
+export function getDefaultStreamFn(): StreamFn {
+	return installedStreamFn ?? streamSimple;
+}
+
+/**
+ * The installed default (read at each call, so setting it later still applies), except that the
+ * placeholder model gets a clear error event.
+ */
 export const defaultStreamFn: StreamFn = (model, context, options) => {
 	if (isUnknownModel(model)) return noModelStream(model);
-	return streamSimple(model, context, options);
+	return (installedStreamFn ?? streamSimple)(model, context, options);
 };
 
 function noModelStream(model: Model): AssistantMessageEventStream {
