@@ -38,13 +38,36 @@ export function isUnknownModel(model: Model): boolean {
 /** What a missing key's error tells an Agent's user to do (an Agent has no `options.apiKey`). */
 export const AGENT_MISSING_KEY_REMEDY = "give the Agent a getApiKey callback (new Agent({ getApiKey }))";
 
+let installedStreamFn: StreamFn | undefined;
+
 /**
- * `streamSimple`, except that the placeholder model gets a clear error event and a missing key's
- * error names the Agent's own way to give one.
+ * Sets the stream function that Agents and loops use when they were given none (undefined restores
+ * `streamSimple`). It is process-wide: a server with several tenants passes `streamFn` per Agent
+ * instead (for example a `Models` collection's `streamSimple`).
+ */
+export function setDefaultStreamFn(streamFn: StreamFn | undefined): void {
+	if (streamFn !== undefined && typeof streamFn !== "function") {
+		throw new TypeError(`setDefaultStreamFn: expected a function or undefined, got ${typeof streamFn}`);
+	}
+	installedStreamFn = streamFn;
+}
+
+/** The stream function used when none is given: the one set by setDefaultStreamFn, else `streamSimple`. */
+export function getDefaultStreamFn(): StreamFn {
+	return installedStreamFn ?? streamSimple;
+}
+
+/**
+ * The installed default (read at each call, so setting it later still applies), except that the
+ * placeholder model gets a clear error event and a missing key's error names the Agent's own way
+ * to give one.
  */
 export const defaultStreamFn: StreamFn = (model, context, options) => {
 	if (isUnknownModel(model)) return noModelStream(model);
-	return streamSimple(model, context, { missingKeyRemedy: AGENT_MISSING_KEY_REMEDY, ...options });
+	return (installedStreamFn ?? streamSimple)(model, context, {
+		missingKeyRemedy: AGENT_MISSING_KEY_REMEDY,
+		...options,
+	});
 };
 
 function noModelStream(model: Model): AssistantMessageEventStream {

@@ -24,10 +24,10 @@ import {
 	EventStream,
 	formatThrownValue,
 	type SimpleStreamOptions,
-	streamSimple,
 	type ToolCall,
 	type ToolResultMessage,
 } from "@keel/ai";
+import { getDefaultStreamFn } from "./agent-defaults.js";
 import {
 	ABORTED_WHILE_WAITING_TEXT,
 	approvalRequestEvent,
@@ -63,6 +63,7 @@ import type {
 	AgentMessage,
 	PausedToolCall,
 	PausedToolRun,
+	PrepareNextTurnContext,
 	StreamFn,
 	ToolApprovalDecision,
 } from "./types.js";
@@ -241,7 +242,7 @@ function createRun(
 		config,
 		signal,
 		sink: traceAgentEvents(sink, config.model),
-		streamFn: streamFn ?? streamSimple,
+		streamFn: streamFn ?? getDefaultStreamFn(),
 		newMessages: [],
 		pending: [],
 		turnOpen: false,
@@ -310,10 +311,12 @@ async function runLoop(run: Run, prompts: AgentMessage[], resume?: PausedToolRun
 		// (A resumed batch must end with its results first: steering is polled after it.)
 		if (!resume) run.pending = await pollMessages("getSteeringMessages", config.getSteeringMessages, signal);
 		let firstTurn = true;
+		let lastTurn: PrepareNextTurnContext | undefined;
 		while (true) {
 			let hadToolCalls = true;
 			while (hadToolCalls || run.pending.length > 0) {
 				if (!firstTurn) {
+					if (lastTurn && config.prepareNextTurn) await applyNextTurnUpdate(run, lastTurn);
 					const started = emit(run, { type: "turn_start" });
 					if (started) await started;
 				}
@@ -366,6 +369,7 @@ async function runLoop(run: Run, prompts: AgentMessage[], resume?: PausedToolRun
 				resume = undefined;
 				const ended = emit(run, { type: "turn_end", message: assistantMessage, toolResults: batch.toolResults });
 				if (ended) await ended;
+				lastTurn = { message: assistantMessage, toolResults: batch.toolResults, context, newMessages: run.newMessages };
 				if (batch.paused) {
 					// Calls wait for approval: the run ends here, with the state that resumes it.
 					await emit(run, { type: "agent_end", messages: run.newMessages, pausedRun: batch.paused });
@@ -404,6 +408,33 @@ async function runLoop(run: Run, prompts: AgentMessage[], resume?: PausedToolRun
 		await failRun(run, error);
 		return run.newMessages;
 	}
+}
+
+/**
+ * Asks prepareNextTurn for changes and applies them to the run: a new model or thinking level for
+ * the next calls, context fields replaced in place (the caller's context object stays the same), and
+ * messages queued ahead of any steering so they enter the transcript first.
+ */
+async function applyNextTurnUpdate(run: Run, turn: PrepareNextTurnContext): Promise<void> {
+	const prepareNextTurn = run.config.prepareNextTurn;
+	if (!prepareNextTurn) return;
+	const update = await callCallback("prepareNextTurn", () => prepareNextTurn(turn), run.signal);
+	if (!update) return;
+	if (update.model !== undefined || update.thinkingLevel !== undefined) {
+		const config = Object.assign({}, run.config);
+		if (update.model !== undefined) config.model = update.model;
+		if (update.thinkingLevel !== undefined) {
+			config.reasoning = update.thinkingLevel === "off" ? undefined : update.thinkingLevel;
+		}
+		run.config = config;
+	}
+	if (update.context) {
+		const { systemPrompt, messages, tools } = update.context;
+		if (systemPrompt !== undefined) run.context.systemPrompt = systemPrompt;
+		if (messages !== undefined) run.context.messages = messages;
+		if (tools !== undefined) run.context.tools = tools;
+	}
+	if (update.messages && update.messages.length > 0) run.pending.unshift(...update.messages);
 }
 
 /** Adds a steering, follow-up or toolResult message to the transcript, with its events. */

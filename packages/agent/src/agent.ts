@@ -64,6 +64,8 @@ export interface AgentOptions {
 	beforeToolCall?: AgentLoopConfig["beforeToolCall"];
 	afterToolCall?: AgentLoopConfig["afterToolCall"];
 	shouldStopAfterTurn?: AgentLoopConfig["shouldStopAfterTurn"];
+	/** Changes model, thinking level, context or messages before each turn after the first. */
+	prepareNextTurn?: AgentLoopConfig["prepareNextTurn"];
 	/** Decides which tool calls wait for approval (see docs/approvals.md). */
 	approvalPolicy?: AgentLoopConfig["approvalPolicy"];
 	/**
@@ -174,6 +176,7 @@ export class Agent {
 	beforeToolCall: AgentLoopConfig["beforeToolCall"];
 	afterToolCall: AgentLoopConfig["afterToolCall"];
 	shouldStopAfterTurn: AgentLoopConfig["shouldStopAfterTurn"];
+	prepareNextTurn: AgentLoopConfig["prepareNextTurn"];
 	approvalPolicy: AgentLoopConfig["approvalPolicy"];
 	onListenerError: (error: unknown, event: AgentEvent) => void;
 	deduplicateQueuedMessages: boolean;
@@ -199,6 +202,7 @@ export class Agent {
 		this.beforeToolCall = options.beforeToolCall;
 		this.afterToolCall = options.afterToolCall;
 		this.shouldStopAfterTurn = options.shouldStopAfterTurn;
+		this.prepareNextTurn = options.prepareNextTurn;
 		this.approvalPolicy = options.approvalPolicy;
 		if (options.pausedRun && !store) {
 			assertCanResume(this.liveState.messages, options.pausedRun);
@@ -291,6 +295,17 @@ export class Agent {
 	}
 	hasQueuedMessages(): boolean {
 		return this.steeringQueue.length > 0 || this.followUpQueue.length > 0;
+	}
+	/**
+	 * The messages the next drain would take, left queued: steering first (by `steeringMode`), else
+	 * follow-ups (by `followUpMode`).
+	 */
+	peekQueuedMessages(): AgentMessage[] {
+		const queued =
+			this.steeringQueue.length > 0
+				? this.steeringQueue.peek(this.steeringMode)
+				: this.followUpQueue.peek(this.followUpMode);
+		return queued.map((item) => item.message);
 	}
 
 	private enqueue(
@@ -647,6 +662,7 @@ export class Agent {
 			beforeToolCall: this.beforeToolCall,
 			afterToolCall: this.afterToolCall,
 			shouldStopAfterTurn: this.shouldStopAfterTurn,
+			prepareNextTurn: this.prepareNextTurn,
 			approvalPolicy: this.approvalPolicy,
 			convertToLlm: this.convertToLlm,
 			transformContext: this.agentStore?.prepareContext ? this.preparingTransform(model) : this.transformContext,

@@ -9,7 +9,14 @@ export {
 	ALREADY_PROCESSING_PROMPT_TEXT,
 	type QueueMessageOptions,
 } from "./agent.js";
-export { defaultConvertToLlm, isUnknownModel, NO_MODEL_TEXT, UNKNOWN_MODEL } from "./agent-defaults.js";
+export {
+	defaultConvertToLlm,
+	getDefaultStreamFn,
+	isUnknownModel,
+	NO_MODEL_TEXT,
+	setDefaultStreamFn,
+	UNKNOWN_MODEL,
+} from "./agent-defaults.js";
 export {
 	agentLoop,
 	agentLoopAfterApprovals,
@@ -56,6 +63,7 @@ export type {
 	AgentEvent,
 	AgentEventSink,
 	AgentLoopConfig,
+	AgentLoopTurnUpdate,
 	AgentMessage,
 	AgentState,
 	AgentTool,
@@ -65,6 +73,7 @@ export type {
 	BeforeToolCallContext,
 	BeforeToolCallResult,
 	CustomAgentMessages,
+	PrepareNextTurnContext,
 	QueueMode,
 	ShouldStopAfterTurnContext,
 	SteeringCheck,

@@ -33,6 +33,11 @@ export class MessageQueue {
 		return this.items.splice(0, 1);
 	}
 
+	/** What `take(mode)` would return, left in the queue. */
+	peek(mode: QueueMode): QueuedMessage[] {
+		return mode === "all" ? [...this.items] : this.items.slice(0, 1);
+	}
+
 	clear(): QueuedMessage[] {
 		const taken = this.items;
 		this.items = [];

@@ -33,6 +33,8 @@ export interface ToolOutcome {
 	kind: "done";
 	result: AgentToolResult;
 	isError: boolean;
+	/** A call beforeToolCall refused with `terminate: true`: an error result that still ends the run. */
+	blockedToTerminate?: boolean;
 }
 
 /** A call that passed preparation: it is ready to run with these validated arguments. */
@@ -119,7 +121,14 @@ async function askBeforeToolCall(
 			() => beforeToolCall({ assistantMessage, toolCall, args: prepared.args, context: run.context }, run.signal),
 			run.signal,
 		);
-		if (decision?.block) return errorOutcome(decision.reason || "Tool execution was blocked");
+		if (decision?.block) {
+			const blocked = errorOutcome(decision.reason || "Tool execution was blocked");
+			if (decision.terminate === true) {
+				blocked.result.terminate = true;
+				blocked.blockedToTerminate = true;
+			}
+			return blocked;
+		}
 		return prepared;
 	} catch (error) {
 		return errorOutcome(run.signal?.aborted ? ABORTED_TOOL_TEXT : formatThrownValue(error));
@@ -214,6 +223,8 @@ async function applyAfterToolCall(
 		};
 		const terminate = override.terminate ?? executed.result.terminate;
 		if (terminate !== undefined) result.terminate = terminate;
+		const usage = override.usage ?? executed.result.usage;
+		if (usage !== undefined) result.usage = usage;
 		return { kind: "done", result, isError: override.isError ?? executed.isError };
 	} catch (error) {
 		return errorOutcome(run.signal?.aborted ? ABORTED_TOOL_TEXT : formatThrownValue(error));
@@ -267,9 +278,14 @@ export interface ToolBatchResult {
 	paused?: PausedToolRun;
 }
 
-/** True when every outcome asked to end the run (and none is an error). */
+/** True when every outcome asked to end the run (and none is an error, except a refusal that asked to end it). */
 export function allTerminate(outcomes: ToolOutcome[]): boolean {
-	return outcomes.length > 0 && outcomes.every((outcome) => outcome.result.terminate === true && !outcome.isError);
+	return (
+		outcomes.length > 0 &&
+		outcomes.every(
+			(outcome) => outcome.result.terminate === true && (!outcome.isError || outcome.blockedToTerminate === true),
+		)
+	);
 }
 
 export function toolStartEvent(toolCall: AgentToolCall): AgentEvent {

@@ -14,6 +14,7 @@ import type {
 	ToolCall,
 	ToolResultMessage,
 	TSchema,
+	Usage,
 } from "@keel/ai";
 
 // ---------------------------------------------------------------------------
@@ -83,6 +84,11 @@ export interface AgentToolResult<TDetails = unknown> {
 	content: (TextContent | ImageContent)[];
 	details: TDetails;
 	terminate?: boolean;
+	/**
+	 * Tokens and cost the tool itself spent (a tool that calls a model). Reported on
+	 * tool_execution_end for accounting; never counted as the conversation's own usage.
+	 */
+	usage?: Usage;
 }
 
 /** Streams partial results to the UI (tool_execution_update); they never reach the model. */
@@ -136,10 +142,15 @@ export interface BeforeToolCallContext {
 	context: AgentContext;
 }
 
-/** Return `{ block: true, reason }` to refuse a call; the reason becomes its error result. */
+/**
+ * Return `{ block: true, reason }` to refuse a call; the reason becomes its error result. With
+ * `terminate: true` as well, the refusal counts as asking to end the run: when every result of the
+ * batch asks so, the run ends after that turn.
+ */
 export interface BeforeToolCallResult {
 	block?: boolean;
 	reason?: string;
+	terminate?: boolean;
 }
 
 export interface AfterToolCallContext extends BeforeToolCallContext {
@@ -153,6 +164,8 @@ export interface AfterToolCallResult {
 	details?: unknown;
 	isError?: boolean;
 	terminate?: boolean;
+	/** Replaces the tool's own `usage`. */
+	usage?: Usage;
 }
 
 export interface ShouldStopAfterTurnContext {
@@ -161,6 +174,20 @@ export interface ShouldStopAfterTurnContext {
 	context: AgentContext;
 	/** Every message this run has added so far. */
 	newMessages: AgentMessage[];
+}
+
+/** What prepareNextTurn sees: the turn that just ended. */
+export type PrepareNextTurnContext = ShouldStopAfterTurnContext;
+
+/**
+ * Changes for the next LLM call of a run, returned by prepareNextTurn. Each field given replaces the
+ * run's own from that call on; `messages` are added to the transcript first, with their events.
+ */
+export interface AgentLoopTurnUpdate {
+	context?: Partial<AgentContext>;
+	messages?: AgentMessage[];
+	model?: Model;
+	thinkingLevel?: ThinkingLevel;
 }
 
 // ---------------------------------------------------------------------------
@@ -211,6 +238,11 @@ export interface AgentLoopConfig extends SimpleStreamOptions {
 	 * to the tool's `requiresApproval`. A throw refuses the call (an error result).
 	 */
 	approvalPolicy?: (context: ToolApprovalPolicyContext, signal?: AbortSignal) => MaybePromise<boolean | undefined>;
+	/**
+	 * Called before each turn after the first (after steering and follow-ups were taken), to switch
+	 * model or thinking level, replace context, or add messages for the next LLM call.
+	 */
+	prepareNextTurn?: (context: PrepareNextTurnContext) => MaybePromise<AgentLoopTurnUpdate | undefined>;
 	/** Called after each turn_end; returning true ends the run (agent_end) without polling follow-ups. */
 	shouldStopAfterTurn?: (context: ShouldStopAfterTurnContext) => MaybePromise<boolean>;
 }

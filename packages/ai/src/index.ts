@@ -26,6 +26,17 @@ export {
 	type ProviderStreamConfig,
 } from "./call/provider-stream.js";
 export {
+	contentText,
+	DEFAULT_MAX_AGENT_RETRY_DELAY_MS,
+	isRecoverableLength,
+	isRetryableAssistantError,
+	type RetryCallbacks,
+	type RetryPolicy,
+	retryAssistantCall,
+	retryDelayMs,
+	uuidv7,
+} from "./compat/index.js";
+export {
 	CallFailedError,
 	completeOrThrow,
 	completeSimpleOrThrow,
@@ -125,6 +136,7 @@ export type {
 	OpenAIResponsesSimpleOptions,
 } from "./providers/openai-responses/options.js";
 export { registerBuiltInApiProviders, resetApiProviders } from "./providers/register-builtins.js";
+export * from "./registry/index.js";
 export { complete, completeSimple, stream, streamSimple } from "./stream.js";
 export type {
 	ObjectResult,

@@ -2,7 +2,7 @@
 // real providers (createProviderStream + AssistantMessageBuilder), so abort, error and event-order
 // behaviour is the real contract. No network, no timers unless pacing is asked for, no randomness.
 
-import { registerApiProvider, unregisterApiProviders } from "../api-registry.js";
+import { type ApiProvider, registerApiProvider, unregisterApiProviders } from "../api-registry.js";
 import { createProviderStream, type ProviderAttempt } from "../call/provider-stream.js";
 import type { Api, Context, Message, Model, SimpleStreamOptions, StopReason, StreamOptions } from "../types.js";
 import { formatThrownValue } from "../utils/error-message.js";
@@ -133,6 +133,19 @@ let registrationCounter = 0;
 export function registerFauxProvider<TApi extends string = "faux">(
 	options: FauxProviderOptions<TApi> = {},
 ): FauxProviderRegistration<TApi> {
+	const { streams, controls } = createFauxStreams(options);
+	const sourceId = `faux:${controls.api}:${++registrationCounter}`;
+	registerApiProvider({ api: controls.api, ...streams }, sourceId);
+	return { ...controls, unregister: () => unregisterApiProviders(sourceId) };
+}
+
+/** The faux provider's stream functions and controls, registered nowhere (for a `Models` collection). */
+export function createFauxStreams<TApi extends string = "faux">(
+	options: FauxProviderOptions<TApi> = {},
+): {
+	streams: Pick<ApiProvider<TApi>, "stream" | "streamSimple">;
+	controls: Omit<FauxProviderRegistration<TApi>, "unregister"> & { readonly models: Model<TApi>[] };
+} {
 	// Without options.api, TApi is its default "faux", so the cast states what the default makes true.
 	const api = options.api ?? ("faux" as TApi);
 	const provider = options.provider ?? "faux";
@@ -151,7 +164,6 @@ export function registerFauxProvider<TApi extends string = "faux">(
 	const queue: FauxResponse[] = [...(options.responses ?? [])];
 	const state: FauxProviderState = { callCount: 0, requests: [] };
 	const cachedPrompts = new Map<string, string>();
-	const sourceId = `faux:${api}:${++registrationCounter}`;
 	const playback: Playback = { chunkCharacters, tokensPerSecond, cachedPrompts };
 
 	const start = (
@@ -172,17 +184,16 @@ export function registerFauxProvider<TApi extends string = "faux">(
 		);
 	};
 
-	registerApiProvider(
-		{
-			api,
-			stream: (model, context, requestOptions) => start("stream", model, context, requestOptions),
-			streamSimple: (model, context, requestOptions) => start("streamSimple", model, context, requestOptions),
-		},
-		sourceId,
-	);
+	const streams = {
+		stream: (model: Model<TApi>, context: Context, requestOptions?: StreamOptions) =>
+			start("stream", model, context, requestOptions),
+		streamSimple: (model: Model<TApi>, context: Context, requestOptions?: SimpleStreamOptions) =>
+			start("streamSimple", model, context, requestOptions),
+	};
 
-	return {
+	const controls: Omit<FauxProviderRegistration<TApi>, "unregister"> & { readonly models: Model<TApi>[] } = {
 		api,
+		models,
 		provider,
 		state,
 		getModel(id) {
@@ -202,8 +213,8 @@ export function registerFauxProvider<TApi extends string = "faux">(
 			queue.push(...responses);
 		},
 		getPendingResponseCount: () => queue.length,
-		unregister: () => unregisterApiProviders(sourceId),
 	};
+	return { streams, controls };
 }
 
 function buildModel<TApi extends string>(api: TApi, provider: string, definition: FauxModelDefinition): Model<TApi> {
