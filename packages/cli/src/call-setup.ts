@@ -15,7 +15,13 @@ import { keelHome, sessionsDirectory } from "./sessions/keel-home.js";
 import { openSessionStore } from "./sessions/session-store.js";
 import type { Terminal } from "./terminal.js";
 import { selectTools } from "./tools/builtin-tools.js";
-import { connectMcpTools, MCP_OPTIONS, MCP_OPTIONS_HELP, type McpFlagValues, type McpTools } from "./tools/mcp-servers.js";
+import {
+	connectMcpTools,
+	MCP_OPTIONS,
+	MCP_OPTIONS_HELP,
+	type McpFlagValues,
+	type McpTools,
+} from "./tools/mcp-servers.js";
 
 export const CALL_OPTIONS = {
 	...MODEL_OPTIONS,

@@ -176,7 +176,8 @@ async function answerWithSchema(
 	images: ImageContent[],
 	schema: Parameters<typeof completeObject>[2]["schema"],
 ): Promise<number> {
-	if (setup.tools.length > 0) throw new UsageError("--schema answers with JSON, without tools: leave out -T, --mcp and --mcp-url", "prompt");
+	if (setup.tools.length > 0)
+		throw new UsageError("--schema answers with JSON, without tools: leave out -T, --mcp and --mcp-url", "prompt");
 	const styles = createStyles(colorEnabled(terminal.stderr, terminal.env));
 	const userMessage = {
 		role: "user" as const,

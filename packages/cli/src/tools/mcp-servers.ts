@@ -44,10 +44,12 @@ export async function connectMcpTools(
 	values: McpFlagValues,
 	terminal: Terminal,
 ): Promise<McpTools> {
-	const servers = mcpServerOptions(commandName, values, terminal);
+	const connectedServers = new Set<string>();
+	const servers = mcpServerOptions(commandName, values, terminal, connectedServers);
 	if (servers.length === 0) return NO_MCP_TOOLS;
 	const connections: McpServerConnection[] = [];
 	const close = async () => {
+		connectedServers.clear();
 		await Promise.all(connections.map((connection) => connection.close()));
 	};
 	try {
@@ -57,6 +59,7 @@ export async function connectMcpTools(
 				throw new UsageError(`${message}\n${hint}`, commandName);
 			});
 			connections.push(connection);
+			connectedServers.add(connection.serverName);
 		}
 		const tools = connections.flatMap((connection) => connection.tools as AgentTool[]);
 		const seen = new Map<string, string>();
@@ -85,13 +88,20 @@ interface ServerToConnect {
 	hint: string;
 }
 
-function mcpServerOptions(commandName: string, values: McpFlagValues, terminal: Terminal): ServerToConnect[] {
+function mcpServerOptions(
+	commandName: string,
+	values: McpFlagValues,
+	terminal: Terminal,
+	connectedServers: Set<string>,
+): ServerToConnect[] {
 	const headers = parseHeaders(commandName, values["mcp-header"] ?? []);
 	if (Object.keys(headers).length > 0 && (values["mcp-url"]?.length ?? 0) === 0) {
 		throw new UsageError("--mcp-header is sent to --mcp-url servers: give the server's URL too", commandName);
 	}
+	// A server that goes away while the model may still call it is said at once; one that never
+	// connected is reported by the connection error instead.
 	const onClose = (name: string) => (reason: string) => {
-		terminal.stderr.write(`MCP server "${name}" stopped: ${reason}\n`);
+		if (connectedServers.has(name)) terminal.stderr.write(`MCP server "${name}" stopped: ${reason}\n`);
 	};
 	const stdio = (values.mcp ?? []).map((commandLine): ServerToConnect => {
 		const [command, ...args] = splitCommandLine(commandName, commandLine);
