@@ -7,6 +7,7 @@ import { keysCommand, loginCommand, logoutCommand } from "./commands/credentials
 import { logsCommand } from "./commands/logs.js";
 import { modelsCommand } from "./commands/models.js";
 import { promptCommand } from "./commands/prompt.js";
+import { serveCommand } from "./commands/serve.js";
 import { sessionsCommand } from "./commands/sessions.js";
 import { templatesCommand } from "./commands/templates.js";
 import { toolsCommand } from "./commands/tools.js";
@@ -22,6 +23,7 @@ export const COMMANDS: Command[] = [
 	aliasesCommand,
 	templatesCommand,
 	toolsCommand,
+	serveCommand,
 	keysCommand,
 	loginCommand,
 	logoutCommand,
