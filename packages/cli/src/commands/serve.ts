@@ -5,7 +5,6 @@
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import { createServer } from "node:http";
 import type { Api, Model } from "@keel/ai";
-import { createProxyHandler } from "@keel/proxy/node";
 import { resolveCallCredentials } from "../api-key.js";
 import { type Command, EXIT_FAILURE, EXIT_SUCCESS, parseCommandArguments, UsageError } from "../command.js";
 import { selectModel } from "../model-selection.js";
@@ -69,6 +68,8 @@ export const serveCommand: Command = {
 		const token = given ?? randomBytes(24).toString("base64url");
 		const expected = Buffer.from(token);
 
+		// Loaded here, so other commands never load the proxy.
+		const { createProxyHandler } = await import("@keel/proxy/node");
 		const handler = createProxyHandler({
 			models,
 			openAICompatible: true,

@@ -3,7 +3,7 @@
 // reached over Streamable HTTP with the `--mcp-header` headers (e.g. Authorization). A server that
 // cannot be started or reached is a usage error saying what to check.
 import type { AgentTool } from "@keel/agent-core";
-import { connectMcpServer, type McpServerConnection, type McpServerOptions } from "@keel/mcp";
+import type { McpServerConnection, McpServerOptions } from "@keel/mcp";
 import { UsageError } from "../command.js";
 import type { Terminal } from "../terminal.js";
 
@@ -47,6 +47,8 @@ export async function connectMcpTools(
 	const connectedServers = new Set<string>();
 	const servers = mcpServerOptions(commandName, values, terminal, connectedServers);
 	if (servers.length === 0) return NO_MCP_TOOLS;
+	// Loaded only when a server is given: the MCP SDK is no part of a plain `keel "…"`.
+	const { connectMcpServer } = await import("@keel/mcp");
 	const connections: McpServerConnection[] = [];
 	const close = async () => {
 		connectedServers.clear();
