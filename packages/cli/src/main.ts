@@ -51,7 +51,7 @@ Examples:
   keel chat -m anthropic/claude-sonnet-4-5
   keel logs -n 5
 
-Environment: KEEL_MODEL, KEEL_BASE_URL, KEEL_API, KEEL_API_KEY, KEEL_HOME (default ~/.keel:
+Environment: KEEL_MODEL, KEEL_BASE_URL, KEEL_API, KEEL_API_KEY, KEEL_PROXY_TOKEN (keel serve), KEEL_HOME (default ~/.keel:
 logs, settings, templates), NO_COLOR. Provider keys come from their usual variables (ANTHROPIC_API_KEY, OPENAI_API_KEY, …).`;
 }
 
