@@ -15,6 +15,13 @@ import { keelHome, sessionsDirectory } from "./sessions/keel-home.js";
 import { openSessionStore } from "./sessions/session-store.js";
 import type { Terminal } from "./terminal.js";
 import { selectTools } from "./tools/builtin-tools.js";
+import {
+	connectMcpTools,
+	MCP_OPTIONS,
+	MCP_OPTIONS_HELP,
+	type McpFlagValues,
+	type McpTools,
+} from "./tools/mcp-servers.js";
 
 export const CALL_OPTIONS = {
 	...MODEL_OPTIONS,
@@ -22,6 +29,7 @@ export const CALL_OPTIONS = {
 	"max-tokens": { type: "string" },
 	option: { type: "string", short: "o", multiple: true },
 	tool: { type: "string", short: "T", multiple: true },
+	...MCP_OPTIONS,
 	yes: { type: "boolean", short: "y" },
 	template: { type: "string", short: "t" },
 	save: { type: "string" },
@@ -35,13 +43,14 @@ export const CALL_OPTIONS_HELP = `${MODEL_OPTIONS_HELP}
       --max-tokens n       the most tokens an answer may use (-o max_tokens n)
   -T, --tool name          let the model call a built-in tool (current_time, calculator; keel
                            tools lists them); each call is confirmed first
+${MCP_OPTIONS_HELP}
   -y, --yes                run tool calls without asking
   -t, --template name      use a saved template (system prompt, model, options, tools)
       --no-log             do not log this conversation (keel logs off turns logging off)
       --log                log it even when logging is off`;
 
 /** The values parseArgs returns for CALL_OPTIONS. */
-export interface CallValues {
+export interface CallValues extends McpFlagValues {
 	model?: string;
 	"base-url"?: string;
 	api?: string;
@@ -62,6 +71,8 @@ export interface BuiltSetup {
 	setup: ConversationSetup;
 	/** Said on stderr before the call (a reasoning level that had to change). */
 	notes: string[];
+	/** The MCP servers of --mcp/--mcp-url: close() stops them once the command is done. */
+	mcp: McpTools;
 }
 
 export async function buildSetup(
@@ -94,6 +105,9 @@ export async function buildSetup(
 	);
 	const toolNames = [...(template.tools ?? []), ...(values.tool ?? [])];
 	const tools = selectTools(commandName, toolNames.length > 0 ? toolNames : (options.saved?.tools ?? []));
+	const credentials = await resolveCallCredentials(model, values.key, terminal.env);
+	// Connected last, so that nothing after it can fail and leave a started server behind.
+	const mcp = await connectMcpTools(commandName, values, terminal);
 	return {
 		setup: {
 			model,
@@ -101,12 +115,13 @@ export async function buildSetup(
 			reasoning: reasoning.level,
 			systemPrompt: values.system ?? template.system ?? options.saved?.systemPrompt,
 			callOptions,
-			credentials: await resolveCallCredentials(model, values.key, terminal.env),
-			tools,
+			credentials,
+			tools: [...tools, ...mcp.tools],
 			confirmTools: values.yes !== true,
 			json: options.json,
 		},
 		notes: reasoning.note ? [reasoning.note] : [],
+		mcp,
 	};
 }
 

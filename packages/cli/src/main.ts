@@ -7,6 +7,7 @@ import { keysCommand, loginCommand, logoutCommand } from "./commands/credentials
 import { logsCommand } from "./commands/logs.js";
 import { modelsCommand } from "./commands/models.js";
 import { promptCommand } from "./commands/prompt.js";
+import { serveCommand } from "./commands/serve.js";
 import { sessionsCommand } from "./commands/sessions.js";
 import { templatesCommand } from "./commands/templates.js";
 import { toolsCommand } from "./commands/tools.js";
@@ -22,6 +23,7 @@ export const COMMANDS: Command[] = [
 	aliasesCommand,
 	templatesCommand,
 	toolsCommand,
+	serveCommand,
 	keysCommand,
 	loginCommand,
 	logoutCommand,
@@ -49,7 +51,7 @@ Examples:
   keel chat -m anthropic/claude-sonnet-4-5
   keel logs -n 5
 
-Environment: KEEL_MODEL, KEEL_BASE_URL, KEEL_API, KEEL_API_KEY, KEEL_HOME (default ~/.keel:
+Environment: KEEL_MODEL, KEEL_BASE_URL, KEEL_API, KEEL_API_KEY, KEEL_PROXY_TOKEN (keel serve), KEEL_HOME (default ~/.keel:
 logs, settings, templates), NO_COLOR. Provider keys come from their usual variables (ANTHROPIC_API_KEY, OPENAI_API_KEY, …).`;
 }
 

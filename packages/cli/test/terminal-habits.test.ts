@@ -5,6 +5,7 @@
 import { chmodSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { type Api, getModels, getProviders, type Model } from "@keel/ai";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { chatCompletionsPieces } from "./helpers/chat-completions-stream.js";
@@ -173,6 +174,29 @@ describe.skipIf(skipReason !== undefined)("the llm habits in a terminal", () => 
 		answer(afterNo, "You did not let me calculate.");
 		expect(await statusOf(terminal, command9)).toBe(0);
 	});
+
+	it("keel --mcp asks before the MCP server's tool runs; yes runs it on server-everything", async () => {
+		const everything = fileURLToPath(
+			new URL("../node_modules/@modelcontextprotocol/server-everything/dist/index.js", import.meta.url),
+		);
+		const terminal = startShell({ KEEL_BASE_URL: server.url, KEEL_MODEL: "tool-model" });
+		const command = run(terminal, `keel --mcp "${process.execPath} ${everything} stdio" "Add 2 and 40"`);
+		answer(await server.nextRequest(), "", {
+			text: [],
+			toolCalls: [{ id: "call_1", name: "get-sum", arguments: '{"a":2,"b":40}' }],
+		});
+		await terminal.waitFor(
+			(screen) => plain(screen).includes('Run get-sum {"a":2,"b":40}? [y/N]'),
+			"the question",
+			60_000,
+		);
+		terminal.typeLine("y");
+		const afterYes = await server.nextRequest();
+		expect(JSON.stringify(messagesOf(afterYes).at(-1))).toContain("42");
+		answer(afterYes, "It is 42.");
+		expect(await statusOf(terminal, command)).toBe(0);
+		expect(plain(terminal.capture())).toContain("It is 42.");
+	}, 90_000);
 
 	it("keel chat -T asks at the chat's prompt before the tool runs; Ctrl-C at the question answers no", async () => {
 		pane = TmuxPane.start({

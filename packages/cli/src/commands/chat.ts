@@ -83,12 +83,19 @@ export const chatCommand: Command = {
 			}
 			resumed = await readChatTranscript(store, sessionId as string);
 		}
-		const { setup, notes } = await buildSetup("chat", values, terminal, { json: false, saved: resumed?.settings });
-		for (const note of notes) terminal.stderr.write(`${note}\n`);
-		const chat = new ChatLoop(terminal, values.key);
-		const conversation = new Conversation(terminal, setup, store, (request) => chat.confirm(request));
-		if (resumed) await conversation.resume(resumed.sessionId);
-		return chat.run(conversation);
+		const { setup, notes, mcp } = await buildSetup("chat", values, terminal, {
+			json: false,
+			saved: resumed?.settings,
+		});
+		try {
+			for (const note of notes) terminal.stderr.write(`${note}\n`);
+			const chat = new ChatLoop(terminal, values.key);
+			const conversation = new Conversation(terminal, setup, store, (request) => chat.confirm(request));
+			if (resumed) await conversation.resume(resumed.sessionId);
+			return await chat.run(conversation);
+		} finally {
+			await mcp.close();
+		}
 	},
 };
 

@@ -63,6 +63,7 @@ Examples:
   keel --schema "name str, age int" "Invent a person"
   keel -a photo.jpg -m anthropic/claude-sonnet-4-5 "What is in this picture?"
   keel -T calculator "What is 1234 * 5678?"
+  keel --mcp "npx -y @modelcontextprotocol/server-everything" "Add 2 and 3 with the add tool"
   keel -m qwen3:8b --base-url http://127.0.0.1:11434/v1 "Hello"
   keel prompt -m openai/o4-mini --reasoning high "Is 1001 prime?" --json | jq -c .type`;
 
@@ -92,33 +93,37 @@ export const promptCommand: Command = {
 		}
 		const store = continuing ? openPrivateSessionStore(terminal.env) : logStore(values, terminal.env);
 		const resumed = continuing ? await findConversation(store as TranscriptStore, values.cid) : undefined;
-		const { setup, notes } = await buildSetup("prompt", values, terminal, {
+		const { setup, notes, mcp } = await buildSetup("prompt", values, terminal, {
 			json: values.json === true,
 			saved: resumed?.settings,
 		});
-		const attachSpecs = values.attach ?? [];
-		const stdinIsAttachment = attachSpecs.includes("-");
-		const images = await readAttachments("prompt", setup.model, attachSpecs, {
-			stdin: terminal.stdin,
-			allowUrls: values["allow-urls"] === true,
-		});
-		const text = await promptText(positionals, terminal, !stdinIsAttachment);
-		for (const note of notes) terminal.stderr.write(`${note}\n`);
-		if (values.schema !== undefined) {
-			const schema = parseSchemaSpec("prompt", values.schema);
-			return answerWithSchema(terminal, setup, store, text, images, schema);
-		}
-
-		const conversation = new Conversation(terminal, setup, store, (request) => confirmAtTerminal(terminal, request));
-		if (resumed) await conversation.resume(resumed.sessionId);
-		const stopListening = terminal.onInterrupt(() => conversation.abort());
 		try {
-			const message = await conversation.send(text, images);
-			if (message?.stopReason === "aborted") return EXIT_INTERRUPTED;
-			return message === undefined || message.stopReason === "error" ? EXIT_FAILURE : EXIT_SUCCESS;
+			const attachSpecs = values.attach ?? [];
+			const stdinIsAttachment = attachSpecs.includes("-");
+			const images = await readAttachments("prompt", setup.model, attachSpecs, {
+				stdin: terminal.stdin,
+				allowUrls: values["allow-urls"] === true,
+			});
+			const text = await promptText(positionals, terminal, !stdinIsAttachment);
+			for (const note of notes) terminal.stderr.write(`${note}\n`);
+			if (values.schema !== undefined) {
+				const schema = parseSchemaSpec("prompt", values.schema);
+				return await answerWithSchema(terminal, setup, store, text, images, schema);
+			}
+
+			const conversation = new Conversation(terminal, setup, store, (request) => confirmAtTerminal(terminal, request));
+			if (resumed) await conversation.resume(resumed.sessionId);
+			const stopListening = terminal.onInterrupt(() => conversation.abort());
+			try {
+				const message = await conversation.send(text, images);
+				if (message?.stopReason === "aborted") return EXIT_INTERRUPTED;
+				return message === undefined || message.stopReason === "error" ? EXIT_FAILURE : EXIT_SUCCESS;
+			} finally {
+				stopListening();
+				await conversation.close();
+			}
 		} finally {
-			stopListening();
-			await conversation.close();
+			await mcp.close();
 		}
 	},
 };
@@ -171,7 +176,8 @@ async function answerWithSchema(
 	images: ImageContent[],
 	schema: Parameters<typeof completeObject>[2]["schema"],
 ): Promise<number> {
-	if (setup.tools.length > 0) throw new UsageError("--schema answers with JSON, without tools: leave out -T", "prompt");
+	if (setup.tools.length > 0)
+		throw new UsageError("--schema answers with JSON, without tools: leave out -T, --mcp and --mcp-url", "prompt");
 	const styles = createStyles(colorEnabled(terminal.stderr, terminal.env));
 	const userMessage = {
 		role: "user" as const,

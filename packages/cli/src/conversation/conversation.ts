@@ -10,6 +10,7 @@ import type { CallCredentials } from "../api-key.js";
 import type { ModelFlags } from "../model-selection.js";
 import { type ChatSettings, createSessionId } from "../sessions/chat-transcript.js";
 import type { Terminal } from "../terminal.js";
+import { BUILTIN_TOOLS } from "../tools/builtin-tools.js";
 import { sessionAgentOptions } from "./agent-session.js";
 import { type CallOptions, createTimedStreamFunction, type TimedAssistantMessage } from "./timed-stream.js";
 
@@ -20,7 +21,7 @@ export interface ConversationSetup {
 	systemPrompt: string | undefined;
 	callOptions: CallOptions;
 	credentials: CallCredentials;
-	/** Built-in tools the model may call (-T), by their names. */
+	/** The tools the model may call: built-in ones (-T) and MCP servers' (--mcp, --mcp-url). */
 	tools: AgentTool[];
 	/** Ask before each tool call (unless --yes). */
 	confirmTools: boolean;
@@ -87,6 +88,7 @@ export class Conversation {
 	settings(): ChatSettings {
 		const { model } = this.setup;
 		const custom = model.provider === "custom";
+		const builtinNames = this.setup.tools.filter((tool) => BUILTIN_TOOLS.includes(tool)).map((tool) => tool.name);
 		return {
 			model: custom ? model.id : `${model.provider}/${model.id}`,
 			// A custom server is remembered so that --resume finds it again; a catalogue model needs no URL.
@@ -95,7 +97,8 @@ export class Conversation {
 			reasoning: this.setup.reasoning,
 			systemPrompt: this.setup.systemPrompt,
 			options: Object.keys(this.setup.callOptions).length > 0 ? this.setup.callOptions : undefined,
-			tools: this.setup.tools.length > 0 ? this.setup.tools.map((tool) => tool.name) : undefined,
+			// Only built-in tools are remembered: an MCP server is given again with --mcp when it is wanted.
+			tools: builtinNames.length > 0 ? builtinNames : undefined,
 		};
 	}
 
