@@ -65,7 +65,7 @@ Examples:
   keel -T calculator "What is 1234 * 5678?"
   keel --mcp "npx -y @modelcontextprotocol/server-everything" "Add 2 and 3 with the add tool"
   keel -m qwen3:8b --base-url http://127.0.0.1:11434/v1 "Hello"
-  keel prompt -m openai/o4-mini --reasoning high "Is 1001 prime?" --json | jq -c .type`;
+  keel prompt -m openai/o3 --reasoning high "Is 1001 prime?" --json | jq -c .type`;
 
 const PROMPT_OPTIONS = {
 	...CALL_OPTIONS,
