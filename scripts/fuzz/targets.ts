@@ -5,7 +5,6 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { streamProxy } from "../../packages/proxy/src/client.js";
 import { parseSessionRecords, Session, SessionRecordError } from "../../packages/agent/src/session/index.js";
 import { createJsonlTranscriptStore } from "../../packages/agent/src/session/jsonl/index.js";
 import {
@@ -35,6 +34,7 @@ import {
 } from "../../packages/ai/test/providers/bedrock-converse-stream/bedrock-test-server.js";
 import { bedrockModel } from "../../packages/ai/test/providers/bedrock-converse-stream/fixtures.js";
 import { API_CASES, TEST_KEY } from "../../packages/ai/test/providers/http/api-cases.js";
+import { streamProxy } from "../../packages/proxy/src/client.js";
 
 /** One input: a body (text; for byte targets, one character per byte) and the chunk sizes it arrives in. */
 export interface FuzzInput {
