@@ -33,6 +33,7 @@ export interface PublishedManifest {
 	typesVersions?: Record<string, Record<string, string[]>>;
 	dependencies?: Record<string, string>;
 	peerDependencies?: Record<string, string>;
+	peerDependenciesMeta?: Record<string, { optional?: boolean }>;
 	bin?: Record<string, string>;
 	scripts?: Record<string, string>;
 }

@@ -212,8 +212,13 @@ describe("the packed tarballs", () => {
 			expect(JSON.stringify(packed.manifest), packed.name).not.toContain("workspace:");
 		}
 		expect(agentCore.manifest.peerDependencies).toEqual({ "@keel/ai": `^${ai.version}` });
-		expect(proxy.manifest.peerDependencies).toEqual({ "@keel/ai": `^${ai.version}` });
+		// ioredis is an optional peer: only @keel/proxy/redis uses it, and the caller passes the client in.
+		expect(proxy.manifest.peerDependencies).toEqual({ "@keel/ai": `^${ai.version}`, ioredis: "^5.4.0" });
+		expect(proxy.manifest.peerDependenciesMeta).toEqual({ ioredis: { optional: true } });
 		expect(proxy.manifest.dependencies).toBeUndefined();
+		// @keel/mcp is an optional peer of the CLI: --mcp needs it, a plain `keel "…"` does not.
+		expect(cli.manifest.peerDependencies).toEqual({ "@keel/mcp": `^${mcp.version}` });
+		expect(cli.manifest.peerDependenciesMeta).toEqual({ "@keel/mcp": { optional: true } });
 		for (const packed of [mcp, sessionPostgres, sessionSqlite]) {
 			expect(packed.manifest.peerDependencies, packed.name).toEqual({
 				"@keel/agent-core": `^${agentCore.version}`,
@@ -225,10 +230,12 @@ describe("the packed tarballs", () => {
 			expect(keelDependencies, packed.name).toEqual([]);
 		}
 		expect(agentCore.manifest.dependencies?.["@keel/ai"]).toBeUndefined();
-		// The CLI is an application: it brings both, in the caret range of this release.
+		// The CLI is an application: it brings what `keel` runs on (the proxy for `keel serve`), in the
+		// caret range of this release.
 		expect(cli.manifest.dependencies).toEqual({
 			"@keel/agent-core": `^${agentCore.version}`,
 			"@keel/ai": `^${ai.version}`,
+			"@keel/proxy": `^${proxy.version}`,
 		});
 	});
 

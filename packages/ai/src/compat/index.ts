@@ -1,4 +1,5 @@
-// Helpers that pi 1.5 programs call by name, with Keel's own implementations.
+// Small helpers agent programs call by name (text of a message, time-ordered ids, retrying a failed
+// assistant call), each with its own implementation here.
 export { contentText } from "./content-text.js";
 export { isRecoverableLength } from "./recoverable-length.js";
 export {

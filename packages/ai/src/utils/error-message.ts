@@ -1,5 +1,5 @@
 import type { Api, AssistantMessage, Model, StopReason } from "../types.js";
-import { createEmptyAssistantMessage } from "./event-stream.js";
+import { createEmptyAssistantMessage } from "./empty-assistant-message.js";
 
 /**
  * The text of anything that was thrown: an Error's message (its name when the message is empty), a

@@ -1,6 +1,8 @@
 import type { AssistantMessage, AssistantMessageEvent } from "../types.js";
 import { createErrorMessage } from "./error-message.js";
 
+export { createEmptyAssistantMessage } from "./empty-assistant-message.js";
+
 /**
  * A push-based async iterable with a final-result promise.
  *
@@ -143,27 +145,6 @@ export class AssistantMessageEventStream extends EventStream<AssistantMessageEve
 		const from = this.lastPartial ?? { api: "unknown", provider: "unknown", id: "unknown" };
 		return createErrorMessage(from, "error", "The stream ended without a done or error event");
 	}
-}
-
-/** An assistant message with no content and zero usage, for building partials. */
-export function createEmptyAssistantMessage(api: string, provider: string, model: string): AssistantMessage {
-	return {
-		role: "assistant",
-		content: [],
-		api,
-		provider,
-		model,
-		usage: {
-			input: 0,
-			output: 0,
-			cacheRead: 0,
-			cacheWrite: 0,
-			totalTokens: 0,
-			cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-		},
-		stopReason: "stop",
-		timestamp: Date.now(),
-	};
 }
 
 /** Creates an AssistantMessageEventStream. */

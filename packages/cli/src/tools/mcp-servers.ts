@@ -47,8 +47,15 @@ export async function connectMcpTools(
 	const connectedServers = new Set<string>();
 	const servers = mcpServerOptions(commandName, values, terminal, connectedServers);
 	if (servers.length === 0) return NO_MCP_TOOLS;
-	// Loaded only when a server is given: the MCP SDK is no part of a plain `keel "…"`.
-	const { connectMcpServer } = await import("@keel/mcp");
+	// Loaded only when a server is given: the MCP SDK is no part of a plain `keel "…"`, and
+	// @keel/mcp is an optional peer, installed by those who give the model MCP servers.
+	const { connectMcpServer } = await import("@keel/mcp").catch((error: unknown) => {
+		if ((error as { code?: string }).code !== "ERR_MODULE_NOT_FOUND") throw error;
+		throw new UsageError(
+			"--mcp and --mcp-url need the @keel/mcp package next to @keel/cli: npm install @keel/mcp",
+			commandName,
+		);
+	});
 	const connections: McpServerConnection[] = [];
 	const close = async () => {
 		connectedServers.clear();

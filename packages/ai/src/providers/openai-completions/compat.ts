@@ -6,7 +6,7 @@ import type {
 	OpenRouterRouting,
 	VercelGatewayRouting,
 } from "../../types.js";
-import { OPENAI_USAGE_COUNTING } from "./decode.js";
+import { OPENAI_USAGE_COUNTING } from "./wire-types.js";
 
 /** Every compat field with a value: what the encoder actually uses for one model. */
 export interface ResolvedOpenAICompletionsCompat {

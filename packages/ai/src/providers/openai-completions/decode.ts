@@ -1,7 +1,7 @@
 import type { AssistantMessageBuilder, UsageUpdate } from "../../message/assistant-message-builder.js";
 import type { OpenAICompletionsUsageCounting, StopReason } from "../../types.js";
 import type { StreamDecoder } from "../../wire/stream-decoder.js";
-import { REASONING_FIELDS, type ReasoningField } from "./encode-messages.js";
+import { OPENAI_USAGE_COUNTING, REASONING_FIELDS, type ReasoningField } from "./wire-types.js";
 
 // The chunk shapes as vendors send them: OpenAI's documented fields plus the extensions other
 // servers add (reasoning fields, OpenRouter reasoning_details, Moonshot's per-choice usage,
@@ -93,17 +93,6 @@ export function mapOpenAICompletionsStopReason(reason: string, vendor: string): 
 			return { kind: "failed", message: `${vendor} stopped the response: ${reason}` };
 	}
 }
-
-/**
- * OpenAI's counting, which most compatible servers follow: reasoning and audio tokens are parts of
- * `completion_tokens` / `prompt_tokens`, cache hits are `prompt_tokens_details.cached_tokens`.
- * @see https://platform.openai.com/docs/api-reference/chat/object#chat/object-usage
- */
-export const OPENAI_USAGE_COUNTING: Readonly<OpenAICompletionsUsageCounting> = {
-	reasoningInCompletionTokens: true,
-	cachedTokensField: "prompt_tokens_details.cached_tokens",
-	audioInPromptAndCompletionTokens: true,
-};
 
 /** Each place a vendor reports cache hits, read in this order after the vendor's own. */
 const CACHED_TOKEN_READERS: Record<

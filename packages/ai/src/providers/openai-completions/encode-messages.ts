@@ -22,18 +22,16 @@ import type {
 import { sanitizeSurrogates } from "../../utils/sanitize-unicode.js";
 import { renderSystemMessageUpdate } from "../../utils/system-messages.js";
 import type { ResolvedOpenAICompletionsCompat } from "./compat.js";
-import type {
-	ChatAssistantMessage,
-	ChatContentPart,
-	ChatMessage,
-	ChatTextPart,
-	ChatToolMessage,
-	ChatUserMessage,
+import {
+	type ChatAssistantMessage,
+	type ChatContentPart,
+	type ChatMessage,
+	type ChatTextPart,
+	type ChatToolMessage,
+	type ChatUserMessage,
+	REASONING_FIELDS,
+	type ReasoningField,
 } from "./wire-types.js";
-
-/** The delta fields reasoning streams in; a thinking block's signature names the one it came from. */
-export const REASONING_FIELDS = ["reasoning_content", "reasoning", "reasoning_text"] as const;
-export type ReasoningField = (typeof REASONING_FIELDS)[number];
 
 export const TOOL_RESULT_IMAGES_INTRO = "Attached image(s) from tool result:";
 export const ASSISTANT_AFTER_TOOL_RESULT_TEXT = "I have processed the tool results.";

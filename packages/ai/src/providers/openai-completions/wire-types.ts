@@ -1,3 +1,5 @@
+import type { OpenAICompletionsUsageCounting } from "../../types.js";
+
 // The Chat Completions request shapes Keel sends, including the vendor extensions the openai SDK's
 // own types do not declare (reasoning_content, reasoning_details, cache_control, vendor thinking
 // switches). Kept structural so tests can compare literal objects.
@@ -100,3 +102,18 @@ export interface ChatCompletionsRequest {
 	/** Vercel AI Gateway routing. */
 	providerOptions?: { gateway: { only?: string[]; order?: string[] } };
 }
+
+/** The delta fields reasoning streams in; a thinking block's signature names the one it came from. */
+export const REASONING_FIELDS = ["reasoning_content", "reasoning", "reasoning_text"] as const;
+export type ReasoningField = (typeof REASONING_FIELDS)[number];
+
+/**
+ * OpenAI's counting, which most compatible servers follow: reasoning and audio tokens are parts of
+ * `completion_tokens` / `prompt_tokens`, cache hits are `prompt_tokens_details.cached_tokens`.
+ * @see https://platform.openai.com/docs/api-reference/chat/object#chat/object-usage
+ */
+export const OPENAI_USAGE_COUNTING: Readonly<OpenAICompletionsUsageCounting> = {
+	reasoningInCompletionTokens: true,
+	cachedTokensField: "prompt_tokens_details.cached_tokens",
+	audioInPromptAndCompletionTokens: true,
+};
