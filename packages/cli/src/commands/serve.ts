@@ -100,13 +100,9 @@ export const serveCommand: Command = {
 		const actualPort = typeof address === "object" && address ? address.port : port;
 		const shownHost = host.includes(":") ? `[${host}]` : host;
 		const servedNames = models.map((model) => `${model.provider}/${model.id}`).join(", ");
-		// One write, the base URL last: a program that waits for it has the token already.
-		const tokenLine = given === undefined ? `Token (the API key clients send): ${token}\n` : "";
-		terminal.stderr.write(
-			`Serving ${servedNames} (Ctrl-C stops it)\n${tokenLine}OpenAI base URL: http://${shownHost}:${actualPort}/v1\n`,
-		);
-
-		await new Promise<void>((resolve) => {
+		// The stop signals are listened for before the base URL is printed: a program that stops the
+		// server as soon as it reads the URL must not meet Node's default SIGTERM (an exit by signal).
+		const stopped = new Promise<void>((resolve) => {
 			const stop = () => {
 				process.off("SIGTERM", stop);
 				stopListening();
@@ -115,6 +111,13 @@ export const serveCommand: Command = {
 			const stopListening = terminal.onInterrupt(stop);
 			process.once("SIGTERM", stop);
 		});
+		// One write, the base URL last: a program that waits for it has the token already.
+		const tokenLine = given === undefined ? `Token (the API key clients send): ${token}\n` : "";
+		terminal.stderr.write(
+			`Serving ${servedNames} (Ctrl-C stops it)\n${tokenLine}OpenAI base URL: http://${shownHost}:${actualPort}/v1\n`,
+		);
+
+		await stopped;
 		// Requests in flight are ended with their connections: an answer being streamed stops here.
 		server.closeAllConnections();
 		await new Promise<void>((resolve) => server.close(() => resolve()));
