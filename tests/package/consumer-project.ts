@@ -4,7 +4,8 @@
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createTarball } from "./create-tarball.js";
-import { findInstalledDependencies } from "./installed-dependencies.js";
+import { findInstalledDependencies, readManifest } from "./installed-dependencies.js";
+import type { RegistryPackage } from "./local-registry.js";
 import { type CommandResult, environmentWithoutNpmSettings, runCommand, runCommandOrThrow } from "./run-command.js";
 
 export interface PackedPackage {
@@ -147,19 +148,35 @@ export function createDependencyTarballs(
 	destination: string,
 ): Record<string, string> {
 	const specifiers: Record<string, string> = {};
-	for (const { fromDirectory, names } of roots) {
-		for (const installed of findInstalledDependencies(fromDirectory, names)) {
-			const existing = specifiers[installed.name];
-			const tarball = join(destination, `${sanitize(installed.name)}-${installed.version}.tgz`);
-			if (existing !== undefined && existing !== `file:${tarball}`) {
-				// overrides map a name to one specifier, so two versions of one package cannot be expressed.
-				throw new Error(`Two installed versions of ${installed.name} are needed: ${existing} and ${tarball}`);
-			}
-			if (existing === undefined) createTarball(installed.directory, tarball);
-			specifiers[installed.name] = `file:${tarball}`;
+	for (const { manifest, tarball } of createInstalledTarballs(roots, destination)) {
+		const existing = specifiers[manifest.name];
+		if (existing !== undefined) {
+			// overrides map a name to one specifier, so two versions of one package cannot be expressed.
+			throw new Error(`Two installed versions of ${manifest.name} are needed: ${existing} and ${tarball}`);
 		}
+		specifiers[manifest.name] = `file:${tarball}`;
 	}
 	return specifiers;
+}
+
+/**
+ * The same tarballs, every installed version of each package (a tree may need two versions of one
+ * name), with their manifests: what a local registry serves.
+ */
+export function createInstalledTarballs(
+	roots: { fromDirectory: string; names: string[] }[],
+	destination: string,
+): RegistryPackage[] {
+	const made = new Map<string, RegistryPackage>();
+	for (const { fromDirectory, names } of roots) {
+		for (const installed of findInstalledDependencies(fromDirectory, names)) {
+			const tarball = join(destination, `${sanitize(installed.name)}-${installed.version}.tgz`);
+			if (made.has(tarball)) continue;
+			createTarball(installed.directory, tarball);
+			made.set(tarball, { manifest: readManifest(installed.directory), tarball });
+		}
+	}
+	return [...made.values()];
 }
 
 export interface NpmProject {
@@ -170,12 +187,17 @@ export interface NpmProject {
 	npmResult(args: string[]): Promise<CommandResult>;
 }
 
-/** An empty npm project with `package.json` and the files of `fixtureDirectory`, not yet installed. */
+/**
+ * An empty npm project with `package.json` and the files of `fixtureDirectory`, not yet installed.
+ * Without `registryUrl` npm runs offline (every package from a local tarball); with it, npm
+ * resolves against that registry (a local one: see local-registry.ts).
+ */
 export function createNpmProject(
 	directory: string,
 	fixtureDirectory: string,
 	manifest: Record<string, unknown>,
 	cacheDirectory: string,
+	registryUrl?: string,
 ): NpmProject {
 	mkdirSync(directory, { recursive: true });
 	for (const file of readdirSync(fixtureDirectory)) copyFileSync(join(fixtureDirectory, file), join(directory, file));
@@ -184,12 +206,13 @@ export function createNpmProject(
 	writeFileSync(userConfig, "");
 	const npmArguments = (args: string[]) => [
 		...args,
-		// Offline with an empty cache: every package comes from a local tarball or the install fails.
-		"--offline",
+		// With an empty cache: offline, every package comes from a local tarball or the install fails;
+		// with a registry, from that registry on 127.0.0.1.
+		...(registryUrl === undefined ? ["--offline"] : []),
 		`--cache=${cacheDirectory}`,
 		`--userconfig=${userConfig}`,
-		// Never used with --offline; set so that no configured registry could be reached either.
-		"--registry=http://127.0.0.1:9/",
+		// Offline, never used; set so that no configured registry could be reached either.
+		`--registry=${registryUrl ?? "http://127.0.0.1:9/"}`,
 		"--no-audit",
 		"--no-fund",
 		"--no-update-notifier",

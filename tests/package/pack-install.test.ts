@@ -3,25 +3,13 @@
 // tarballs with plain npm into an empty project, then run with plain node, type-checked by a
 // consumer, required from CommonJS, and the `keel` command run with npx. @keel/session-sqlite is
 // packed and its tarball checked, but not installed: its better-sqlite3 compiles from source here.
-// @keel/mcp is packed, and its tarball run with plain node beside the installed @keel/ai (see
-// createMcpProject): the MCP SDK's dependencies need two versions of one package, which the
-// offline install (one tarball per name) cannot give.
+// @keel/mcp is installed by npm in a second project from a registry on 127.0.0.1 (local-registry.ts):
+// the MCP SDK's dependencies need two versions of one package, which `overrides` cannot give.
 //
 // No network: the third-party dependencies are tarballs made from the exact versions pnpm
 // installed, given to npm through `overrides`, and npm runs with --offline and an empty cache.
 // The @keel/ai that @keel/agent-core needs is not overridden: npm resolves the published peer range.
-import {
-	cpSync,
-	mkdirSync,
-	mkdtempSync,
-	readdirSync,
-	readFileSync,
-	realpathSync,
-	rmSync,
-	statSync,
-	symlinkSync,
-	writeFileSync,
-} from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -30,6 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
 	assertBuilt,
 	createDependencyTarballs,
+	createInstalledTarballs,
 	createNpmProject,
 	exportTargets,
 	type NpmProject,
@@ -39,6 +28,7 @@ import {
 	repackWithVersion,
 	targetIsAmong,
 } from "./consumer-project.js";
+import { type LocalRegistry, startLocalRegistry } from "./local-registry.js";
 import { environmentWithoutNpmSettings, runCommand, runCommandOrThrow } from "./run-command.js";
 
 const repositoryRoot = fileURLToPath(new URL("../../", import.meta.url));
@@ -63,7 +53,8 @@ let sessionSqlite: PackedPackage;
 /** Every published package, packed. */
 let allPacked: PackedPackage[];
 let project: NpmProject;
-let mcpProject: string;
+let mcpProject: NpmProject;
+let registry: LocalRegistry | undefined;
 let dependencyOverrides: Record<string, string>;
 
 beforeAll(async () => {
@@ -121,34 +112,38 @@ beforeAll(async () => {
 		join(workDirectory, "npm-cache"),
 	);
 	await project.npm(["install"]);
-	mcpProject = createMcpProject();
+	// @keel/mcp from a registry: the MCP SDK's tree needs two versions of content-type (1.x for the
+	// SDK, 2.x for express 5 below it), which `overrides` cannot express, so npm resolves it the way
+	// a user's install does, against a registry on 127.0.0.1 serving the packed Keel packages and
+	// every third-party version pnpm installed.
+	registry = await startLocalRegistry([
+		...[ai, agentCore, mcp].map((packed) => ({ manifest: packed.manifest, tarball: packed.tarball })),
+		...createInstalledTarballs(
+			[
+				{ fromDirectory: aiDirectory, names: thirdParty(ai) },
+				{ fromDirectory: agentDirectory, names: thirdParty(agentCore) },
+				{ fromDirectory: mcpDirectory, names: thirdParty(mcp) },
+			],
+			tarballs,
+		),
+	]);
+	mcpProject = createNpmProject(
+		join(workDirectory, "mcp-consumer"),
+		fixtureDirectory,
+		{
+			name: "keel-mcp-consumer",
+			private: true,
+			type: "module",
+			dependencies: { "@keel/mcp": mcp.version, "@keel/agent-core": agentCore.version, "@keel/ai": ai.version },
+		},
+		join(workDirectory, "npm-cache-mcp"),
+		registry.url,
+	);
+	await mcpProject.npm(["install"]);
 });
 
-/**
- * A folder beside the consumer where @keel/mcp is its extracted tarball, its SDK the one pnpm
- * installed (its own dependencies resolve there), and @keel/ai and @keel/agent-core links to the
- * copies npm installed in the consumer, so @keel/mcp runs against the published peers.
- */
-function createMcpProject(): string {
-	const directory = join(workDirectory, "mcp-consumer");
-	const nodeModules = join(directory, "node_modules");
-	mkdirSync(join(nodeModules, "@keel"), { recursive: true });
-	mkdirSync(join(nodeModules, "@modelcontextprotocol"), { recursive: true });
-	cpSync(mcp.extracted, join(nodeModules, "@keel/mcp"), { recursive: true });
-	for (const name of ["@keel/ai", "@keel/agent-core"]) {
-		symlinkSync(join(project.directory, "node_modules", name), join(nodeModules, name), "dir");
-	}
-	for (const name of Object.keys(mcp.manifest.dependencies ?? {})) {
-		symlinkSync(realpathSync(join(mcpDirectory, "node_modules", name)), join(nodeModules, name), "dir");
-	}
-	writeFileSync(join(directory, "package.json"), `${JSON.stringify({ private: true, type: "module" })}\n`);
-	for (const script of ["import-every-entry.mjs", "mcp-lazy-child-process.mjs"]) {
-		cpSync(join(fixtureDirectory, script), join(directory, script));
-	}
-	return directory;
-}
-
-afterAll(() => {
+afterAll(async () => {
+	await registry?.close();
 	if (workDirectory) rmSync(workDirectory, { recursive: true, force: true });
 });
 
@@ -377,7 +372,7 @@ describe("installed with plain npm", () => {
 			);
 		const runs = [
 			{ cwd: project.directory, entries: entriesOf([ai, agentCore, proxy, sessionPostgres]) },
-			{ cwd: mcpProject, entries: entriesOf([mcp]) },
+			{ cwd: mcpProject.directory, entries: entriesOf([mcp]) },
 		];
 		expect(runs.flatMap((run) => run.entries)).toEqual(
 			expect.arrayContaining(["@keel/ai/provider-kit", "@keel/proxy/node", "@keel/session-postgres", "@keel/mcp"]),
@@ -399,7 +394,7 @@ describe("installed with plain npm", () => {
 
 	it("@keel/mcp's root loads no node:child_process until a stdio server is started", async () => {
 		const output = await runCommandOrThrow("node", ["mcp-lazy-child-process.mjs"], {
-			cwd: mcpProject,
+			cwd: mcpProject.directory,
 			timeoutMs: 60_000,
 		});
 		expect(JSON.parse(output)).toEqual({
@@ -408,6 +403,24 @@ describe("installed with plain npm", () => {
 			afterStdio: true,
 			connectFailed: true,
 		});
+	});
+
+	it("npm installs @keel/mcp with its peers from a registry, and it calls a stdio MCP server's tool", async () => {
+		const installed = JSON.parse(await mcpProject.npm(["ls", "--all", "--json"])) as {
+			dependencies: Record<string, { version: string; dependencies?: Record<string, { version: string }> }>;
+		};
+		expect(installed.dependencies["@keel/mcp"].version).toBe(mcp.version);
+		expect(installed.dependencies["@keel/mcp"].dependencies?.["@modelcontextprotocol/sdk"]?.version).toBe(
+			mcp.manifest.dependencies?.["@modelcontextprotocol/sdk"],
+		);
+		const output = await runCommandOrThrow("node", ["mcp-stdio-tool.mjs"], {
+			cwd: mcpProject.directory,
+			timeoutMs: 120_000,
+		});
+		const result = JSON.parse(output) as { tools: string[]; parameters: { properties: object }; content: unknown };
+		expect(result.tools).toEqual(["add"]);
+		expect(Object.keys(result.parameters.properties)).toEqual(["a", "b"]);
+		expect(result.content).toEqual([{ type: "text", text: "42" }]);
 	});
 
 	it("streams through the installed @keel/proxy: streamProxy to its Node handler, with plain node", async () => {

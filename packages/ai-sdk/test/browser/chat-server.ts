@@ -1,16 +1,16 @@
 // A tiny chat server on 127.0.0.1: the page, its bundled script, and POST /api/chat, which runs
-// streamText on a Keel model and answers with the AI SDK's UI message stream.
+// streamText on a Keel model with one tool and answers with the AI SDK's UI message stream.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Readable } from "node:stream";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
-import { convertToModelMessages, streamText, type UIMessage } from "ai";
+import { convertToModelMessages, stepCountIs, streamText, tool, type UIMessage } from "ai";
+import { z } from "zod";
 
 const PAGE = `<!doctype html>
 <html><head><meta charset="utf-8"><title>Keel chat</title></head>
 <body>
-<div id="messages"></div>
-<form id="form"><input id="prompt" autocomplete="off"><button id="send" type="submit">Send</button></form>
+<div id="root"></div>
 <script type="module" src="/app.js"></script>
 </body></html>`;
 
@@ -27,7 +27,19 @@ async function readBody(request: IncomingMessage): Promise<string> {
 
 async function answerChat(request: IncomingMessage, response: ServerResponse, model: LanguageModelV3) {
 	const { messages } = JSON.parse(await readBody(request)) as { messages: UIMessage[] };
-	const result = streamText({ model, messages: await convertToModelMessages(messages) });
+	const result = streamText({
+		model,
+		messages: await convertToModelMessages(messages),
+		tools: {
+			weather: tool({
+				description: "The weather in a city",
+				inputSchema: z.object({ city: z.string() }),
+				execute: async ({ city }) => ({ city, forecast: "sunny" }),
+			}),
+		},
+		// A tool call, its result sent back to the model, then the answer: two steps.
+		stopWhen: stepCountIs(3),
+	});
 	const answer = result.toUIMessageStreamResponse();
 	const headers: Record<string, string> = {};
 	answer.headers.forEach((value, name) => {
