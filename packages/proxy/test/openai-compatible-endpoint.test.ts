@@ -1,6 +1,7 @@
 // The proxy's OpenAI-compatible endpoint, driven by OpenAI's own SDK (the `openai` package) against
 // the Node handler on 127.0.0.1 with the faux provider behind it: the model list, streamed and whole
-// answers, tool calls and their results both ways, usage, and errors as the SDK's error classes.
+// answers, tool calls and their results both ways, usage, and errors as the SDK's error classes; and
+// with real wire formats behind it (an OpenAI Chat Completions and an Anthropic Messages upstream).
 import type { Context, Model } from "@keel/ai";
 import {
 	type FauxProviderRegistration,
@@ -156,6 +157,136 @@ describe("with a real provider call behind it", () => {
 				await proxy.close();
 			}
 		} finally {
+			await upstream.close();
+		}
+	});
+});
+
+describe("an Anthropic Messages model behind it", () => {
+	// Anthropic's streaming events as the API sends them
+	// (https://docs.anthropic.com/en/api/messages-streaming): a tool_use block whose input arrives as
+	// input_json_delta pieces, then a second answer in text.
+	const anthropicSse = (events: Record<string, unknown>[]) =>
+		events.map((event) => `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`).join("");
+	const messageStart = {
+		type: "message_start",
+		message: {
+			id: "msg_1",
+			type: "message",
+			role: "assistant",
+			model: "claude-up",
+			content: [],
+			stop_reason: null,
+			usage: { input_tokens: 30, output_tokens: 1 },
+		},
+	};
+	const toolUseAnswer = anthropicSse([
+		messageStart,
+		{
+			type: "content_block_start",
+			index: 0,
+			content_block: { type: "tool_use", id: "toolu_1", name: "add", input: {} },
+		},
+		{ type: "content_block_delta", index: 0, delta: { type: "input_json_delta", partial_json: '{"a": 2, ' } },
+		{ type: "content_block_delta", index: 0, delta: { type: "input_json_delta", partial_json: '"b": 40}' } },
+		{ type: "content_block_stop", index: 0 },
+		{ type: "message_delta", delta: { stop_reason: "tool_use", stop_sequence: null }, usage: { output_tokens: 12 } },
+		{ type: "message_stop" },
+	]);
+	const textAnswer = anthropicSse([
+		messageStart,
+		{ type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
+		{ type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "It is 42." } },
+		{ type: "content_block_stop", index: 0 },
+		{ type: "message_delta", delta: { stop_reason: "end_turn", stop_sequence: null }, usage: { output_tokens: 4 } },
+		{ type: "message_stop" },
+	]);
+
+	it("maps its streamed tool_use to OpenAI tool_calls, and the tool's result back to a tool_result", async () => {
+		const upstream = await WireTestServer.start();
+		const claude: Model<"anthropic-messages"> = {
+			id: "claude-up",
+			name: "claude-up",
+			api: "anthropic-messages",
+			provider: "anthropic",
+			baseUrl: upstream.url,
+			reasoning: false,
+			input: ["text"],
+			cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+			contextWindow: 200_000,
+			maxTokens: 1_000,
+		};
+		const proxy = await startServer(
+			createProxyHandler({
+				authenticate: () => true,
+				models: [claude],
+				getApiKey: () => "anthropic-upstream-key",
+				openAICompatible: true,
+			}),
+		);
+		try {
+			const local = new OpenAI({ apiKey: "any", baseURL: `${proxy.url}/v1`, maxRetries: 0 });
+			upstream.enqueue({ headers: { "content-type": "text/event-stream" }, body: [toolUseAnswer] });
+			const stream = await local.chat.completions.create({
+				model: "anthropic/claude-up",
+				messages: [{ role: "user", content: "What is 2 + 40?" }],
+				tools: [addTool],
+				stream: true,
+			});
+			const calls = new Map<number, { id?: string; name?: string; arguments: string }>();
+			let finishReason: string | null | undefined;
+			for await (const chunk of stream) {
+				for (const call of chunk.choices[0]?.delta.tool_calls ?? []) {
+					const entry = calls.get(call.index) ?? { arguments: "" };
+					entry.id ??= call.id;
+					entry.name ??= call.function?.name;
+					entry.arguments += call.function?.arguments ?? "";
+					calls.set(call.index, entry);
+				}
+				finishReason = chunk.choices[0]?.finish_reason ?? finishReason;
+			}
+			expect(finishReason).toBe("tool_calls");
+			expect([...calls.values()].map((call) => ({ ...call, arguments: JSON.parse(call.arguments) }))).toEqual([
+				{ id: "toolu_1", name: "add", arguments: { a: 2, b: 40 } },
+			]);
+			// Anthropic got the OpenAI tool as one of its own, with the server's key.
+			const first = upstream.requests[0];
+			expect(first.headers["x-api-key"]).toBe("anthropic-upstream-key");
+			expect((first.json as { tools: unknown[] }).tools).toEqual([
+				{ name: "add", description: "Adds two numbers", input_schema: addTool.function.parameters },
+			]);
+
+			upstream.enqueue({ headers: { "content-type": "text/event-stream" }, body: [textAnswer] });
+			const completion = await local.chat.completions.create({
+				model: "anthropic/claude-up",
+				messages: [
+					{ role: "user", content: "What is 2 + 40?" },
+					{
+						role: "assistant",
+						content: null,
+						tool_calls: [{ id: "toolu_1", type: "function", function: { name: "add", arguments: '{"a":2,"b":40}' } }],
+					},
+					{ role: "tool", tool_call_id: "toolu_1", content: "42" },
+				],
+				tools: [addTool],
+			});
+			expect(completion.choices[0].message.content).toBe("It is 42.");
+			expect(completion.usage).toMatchObject({ prompt_tokens: 30, completion_tokens: 4 });
+			// The OpenAI tool message reached Anthropic as a tool_result paired with its tool_use.
+			const second = upstream.requests[1].json as { messages: { role: string; content: unknown }[] };
+			expect(second.messages.map((message) => message.role)).toEqual(["user", "assistant", "user"]);
+			expect(second.messages[1].content).toEqual([
+				{ type: "tool_use", id: "toolu_1", name: "add", input: { a: 2, b: 40 } },
+			]);
+			expect(second.messages[2].content).toEqual([
+				expect.objectContaining({
+					type: "tool_result",
+					tool_use_id: "toolu_1",
+					content: "42",
+				}),
+			]);
+		} finally {
+			await proxy.close();
 			await upstream.close();
 		}
 	});
