@@ -52,7 +52,7 @@ function migrateVersion0(record: RawRecord): RawRecord[] {
 	return migrateUserMessage(message, base, id, parentId);
 }
 
-function migrateTimestamp(value: unknown): unknown {
+export function migrateTimestamp(value: unknown): unknown {
 	if (typeof value !== "string") return value;
 	const parsed = Date.parse(value);
 	return Number.isNaN(parsed) ? value : parsed;
@@ -96,13 +96,13 @@ function migrateUserMessage(message: RawRecord, base: RawRecord, id: unknown, pa
 	});
 }
 
-function migrateToolResultContent(content: unknown): unknown {
+export function migrateToolResultContent(content: unknown): unknown {
 	if (typeof content === "string") return [{ type: "text", text: content }];
 	if (Array.isArray(content)) return content.map((block) => migrateUserBlock(block as RawRecord));
 	return content === undefined ? [] : content;
 }
 
-function migrateUserBlock(block: RawRecord): unknown {
+export function migrateUserBlock(block: RawRecord): unknown {
 	if (block?.type === "image" && typeof block.source === "object" && block.source !== null) {
 		const source = block.source as RawRecord;
 		if (source.type === "base64") return { type: "image", data: source.data, mimeType: source.media_type };
@@ -119,7 +119,7 @@ const STOP_REASONS: Record<string, string> = {
 	pause_turn: "stop",
 };
 
-function migrateAssistantMessage(message: RawRecord, timestamp: unknown): RawRecord {
+export function migrateAssistantMessage(message: RawRecord, timestamp: unknown): RawRecord {
 	const content = Array.isArray(message.content) ? (message.content as RawRecord[]).map(migrateAssistantBlock) : [];
 	const usage = (typeof message.usage === "object" && message.usage !== null ? message.usage : {}) as RawRecord;
 	const count = (key: string) => (typeof usage[key] === "number" ? (usage[key] as number) : 0);
