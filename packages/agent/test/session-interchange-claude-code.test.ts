@@ -128,7 +128,10 @@ describe("importing Claude Code transcripts", () => {
 		if (agentSidechain?.parentMessageId === undefined)
 			throw new Error("the sub-agent was not imported with its starting message");
 		const starter = main.getRecord(agentSidechain.parentMessageId);
-		const taskCall = (starter?.message as AssistantMessage).content.find((block) => block.type === "toolCall");
+		expect(starter?.message.role).toBe("assistant");
+		const taskCall = (starter?.message as AssistantMessage | undefined)?.content.find(
+			(block) => block.type === "toolCall",
+		);
 		expect(taskCall?.name).toBe("Task");
 		const sidechain = await Session.open(store, agentSidechain.sessionId);
 		expect(sidechain.header?.parentSessionId).toBe(result.session.sessionId);

@@ -106,6 +106,15 @@ export function convertPiSession(text: string, options: PiImportOptions = {}): C
 				const kept = typeof entry.firstKeptEntryId === "string" ? firstMessageFrom(entry.firstKeptEntryId) : undefined;
 				if (kept !== undefined && kept !== null) boundary.firstKeptMessageId = kept;
 				at = add(entry.id, summaryId, boundary as unknown as AgentMessage);
+				// pi gives the model the prompt and tools as they stood at the compaction (its
+				// `systemMessage` checkpoint, or the system messages before it); Keel's context starts at
+				// the summary, so they are replayed after the boundary.
+				const checkpoint = isObject(entry.systemMessage)
+					? [entry.systemMessage as unknown as AgentMessage]
+					: systemMessagesBefore(parent);
+				checkpoint.forEach((system, number) => {
+					at = add(`${entry.id}-system-${number + 1}`, at, { ...system, timestamp: lastTimestamp } as AgentMessage);
+				});
 				break;
 			}
 			case "branch_summary": {
@@ -136,6 +145,19 @@ export function convertPiSession(text: string, options: PiImportOptions = {}): C
 	}
 	if (messages.length === 0)
 		throw new TranscriptInterchangeError(`${source} holds no message: there is nothing to import`);
+
+	/** The system messages on the branch ending at `leaf`, oldest first. */
+	function systemMessagesBefore(leaf: string | null): AgentMessage[] {
+		const byId = new Map(messages.map((message) => [message.id, message]));
+		const found: AgentMessage[] = [];
+		for (let cursor = leaf; cursor !== null; ) {
+			const message = byId.get(cursor);
+			if (message === undefined) break;
+			if ((message.message as { role?: unknown }).role === "system") found.push(message.message);
+			cursor = message.parentId;
+		}
+		return found.reverse();
+	}
 
 	/** The first message at or after a pi entry on its branch (a kept range may start at a non-message). */
 	function firstMessageFrom(entryId: string): string | null | undefined {
@@ -207,6 +229,10 @@ function bashExecutionText(message: Record<string, unknown>): string {
 	else if (typeof message.exitCode === "number" && message.exitCode !== 0)
 		text += `\n\nCommand exited with code ${message.exitCode}`;
 	return text;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+	return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 export type { TranscriptLine };
