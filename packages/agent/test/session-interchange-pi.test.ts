@@ -75,6 +75,7 @@ describe("importing a pi session file", () => {
 		const store = createMemoryTranscriptStore();
 		const older = piText.replace('"version":3', '"version":2');
 		await expect(importTranscript(store, older)).rejects.toThrow(/format version 2/);
+		await expect(importTranscript(store, older)).rejects.toBeInstanceOf(TranscriptInterchangeError);
 		const noEntry = piText.replace(/\n\{"type":"model_change","id":"[^"]+",/, '\n{"type":"model_change",');
 		await expect(importTranscript(store, noEntry)).rejects.toThrow(/line 2 is not a pi session entry/);
 		await expect(importTranscript(store, piText.slice(0, -30))).rejects.toThrow(/cut off/);
