@@ -102,7 +102,7 @@ export async function importTranscript(
 	for (const session of sessions) {
 		if (await store.exists(session.sessionId)) {
 			throw new TranscriptInterchangeError(
-				`A session "${session.sessionId}" already exists (imported before?); pass another session id to import it again. Nothing was imported`,
+				`A session "${session.sessionId}" already exists (imported before?); import it under another session id (the sessionId option, or --session-id of keel sessions import). Nothing was imported`,
 			);
 		}
 	}
