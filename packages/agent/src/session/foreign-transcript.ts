@@ -2,8 +2,8 @@
 // A Keel transcript's first line is always its header (written with the session's creation), so
 // only a damaged file or a foreign one starts otherwise: a line that parses without being a header
 // is a version-0 line (Claude Code's shape); a first line refused for lacking `v` on a `session`
-// record is pi's header. A Keel transcript whose first line is merely damaged still opens (its
-// damage is reported), as before.
+// record is the header of another tool's session file (see the interchange folder). A Keel
+// transcript whose first line is merely damaged still opens (its damage is reported), as before.
 import { ForeignTranscriptError } from "./session-errors.js";
 import type { TranscriptStore } from "./session-types.js";
 
@@ -30,7 +30,7 @@ export async function refuseForeignTranscript(store: TranscriptStore, sessionId:
 		if (first.type !== "session") throw new ForeignTranscriptError(sessionId, "claude-code");
 		return;
 	}
-	// Line 1 could not be read as a record: damage, or pi's header (a "session" line without "v").
+	// Line 1 could not be read as a record: damage, or another tool's header (a "session" line without "v").
 	const { problems } = await store.read(sessionId);
 	const lineOne = problems.find((problem) => problem.line === 1);
 	if (lineOne !== undefined && /^line 1: v must be a number/.test(lineOne.message)) {

@@ -78,8 +78,7 @@ export class SessionFencedError extends Error {
 }
 
 /**
- * `Session.open` of a transcript another tool wrote (a Claude Code transcript, a pi session file)
- * placed in a store: Keel does not open it in place — it would resume only part of the
+ * `Session.open` of a transcript another tool wrote (see interchange/) placed in a store: Keel does not open it in place — it would resume only part of the
  * conversation, and appending would write Keel records into the other tool's file. The message
  * points to the import, which writes a new Keel session and leaves the file as it is.
  */

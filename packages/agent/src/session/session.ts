@@ -117,7 +117,7 @@ export class Session {
 	/**
 	 * Opens an existing session for appending: takes its write lock (a second writer gets the store's
 	 * lock error), then reads the whole transcript into the index. Problems the store set aside are in
-	 * `problems`; every readable record is used. A transcript another tool wrote (Claude Code, pi)
+	 * `problems`; every readable record is used. A transcript another tool wrote (see interchange/)
 	 * is refused with a ForeignTranscriptError before anything is opened: import it instead.
 	 */
 	static async open(store: TranscriptStore, sessionId: string, options: OpenSessionOptions = {}): Promise<Session> {
