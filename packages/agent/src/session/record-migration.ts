@@ -17,6 +17,18 @@ export const MIGRATIONS: Readonly<Record<number, Migration>> = {
 	0: migrateVersion0,
 };
 
+/**
+ * The records read from a version-0 line. Keel never writes version 0, so a transcript holding only
+ * such records was written by another tool; `Session.open` uses this to refuse it (see
+ * foreign-transcript.ts) without adding a field to the records.
+ */
+const version0Records = new WeakSet<object>();
+
+/** Whether a record was read from a version-0 line (another tool's line shape). */
+export function isVersion0Record(record: object): boolean {
+	return version0Records.has(record);
+}
+
 /** Steps `record` (of format `version`) up to SESSION_FORMAT_VERSION. */
 export function migrateRecord(record: RawRecord, version: number): RawRecord[] {
 	let records = [record];
@@ -25,6 +37,7 @@ export function migrateRecord(record: RawRecord, version: number): RawRecord[] {
 		if (!migration) throw new Error(`no migration from format version ${step} to ${step + 1}`);
 		records = records.flatMap(migration);
 	}
+	if (version === 0) for (const migrated of records) version0Records.add(migrated);
 	return records;
 }
 
