@@ -304,3 +304,79 @@ describe("exporting to Claude Code's format", () => {
 		await reopened.close();
 	});
 });
+
+describe("Claude Code sub-agents in other layouts", () => {
+	const line = (fields: Record<string, unknown>) =>
+		JSON.stringify({
+			userType: "external",
+			cwd: "/w",
+			sessionId: "s-1",
+			timestamp: "2025-10-28T18:06:11.015Z",
+			...fields,
+		});
+	const user = (uuid: string, parentUuid: string | null, content: unknown, extra: Record<string, unknown> = {}) =>
+		line({ type: "user", uuid, parentUuid, isSidechain: false, message: { role: "user", content }, ...extra });
+	const assistant = (
+		uuid: string,
+		parentUuid: string,
+		id: string,
+		content: unknown[],
+		extra: Record<string, unknown> = {},
+	) =>
+		line({
+			type: "assistant",
+			uuid,
+			parentUuid,
+			isSidechain: false,
+			message: {
+				id,
+				role: "assistant",
+				model: "claude-sonnet-4-5",
+				content,
+				stop_reason: "end_turn",
+				usage: { input_tokens: 5, output_tokens: 3 },
+			},
+			...extra,
+		});
+
+	it("imports an older transcript's inline sidechain lines as their own session, kept out of the main branch", async () => {
+		const side = { isSidechain: true, agentId: "a1" };
+		const text = `${[
+			user("u1", null, "Look into the build"),
+			assistant("a1l", "u1", "m1", [
+				{ type: "tool_use", id: "call-task", name: "Task", input: { prompt: "Find the error" } },
+			]),
+			user("s1", null, "Find the error", side),
+			assistant("s2", "s1", "m-side", [{ type: "text", text: "It is in src/a.ts" }], side),
+			line({
+				type: "progress",
+				uuid: "p1",
+				parentUuid: "a1l",
+				isSidechain: false,
+				data: { type: "agent_progress", agentId: "a1" },
+				parentToolUseID: "call-task",
+			}),
+			user("u2", "p1", [{ type: "tool_result", tool_use_id: "call-task", content: "It is in src/a.ts" }]),
+			assistant("a2l", "u2", "m2", [{ type: "text", text: "The error is in src/a.ts." }]),
+		].join("\n")}\n`;
+		const store = createMemoryTranscriptStore();
+		const result = await importTranscript(store, text);
+		expect(result.sidechains).toEqual([{ sessionId: "s-1--agent-a1", messageCount: 2, parentMessageId: "a1l" }]);
+		const main = await Session.open(store, "s-1");
+		expect(main.messages().map((message) => message.role)).toEqual(["user", "assistant", "toolResult", "assistant"]);
+		expect((main.messages()[2] as ToolResultMessage).toolName).toBe("Task");
+		await main.close();
+	});
+
+	it("imports a sub-agent's own file on its own as a session linked to its parent session", async () => {
+		const side = { isSidechain: true, agentId: "ac0c74c" };
+		const text = `${[user("w1", null, "Warmup", side), assistant("w2", "w1", "m-w", [{ type: "text", text: "Ready." }], side)].join("\n")}\n`;
+		const store = createMemoryTranscriptStore();
+		const result = await importTranscript(store, text);
+		expect(result.session).toEqual({ sessionId: "s-1--agent-ac0c74c", messageCount: 2 });
+		const session = await Session.open(store, "s-1--agent-ac0c74c");
+		expect(session.header?.parentSessionId).toBe("s-1");
+		expect(session.messages().map((message) => message.role)).toEqual(["user", "assistant"]);
+		await session.close();
+	});
+});

@@ -188,7 +188,19 @@ async function subAgentFiles(path: string): Promise<ClaudeCodeSidechainSource[]>
 	} catch {
 		return [];
 	}
-	return Promise.all(names.map(async (name) => ({ name, text: await readFile(join(directory, name), "utf8") })));
+	return Promise.all(
+		names.map(async (name) => {
+			const source: ClaudeCodeSidechainSource = { name, text: await readFile(join(directory, name), "utf8") };
+			// Newer versions name the tool call that started the agent in agent-<id>.meta.json.
+			try {
+				const meta = JSON.parse(await readFile(join(directory, name.replace(/\.jsonl$/, ".meta.json")), "utf8"));
+				if (typeof meta?.toolUseId === "string") source.toolUseId = meta.toolUseId;
+			} catch {
+				// No meta file (older versions): the main transcript's progress lines link the agent.
+			}
+			return source;
+		}),
+	);
 }
 
 function formatBytes(bytes: number): string {

@@ -41,6 +41,8 @@ export interface ClaudeCodeSidechainSource {
 	/** The file name, used in errors and to name the agent when its lines do not. */
 	name: string;
 	text: string;
+	/** The tool call that started the agent, when known apart from the lines (`agent-<id>.meta.json`'s `toolUseId`). */
+	toolUseId?: string;
 }
 
 export interface ClaudeCodeImportOptions {
@@ -67,9 +69,19 @@ export function convertClaudeCodeTranscript(text: string, options: ClaudeCodeImp
 		);
 	}
 	const skipped: Record<string, number> = {};
-	const mainLines = lines.filter((line) => line.isSidechain !== true);
-	const sessionId = options.sessionId ?? firstString(mainLines, "sessionId") ?? firstString(lines, "sessionId");
+	let mainLines = lines.filter((line) => line.isSidechain !== true);
+	const sourceSessionId = firstString(mainLines, "sessionId") ?? firstString(lines, "sessionId");
+	let sessionId = options.sessionId ?? sourceSessionId;
 	if (sessionId === undefined) throw new TranscriptInterchangeError(`${source} names no sessionId`);
+	let parentSessionId: string | undefined;
+	if (!mainLines.some(isConversationLine)) {
+		// A sub-agent's own file (`agent-<id>.jsonl`, every line a sidechain) imported on its own: its
+		// conversation is the session, linked to the session that started it.
+		mainLines = lines;
+		const agentId = firstString(lines, "agentId");
+		if (options.sessionId === undefined && agentId !== undefined) sessionId = `${sessionId}--agent-${agentId}`;
+		parentSessionId = sourceSessionId;
+	}
 	const main = linearise(mainLines, skipped);
 	if (main.messages.length === 0) {
 		throw new TranscriptInterchangeError(`${source} holds no user or assistant message: there is nothing to import`);
@@ -79,6 +91,7 @@ export function convertClaudeCodeTranscript(text: string, options: ClaudeCodeImp
 		timestamp: main.messages[0].timestamp,
 		messages: main.messages,
 	};
+	if (parentSessionId !== undefined && parentSessionId !== sessionId) mainSession.parentSessionId = parentSessionId;
 	const title = titleOf(lines);
 	if (title !== undefined) mainSession.title = title;
 	const workingDirectory = lastString(mainLines, "cwd");
@@ -86,7 +99,7 @@ export function convertClaudeCodeTranscript(text: string, options: ClaudeCodeImp
 
 	const agentCalls = agentToolCalls(mainLines);
 	const groups = new Map<string, TranscriptLine[]>();
-	for (const line of lines) {
+	for (const line of parentSessionId === undefined ? lines : []) {
 		if (line.isSidechain !== true) continue;
 		const agentId = typeof line.agentId === "string" ? line.agentId : "inline";
 		groups.set(agentId, [...(groups.get(agentId) ?? []), line]);
@@ -95,6 +108,7 @@ export function convertClaudeCodeTranscript(text: string, options: ClaudeCodeImp
 		const fileLines = parseTranscriptLines(file.text, file.name);
 		const agentId = firstString(fileLines, "agentId") ?? file.name.replace(/^agent-/, "").replace(/\.jsonl$/, "");
 		groups.set(agentId, [...(groups.get(agentId) ?? []), ...fileLines]);
+		if (file.toolUseId !== undefined && !agentCalls.has(agentId)) agentCalls.set(agentId, file.toolUseId);
 	}
 	const sidechains: ConvertedSession[] = [];
 	for (const [agentId, agentLines] of groups) {
@@ -240,8 +254,7 @@ function linearise(lines: readonly TranscriptLine[], skipped: Record<string, num
 function pathToLastMessage(lines: readonly TranscriptLine[], byUuid: Map<string, TranscriptLine>): TranscriptLine[] {
 	let cursor: TranscriptLine | undefined;
 	for (let index = lines.length - 1; index >= 0 && cursor === undefined; index--) {
-		const line = lines[index];
-		if ((line.type === "user" || line.type === "assistant") && isObject(line.message)) cursor = line;
+		if (isConversationLine(lines[index])) cursor = lines[index];
 	}
 	const path: TranscriptLine[] = [];
 	const seen = new Set<TranscriptLine>();
@@ -347,6 +360,10 @@ function lastString(lines: readonly TranscriptLine[], key: string): string | und
 	for (let index = lines.length - 1; index >= 0; index--)
 		if (typeof lines[index][key] === "string") return lines[index][key] as string;
 	return undefined;
+}
+
+function isConversationLine(line: TranscriptLine): boolean {
+	return (line.type === "user" || line.type === "assistant") && isObject(line.message);
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
