@@ -380,3 +380,31 @@ describe("Claude Code sub-agents in other layouts", () => {
 		await session.close();
 	});
 });
+
+describe("exporting an imported sub-agent to Claude Code's format", () => {
+	it("writes sidechain lines with the parent's session id and the agent id, which import back to the same sidechain", async () => {
+		const store = createMemoryTranscriptStore();
+		await importTranscript(store, readFileSync(join(fixtures, `${COMPACTED}.jsonl`), "utf8"), {
+			sidechains: sidechainFiles(COMPACTED),
+		});
+		const sidechainId = `${COMPACTED}--agent-a7be2f0`;
+		const text = await exportSession(store, sidechainId, "claude-code");
+		const lines = text
+			.trimEnd()
+			.split("\n")
+			.map((line) => JSON.parse(line));
+		expect(
+			lines.every((line) => line.isSidechain === true && line.agentId === "a7be2f0" && line.sessionId === COMPACTED),
+		).toBe(true);
+		const back = createMemoryTranscriptStore();
+		const result = await importTranscript(back, text);
+		expect(result.session.sessionId).toBe(sidechainId);
+		const original = await Session.open(store, sidechainId);
+		const reimported = await Session.open(back, sidechainId);
+		expect(reimported.header?.parentSessionId).toBe(COMPACTED);
+		const shape = (session: Session) =>
+			session.messages().map((message) => [message.role, JSON.stringify((message as { content?: unknown }).content)]);
+		expect(shape(reimported)).toEqual(shape(original));
+		await Promise.all([original.close(), reimported.close()]);
+	});
+});

@@ -35,12 +35,17 @@ export function keelSessionToClaudeCode(
 	const cwd = options.cwd ?? outline.state.workingDirectory ?? "";
 	const lines: Record<string, unknown>[] = [];
 	let previous: string | null = null;
+	const isSidechain = outline.header.parentSessionId !== undefined;
+	// A sidechain imported from Claude Code keeps its agent's id in its session id (`<id>--agent-<agent id>`).
+	const agentId = isSidechain ? /--agent-(.+)$/.exec(outline.header.sessionId)?.[1] : undefined;
 	const envelope = (record: SessionMessageRecord, uuid = record.id) => ({
 		parentUuid: previous,
-		isSidechain: outline.header.parentSessionId !== undefined,
+		isSidechain,
+		...(agentId === undefined ? {} : { agentId }),
 		userType: "external",
 		cwd,
-		sessionId: outline.header.sessionId,
+		// Claude Code's sub-agent lines carry the session id of the session that started them.
+		sessionId: outline.header.parentSessionId ?? outline.header.sessionId,
 		version: WRITER_VERSION,
 		uuid,
 		timestamp: new Date(record.timestamp).toISOString(),
