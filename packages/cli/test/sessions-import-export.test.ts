@@ -11,7 +11,9 @@ import {
 	writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
+import { WireTestServer } from "@keel/ai/testing";
 import { describe, expect, it } from "vitest";
+import { chatCompletionsResponse } from "./helpers/chat-completions-stream.js";
 import { createTemporaryHome, isolatedEnvironment, runKeel } from "./helpers/run-keel.js";
 
 const fixtures = join(import.meta.dirname, "..", "..", "agent", "test", "fixtures");
@@ -107,5 +109,32 @@ describe("keel sessions export --format keel|pi|claude-code", () => {
 		expect(refused.exitCode).toBe(2);
 		expect(refused.stderr).toMatch(/already exists/);
 		expect(readFileSync(file, "utf8")).toBe(pi.stdout);
+	}, 60_000);
+});
+
+describe("continuing an imported session", () => {
+	it("keel chat --resume sends the imported Claude Code conversation's context to the model, and appends to the new session only", async () => {
+		const server = await WireTestServer.start();
+		try {
+			const home = createTemporaryHome();
+			const env = isolatedEnvironment(home, { KEEL_BASE_URL: server.url });
+			const source = join(home, "short.jsonl");
+			copyFileSync(join(fixtures, "claude-code", "short.jsonl"), source);
+			const before = readFileSync(source);
+			const imported = await runKeel(["sessions", "import", source, "--session-id", "from-claude"], { env });
+			expect(imported.exitCode).toBe(0);
+			server.enqueue(chatCompletionsResponse({ text: ["Run mix deps.get first."] }));
+			const chat = await runKeel(["chat", "--resume", "from-claude", "-m", "test-model"], { input: "And now?\n", env });
+			expect(chat.stderr).not.toContain("Error");
+			expect(chat.stdout).toBe("Run mix deps.get first.\n");
+			const sent = (server.requests[0].json as { messages: { role: string; content: unknown }[] }).messages;
+			// The first prompt, one assistant turn with its two parallel tool calls and both results, the
+			// interruption note, then the new prompt.
+			expect(sent.map((message) => message.role)).toEqual(["user", "assistant", "tool", "tool", "user", "user"]);
+			expect(sent[0].content).toBe("mix phx.server doesnt seem to start");
+			expect(readFileSync(source).equals(before)).toBe(true);
+		} finally {
+			await server.close();
+		}
 	}, 60_000);
 });
