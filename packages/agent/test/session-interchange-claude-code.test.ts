@@ -118,6 +118,26 @@ describe("importing Claude Code transcripts", () => {
 		await session.close();
 	});
 
+	it("follows a compact boundary whose logical parent the file does not hold from the line before it, keeping the history", async () => {
+		// Real transcripts have this (session 4d5611e5 of the same source names a logicalParentUuid no
+		// line holds); here the boundary of the committed session is made to name one.
+		const text = readFileSync(join(fixtures, `${COMPACTED}.jsonl`), "utf8");
+		const boundary = linesOf(`${COMPACTED}.jsonl`).find((line) => line.subtype === "compact_boundary");
+		const broken = text.replace(
+			`"logicalParentUuid":"${boundary?.logicalParentUuid}"`,
+			'"logicalParentUuid":"0000-never-written"',
+		);
+		expect(broken).not.toBe(text);
+		const store = createMemoryTranscriptStore();
+		const result = await importTranscript(store, broken);
+		expect(result.skipped["link to a line the file does not hold (followed the line before)"]).toBe(1);
+		const session = await Session.open(store, result.session.sessionId);
+		const expected = expectedCounts(linesOf(`${COMPACTED}.jsonl`));
+		expect(session.messages().filter((message) => message.role === "assistant")).toHaveLength(expected.responses);
+		expect(session.messages().filter((message) => message.role === "toolResult")).toHaveLength(expected.results);
+		await session.close();
+	});
+
 	it("imports sub-agents as sidechain sessions linked to the message that started them, not in the main context", async () => {
 		const store = createMemoryTranscriptStore();
 		const result = await importTranscript(store, readFileSync(join(fixtures, `${COMPACTED}.jsonl`), "utf8"), {

@@ -143,7 +143,7 @@ interface Linearised {
 function linearise(lines: readonly TranscriptLine[], skipped: Record<string, number>): Linearised {
 	const byUuid = new Map<string, TranscriptLine>();
 	for (const line of lines) if (typeof line.uuid === "string") byUuid.set(line.uuid, line);
-	const path = pathToLastMessage(lines, byUuid);
+	const path = pathToLastMessage(lines, byUuid, skipped);
 
 	const responses = new Map<string, TranscriptLine[]>();
 	const results = new Map<string, { line: TranscriptLine; index: number; block: Record<string, unknown> }>();
@@ -249,9 +249,17 @@ function linearise(lines: readonly TranscriptLine[], skipped: Record<string, num
 
 /**
  * The lines from the root to the last user or assistant line, following `parentUuid` (and, at a
- * compact boundary, `logicalParentUuid`) through lines of every type.
+ * compact boundary, `logicalParentUuid`) through lines of every type. A link to a line the file does
+ * not hold (real transcripts have compact boundaries whose logical parent was never written) goes
+ * on from the line before it in the file, as Keel mends its own damaged chains, rather than
+ * dropping the history before it; each such link is counted in `skipped`.
  */
-function pathToLastMessage(lines: readonly TranscriptLine[], byUuid: Map<string, TranscriptLine>): TranscriptLine[] {
+function pathToLastMessage(
+	lines: readonly TranscriptLine[],
+	byUuid: Map<string, TranscriptLine>,
+	skipped: Record<string, number>,
+): TranscriptLine[] {
+	const position = new Map(lines.map((line, index) => [line, index]));
 	let cursor: TranscriptLine | undefined;
 	for (let index = lines.length - 1; index >= 0 && cursor === undefined; index--) {
 		if (isConversationLine(lines[index])) cursor = lines[index];
@@ -267,9 +275,22 @@ function pathToLastMessage(lines: readonly TranscriptLine[], byUuid: Map<string,
 				: typeof cursor.logicalParentUuid === "string"
 					? cursor.logicalParentUuid
 					: undefined;
-		cursor = parent === undefined ? undefined : byUuid.get(parent);
+		if (parent === undefined) break;
+		const found = byUuid.get(parent);
+		if (found !== undefined) {
+			cursor = found;
+			continue;
+		}
+		countSkipped(skipped, "link to a line the file does not hold (followed the line before)");
+		cursor = lineBefore(lines, position.get(cursor) ?? 0);
 	}
 	return path.reverse();
+}
+
+/** The nearest line before `index` that takes part in the chain (has a uuid). */
+function lineBefore(lines: readonly TranscriptLine[], index: number): TranscriptLine | undefined {
+	for (let before = index - 1; before >= 0; before--) if (typeof lines[before].uuid === "string") return lines[before];
+	return undefined;
 }
 
 /** One response from its lines: their blocks in order, the last line's usage and stop reason. */
