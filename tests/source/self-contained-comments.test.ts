@@ -1,6 +1,7 @@
 // Source comments give their own reasons: they do not justify code by what another project does, or
 // by another repository's issue numbers, which a reader cannot check from here. The proxy's comments
-// may name the pi proxy protocol: it is a wire protocol Keel speaks, stated as a fact about it.
+// may name the pi proxy protocol: it is a wire protocol Keel speaks, stated as a fact about it; the
+// session interchange's may name pi's session file format, which it reads and writes.
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -9,7 +10,7 @@ const ROOT = join(import.meta.dirname, "..", "..");
 const SOURCE_DIRECTORIES = ["packages/ai/src", "packages/agent/src", "packages/proxy/src"].map((directory) =>
 	join(ROOT, directory),
 );
-const PROTOCOL_NOTES = /packages\/proxy\/src\//;
+const PROTOCOL_NOTES = /packages\/proxy\/src\/|packages\/agent\/src\/session\/interchange\//;
 
 function sourceFiles(directory: string): string[] {
 	return readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {

@@ -55,6 +55,7 @@ export {
 	DEFAULT_KEEP_RECENT_MESSAGES,
 	estimateTokens,
 } from "./compaction.js";
+export * from "./interchange/index.js";
 export { createMemoryTranscriptStore, isSummaryRecord } from "./memory-transcript-store.js";
 export {
 	getAgentMessageImages,
@@ -92,6 +93,7 @@ export {
 	sessionConvertToLlm,
 } from "./session-convert-to-llm.js";
 export {
+	ForeignTranscriptError,
 	InvalidSessionIdError,
 	SessionFencedError,
 	SessionLockedError,

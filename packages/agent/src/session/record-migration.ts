@@ -17,6 +17,18 @@ export const MIGRATIONS: Readonly<Record<number, Migration>> = {
 	0: migrateVersion0,
 };
 
+/**
+ * The records read from a version-0 line. Keel never writes version 0, so a transcript holding only
+ * such records was written by another tool; `Session.open` uses this to refuse it (see
+ * foreign-transcript.ts) without adding a field to the records.
+ */
+const version0Records = new WeakSet<object>();
+
+/** Whether a record was read from a version-0 line (another tool's line shape). */
+export function isVersion0Record(record: object): boolean {
+	return version0Records.has(record);
+}
+
 /** Steps `record` (of format `version`) up to SESSION_FORMAT_VERSION. */
 export function migrateRecord(record: RawRecord, version: number): RawRecord[] {
 	let records = [record];
@@ -25,6 +37,7 @@ export function migrateRecord(record: RawRecord, version: number): RawRecord[] {
 		if (!migration) throw new Error(`no migration from format version ${step} to ${step + 1}`);
 		records = records.flatMap(migration);
 	}
+	if (version === 0) for (const migrated of records) version0Records.add(migrated);
 	return records;
 }
 
@@ -52,7 +65,7 @@ function migrateVersion0(record: RawRecord): RawRecord[] {
 	return migrateUserMessage(message, base, id, parentId);
 }
 
-function migrateTimestamp(value: unknown): unknown {
+export function migrateTimestamp(value: unknown): unknown {
 	if (typeof value !== "string") return value;
 	const parsed = Date.parse(value);
 	return Number.isNaN(parsed) ? value : parsed;
@@ -96,13 +109,13 @@ function migrateUserMessage(message: RawRecord, base: RawRecord, id: unknown, pa
 	});
 }
 
-function migrateToolResultContent(content: unknown): unknown {
+export function migrateToolResultContent(content: unknown): unknown {
 	if (typeof content === "string") return [{ type: "text", text: content }];
 	if (Array.isArray(content)) return content.map((block) => migrateUserBlock(block as RawRecord));
 	return content === undefined ? [] : content;
 }
 
-function migrateUserBlock(block: RawRecord): unknown {
+export function migrateUserBlock(block: RawRecord): unknown {
 	if (block?.type === "image" && typeof block.source === "object" && block.source !== null) {
 		const source = block.source as RawRecord;
 		if (source.type === "base64") return { type: "image", data: source.data, mimeType: source.media_type };
@@ -119,7 +132,7 @@ const STOP_REASONS: Record<string, string> = {
 	pause_turn: "stop",
 };
 
-function migrateAssistantMessage(message: RawRecord, timestamp: unknown): RawRecord {
+export function migrateAssistantMessage(message: RawRecord, timestamp: unknown): RawRecord {
 	const content = Array.isArray(message.content) ? (message.content as RawRecord[]).map(migrateAssistantBlock) : [];
 	const usage = (typeof message.usage === "object" && message.usage !== null ? message.usage : {}) as RawRecord;
 	const count = (key: string) => (typeof usage[key] === "number" ? (usage[key] as number) : 0);

@@ -76,3 +76,22 @@ export class SessionFencedError extends Error {
 		this.sessionId = sessionId;
 	}
 }
+
+/**
+ * `Session.open` of a transcript another tool wrote (see interchange/) placed in a store: Keel does not open it in place — it would resume only part of the
+ * conversation, and appending would write Keel records into the other tool's file. The message
+ * points to the import, which writes a new Keel session and leaves the file as it is.
+ */
+export class ForeignTranscriptError extends Error {
+	override name = "ForeignTranscriptError";
+	constructor(
+		readonly sessionId: string,
+		/** The tool that wrote it, as far as its first line tells. */
+		readonly format: "claude-code" | "pi",
+	) {
+		const writer = format === "pi" ? "a pi session file" : "a Claude Code transcript";
+		super(
+			`Session "${sessionId}" is not a Keel transcript: its first line is from ${writer}. Keel does not open it in place (it would resume only part of the conversation, and appending would write into that file); import it into a new session with importTranscript() from @keel/agent-core/session or \`keel sessions import <file>\`, which leave the file unchanged`,
+		);
+	}
+}

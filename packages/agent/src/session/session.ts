@@ -9,6 +9,7 @@ import { pendingToolApprovals } from "../approval/paused-run.js";
 import type { AgentMessage } from "../types.js";
 import { findPausedToolRun } from "./approval-records.js";
 import { canLoadByOffset, loadOutlined, type OutlinedMessages, scanIntoTree } from "./context-loading.js";
+import { refuseForeignTranscript } from "./foreign-transcript.js";
 import type { SessionDamage } from "./record-damage.js";
 import { isSideMessage, type SessionBranchInfo, SessionTree } from "./session-tree.js";
 import {
@@ -116,9 +117,12 @@ export class Session {
 	/**
 	 * Opens an existing session for appending: takes its write lock (a second writer gets the store's
 	 * lock error), then reads the whole transcript into the index. Problems the store set aside are in
-	 * `problems`; every readable record is used.
+	 * `problems`; every readable record is used. A transcript another tool wrote (see interchange/)
+	 * is refused with a ForeignTranscriptError before anything is opened: import it instead.
 	 */
 	static async open(store: TranscriptStore, sessionId: string, options: OpenSessionOptions = {}): Promise<Session> {
+		// Before the lock: opening a writer may already change a file (a torn tail is set aside).
+		await refuseForeignTranscript(store, sessionId);
 		const writer = await store.openWriter(sessionId);
 		try {
 			const tree = new SessionTree();
