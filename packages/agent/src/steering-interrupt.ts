@@ -26,47 +26,57 @@ export function isInterruptedMessage(message: AgentMessage): message is Assistan
 /**
  * The interrupts of one run. `interrupt` is what the run's caller gets (AgentLoopConfig's
  * `listenForInterrupts`); `beginStep` / `endStep` bracket each model call and tool batch.
+ * Steps share one AbortController until an interrupt aborts it: a step costs no allocation and no
+ * listener, which keeps the Agent's per-turn overhead where it was (docs/agent.md, "Performance").
  */
 export class SteeringInterrupts {
 	/** Set by an interrupt; cleared when steering is next polled (what was queued then goes next). */
 	requested = false;
 	/** True once an interrupt aborted the current (or last) step, until the next step begins. */
 	stepInterrupted = false;
-	private controller: AbortController | undefined;
+	private inStep = false;
+	private controller = new AbortController();
 
-	constructor(private readonly runSignal: AbortSignal | undefined) {}
+	constructor(private readonly runSignal: AbortSignal | undefined) {
+		if (runSignal?.aborted) this.controller.abort();
+		else runSignal?.addEventListener("abort", this, { once: true });
+	}
 
 	/** Cuts the step in flight short; between steps, the next step starts already interrupted. */
 	readonly interrupt = (): void => {
 		this.requested = true;
-		const controller = this.controller;
-		if (controller && !controller.signal.aborted) {
+		if (this.inStep && !this.controller.signal.aborted) {
 			this.stepInterrupted = true;
-			controller.abort();
+			this.controller.abort();
 		}
 	};
 
 	/** Starts a step: its signal aborts with the run's signal or on an interrupt. */
 	beginStep(): AbortSignal {
-		const controller = new AbortController();
-		this.controller = controller;
+		this.inStep = true;
 		this.stepInterrupted = false;
-		if (this.runSignal?.aborted) controller.abort();
-		else if (this.requested) {
+		const runAborted = this.runSignal?.aborted === true;
+		// The last step was interrupted: this one gets a fresh signal.
+		if (this.controller.signal.aborted && !runAborted) this.controller = new AbortController();
+		if (this.requested && !runAborted) {
 			this.stepInterrupted = true;
-			controller.abort();
-		} else this.runSignal?.addEventListener("abort", this, { once: true });
-		return controller.signal;
+			this.controller.abort();
+		}
+		return this.controller.signal;
 	}
 
 	endStep(): void {
-		this.runSignal?.removeEventListener("abort", this);
-		this.controller = undefined;
+		this.inStep = false;
 	}
 
-	/** The run's signal aborted: so does the step's (the listener object form saves a closure per step). */
+	/** The run has ended: stop listening to its signal. */
+	dispose(): void {
+		this.runSignal?.removeEventListener("abort", this);
+	}
+
+	/** The run's signal aborted: so does the step's (the listener object form saves a closure). */
 	handleEvent(): void {
-		this.controller?.abort();
+		this.controller.abort();
 	}
 }
 
