@@ -17,9 +17,11 @@ import {
 	type AgentEvent,
 	type AgentMessage,
 	type AgentTool,
+	defaultConvertToLlm,
 	INTERRUPTED_BY_STEERING_TEXT,
 	INTERRUPTED_TOOL_TEXT,
 	isInterruptedMessage,
+	runAgentLoop,
 	SKIPPED_FOR_INTERRUPT_TEXT,
 	SKIPPED_FOR_STEERING_TEXT,
 } from "../src/index.js";
@@ -280,6 +282,75 @@ describe("steering that interrupts running tools", () => {
 		]);
 		expect(roles(agent.state.messages).slice(-2)).toEqual(["user", "assistant"]);
 		expect(textOf(agent.state.messages.at(-1) as AgentMessage)).toBe("Switching.");
+	});
+});
+
+describe("steering that interrupts a batch with a call waiting for approval", () => {
+	it("answers the waiting call with the skipped result instead of pausing the run", async () => {
+		const slow = untilAbortedTool("slow");
+		const guarded = countingEcho();
+		const write: AgentTool = { ...guarded.tool, name: "write", requiresApproval: true };
+		faux.setResponses([
+			fauxAssistantMessage([fauxToolCall("slow", {}, "call_1"), fauxToolCall("write", { value: "x" }, "call_2")]),
+			"Switching.",
+		]);
+		const agent = createAgent({ initialState: { tools: [slow.tool, write] } });
+		let ended: AgentEvent | undefined;
+		agent.subscribe((event) => {
+			if (event.type === "agent_end") ended = event;
+		});
+		const running = agent.prompt("run the checks");
+		await slow.started;
+		agent.steer(user(STOP), { interrupt: true });
+		await running;
+
+		expect(ended?.type === "agent_end" && ended.pausedRun).toBeUndefined();
+		expect(agent.pendingApprovals).toEqual([]);
+		expect(guarded.runs).toEqual([]);
+		expect(toolResults(agent.state.messages).map((result) => [result.toolCallId, textOf(result)])).toEqual([
+			["call_1", INTERRUPTED_TOOL_TEXT],
+			["call_2", SKIPPED_FOR_INTERRUPT_TEXT],
+		]);
+		expect(textOf(agent.state.messages.at(-1) as AgentMessage)).toBe("Switching.");
+	});
+});
+
+describe("steering that interrupts, in the loop without an Agent", () => {
+	it("listenForInterrupts hands out the interrupt and takes back the unsubscribe when the run ends", async () => {
+		faux.setResponses([LONG_TEXT, "Production first."]);
+		const queue: AgentMessage[] = [];
+		let interrupt: (() => void) | undefined;
+		let stoppedListening = 0;
+		const events: AgentEvent[] = [];
+		const messages = await runAgentLoop(
+			[user("explain the build")],
+			{ systemPrompt: "", messages: [] },
+			{
+				model: faux.getModel(),
+				convertToLlm: defaultConvertToLlm,
+				getSteeringMessages: () => queue.splice(0),
+				listenForInterrupts: (given) => {
+					interrupt = given;
+					return () => {
+						stoppedListening++;
+					};
+				},
+			},
+			(event) => {
+				events.push(event);
+				if (queue.length === 0 && isDelta("text_delta")(event) && stoppedListening === 0 && interrupt) {
+					queue.push(user(STOP));
+					interrupt();
+					interrupt = undefined;
+				}
+			},
+		);
+
+		expect(roles(messages)).toEqual(["user", "assistant", "user", "assistant"]);
+		expect(isInterruptedMessage(messages[1])).toBe(true);
+		expect(textOf(messages[3])).toBe("Production first.");
+		expect(stoppedListening).toBe(1);
+		expect(eventTreeProblems(events)).toEqual([]);
 	});
 });
 
