@@ -390,6 +390,24 @@ describe("steering that interrupts: edges", () => {
 		expect(faux.state.callCount).toBe(1);
 	});
 
+	it("steering again with an equal message already queued is not queued twice, but still interrupts", async () => {
+		faux.setResponses([LONG_TEXT, "Production first."]);
+		const agent = createAgent();
+		const answers: boolean[] = [];
+		agent.subscribe((event) => {
+			if (answers.length === 0 && isDelta("text_delta")(event)) {
+				agent.steer(user(STOP));
+				answers.push(agent.steer(user(STOP), { interrupt: true }));
+			}
+		});
+		await agent.prompt("explain the build");
+
+		expect(answers).toEqual([false]);
+		expect(isInterruptedMessage(agent.state.messages[1])).toBe(true);
+		expect(roles(agent.state.messages)).toEqual(["user", "assistant", "user", "assistant"]);
+		expect(agent.hasQueuedMessages()).toBe(false);
+	});
+
 	it("abort() during the handoff to the steering still ends the run once, cleanly, with nothing lost", async () => {
 		faux.setResponses([LONG_TEXT, "never asked for"]);
 		const agent = createAgent();
