@@ -13,6 +13,7 @@ import { runAgentLoop, runAgentLoopAfterApprovals, runAgentLoopContinue } from "
 import type { AgentCompactOptions, AgentCompactResult, AgentStore, AgentStoreRun } from "./agent-store.js";
 import { applyToolApprovalDecisions, assertCanResume, pendingToolApprovals } from "./approval/paused-run.js";
 import { MessageQueue, type QueuedMessage, queueKey } from "./message-queue.js";
+import { isInterruptedMessage } from "./steering-interrupt.js";
 import type {
 	AgentEvent,
 	AgentLoopConfig,
@@ -94,6 +95,16 @@ export interface QueueMessageOptions {
 	priority?: number;
 }
 
+/** How a steering message is queued. */
+export interface SteerOptions extends QueueMessageOptions {
+	/**
+	 * True to be heard now: the running model call is cut off (its answer so far kept, marked with
+	 * INTERRUPTED_BY_STEERING_TEXT), running tools are aborted and calls not started are skipped,
+	 * then the steering goes next. The run goes on. See `interrupt()`.
+	 */
+	interrupt?: boolean;
+}
+
 /** The live state. Assigning `tools` or `messages` stores a copy of the array. */
 class LiveAgentState implements AgentState {
 	systemPrompt = "";
@@ -158,6 +169,8 @@ export class Agent {
 	private decided = new Map<string, boolean>();
 	/** True from the start of a run that resumes a paused one until its batch's turn_end. */
 	private resuming = false;
+	/** Interrupts the running run's current step (set by the loop through listenForInterrupts). */
+	private interruptRun: (() => void) | undefined;
 
 	convertToLlm: AgentLoopConfig["convertToLlm"];
 	transformContext: AgentLoopConfig["transformContext"];
@@ -273,11 +286,28 @@ export class Agent {
 	// --- queues ---------------------------------------------------------------------------------
 
 	/**
-	 * Queues a message for the running turn: it goes in after the current tool (or turn). Returns
-	 * false when an equal message is still queued (it is then not queued twice).
+	 * Queues a message for the running turn: it goes in after the current tool (or turn), or at once
+	 * with `{ interrupt: true }` (see `interrupt()`). Returns false when an equal message is still
+	 * queued (it is then not queued twice; an interrupt still happens).
 	 */
-	steer(message: AgentMessage, options?: QueueMessageOptions): boolean {
-		return this.enqueue("steering", message, options);
+	steer(message: AgentMessage, options?: SteerOptions): boolean {
+		const queued = this.enqueue("steering", message, options);
+		if (options?.interrupt === true) this.interrupt();
+		return queued;
+	}
+
+	/**
+	 * Makes the queued steering messages go next, now: the model call in flight is cut off (its
+	 * answer so far stays in the transcript with stopReason "aborted" and errorMessage
+	 * INTERRUPTED_BY_STEERING_TEXT, and the model is shown its text on the next call), running tools
+	 * see their signal abort (result: INTERRUPTED_TOOL_TEXT), calls not started are skipped
+	 * (SKIPPED_FOR_INTERRUPT_TEXT). The run is not aborted: it goes on with the steering. Returns
+	 * false, doing nothing, when no steering message is queued or no run is in progress.
+	 */
+	interrupt(): boolean {
+		if (this.steeringQueue.length === 0 || !this.interruptRun) return false;
+		this.interruptRun();
+		return true;
 	}
 	/** Queues a message for when the agent would otherwise stop; false when an equal one is still queued. */
 	followUp(message: AgentMessage, options?: QueueMessageOptions): boolean {
@@ -659,6 +689,12 @@ export class Agent {
 			maxRetryDelayMs: this.maxRetryDelayMs,
 			toolExecution: this.toolExecution,
 			steeringCheck: this.steeringCheck,
+			listenForInterrupts: (interrupt) => {
+				this.interruptRun = interrupt;
+				return () => {
+					if (this.interruptRun === interrupt) this.interruptRun = undefined;
+				};
+			},
 			beforeToolCall: this.beforeToolCall,
 			afterToolCall: this.afterToolCall,
 			shouldStopAfterTurn: this.shouldStopAfterTurn,
@@ -818,7 +854,10 @@ export class Agent {
 				break;
 			case "turn_end": {
 				const message = event.message as { role?: unknown; errorMessage?: string };
-				if (message.role === "assistant" && message.errorMessage) state.errorMessage = message.errorMessage;
+				// An answer interrupted by steering is no error: the run goes on.
+				if (message.role === "assistant" && message.errorMessage && !isInterruptedMessage(event.message)) {
+					state.errorMessage = message.errorMessage;
+				}
 				break;
 			}
 		}

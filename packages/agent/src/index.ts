@@ -8,6 +8,7 @@ export {
 	ALREADY_PROCESSING_CONTINUE_TEXT,
 	ALREADY_PROCESSING_PROMPT_TEXT,
 	type QueueMessageOptions,
+	type SteerOptions,
 } from "./agent.js";
 export {
 	defaultConvertToLlm,
@@ -55,6 +56,12 @@ export {
 	pendingToolApprovals,
 } from "./approval/paused-run.js";
 // --- agent core, continued (Biome sorts exports by path) ---
+export {
+	INTERRUPTED_BY_STEERING_TEXT,
+	INTERRUPTED_TOOL_TEXT,
+	isInterruptedMessage,
+	SKIPPED_FOR_INTERRUPT_TEXT,
+} from "./steering-interrupt.js";
 export { ABORTED_TOOL_TEXT, SKIPPED_FOR_STEERING_TEXT, TRUNCATED_TOOL_CALL_TEXT } from "./tool-execution.js";
 export type {
 	AfterToolCallContext,

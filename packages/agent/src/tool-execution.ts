@@ -9,6 +9,7 @@ import {
 	type ToolResultMessage,
 	validateToolArguments,
 } from "@keel/ai";
+import { INTERRUPTED_TOOL_TEXT } from "./steering-interrupt.js";
 import type {
 	AgentContext,
 	AgentEvent,
@@ -49,6 +50,16 @@ export interface ToolCallRun {
 	context: AgentContext;
 	config: AgentLoopConfig;
 	signal: AbortSignal | undefined;
+	/**
+	 * The signal the tools and their hooks get while a batch that steering may interrupt runs
+	 * (steering-interrupt.ts): it aborts with `signal` or on an interrupt. Unset: they get `signal`.
+	 */
+	toolSignal?: AbortSignal;
+}
+
+/** The result of a call whose tool signal aborted: the run was aborted, or steering interrupted it. */
+function abortedToolText(run: ToolCallRun): string {
+	return run.signal?.aborted || !run.toolSignal?.aborted ? ABORTED_TOOL_TEXT : INTERRUPTED_TOOL_TEXT;
 }
 
 export function findTool(context: AgentContext, name: string): AgentTool | undefined {
@@ -115,11 +126,12 @@ async function askBeforeToolCall(
 ): Promise<PreparedToolCall | ToolOutcome> {
 	const beforeToolCall = run.config.beforeToolCall;
 	if (!beforeToolCall) return prepared;
+	const signal = run.toolSignal ?? run.signal;
 	try {
 		const decision = await callCallback(
 			"beforeToolCall",
-			() => beforeToolCall({ assistantMessage, toolCall, args: prepared.args, context: run.context }, run.signal),
-			run.signal,
+			() => beforeToolCall({ assistantMessage, toolCall, args: prepared.args, context: run.context }, signal),
+			signal,
 		);
 		if (decision?.block) {
 			const blocked = errorOutcome(decision.reason || "Tool execution was blocked");
@@ -131,7 +143,7 @@ async function askBeforeToolCall(
 		}
 		return prepared;
 	} catch (error) {
-		return errorOutcome(run.signal?.aborted ? ABORTED_TOOL_TEXT : formatThrownValue(error));
+		return errorOutcome(signal?.aborted ? abortedToolText(run) : formatThrownValue(error));
 	}
 }
 
@@ -148,8 +160,8 @@ export async function executePreparedToolCall(
 	emitUpdate: AgentEventSink,
 ): Promise<ToolOutcome> {
 	// Aborted after preparation (during a hook, or while earlier calls were prepared): never start it.
-	const signal = run.signal;
-	if (signal?.aborted) return errorOutcome(ABORTED_TOOL_TEXT);
+	const signal = run.toolSignal ?? run.signal;
+	if (signal?.aborted) return errorOutcome(abortedToolText(run));
 
 	// Updates are chained, so listeners see them one at a time and all before tool_execution_end.
 	let settled = false;
@@ -176,7 +188,7 @@ export async function executePreparedToolCall(
 		const returned = prepared.tool.execute(toolCall.id, prepared.args as never, signal, onUpdate);
 		const result = abort ? await abort.race(returned) : await returned;
 		abandoned = result === ABORTED;
-		outcome = result === ABORTED ? errorOutcome(ABORTED_TOOL_TEXT) : checkToolResult(toolCall.name, result);
+		outcome = result === ABORTED ? errorOutcome(abortedToolText(run)) : checkToolResult(toolCall.name, result);
 	} catch (error) {
 		// A rejection, or a tool that throws synchronously instead of rejecting.
 		outcome = errorOutcome(formatThrownValue(error));
@@ -198,6 +210,7 @@ async function applyAfterToolCall(
 ): Promise<ToolOutcome> {
 	const afterToolCall = run.config.afterToolCall;
 	if (!afterToolCall) return executed;
+	const signal = run.toolSignal ?? run.signal;
 	try {
 		const override = await callCallback(
 			"afterToolCall",
@@ -211,9 +224,9 @@ async function applyAfterToolCall(
 						result: executed.result,
 						isError: executed.isError,
 					},
-					run.signal,
+					signal,
 				),
-			run.signal,
+			signal,
 		);
 		if (!override) return executed;
 		// Each field that is not undefined replaces the tool's own.
@@ -227,7 +240,7 @@ async function applyAfterToolCall(
 		if (usage !== undefined) result.usage = usage;
 		return { kind: "done", result, isError: override.isError ?? executed.isError };
 	} catch (error) {
-		return errorOutcome(run.signal?.aborted ? ABORTED_TOOL_TEXT : formatThrownValue(error));
+		return errorOutcome(signal?.aborted ? abortedToolText(run) : formatThrownValue(error));
 	}
 }
 

@@ -60,6 +60,7 @@ export type ToolExecutionMode = "sequential" | "parallel";
  * - "after-each-tool" (default): after each tool finishes; the calls not yet run are skipped with
  *   the error result `Skipped due to queued user message.` so the user is heard at once.
  * - "after-turn": only once the whole turn is done; no tool call is ever skipped.
+ * An interrupt (`steer(message, { interrupt: true })`) is heard at once in either mode.
  */
 export type SteeringCheck = "after-each-tool" | "after-turn";
 
@@ -225,6 +226,16 @@ export interface AgentLoopConfig extends SimpleStreamOptions {
 	toolExecution?: ToolExecutionMode;
 	/** Default "after-each-tool". */
 	steeringCheck?: SteeringCheck;
+	/**
+	 * Lets the caller interrupt the run for steering. Called once as the run starts with `interrupt`;
+	 * calling `interrupt()` cuts the step in flight short: the model call ends as aborted, its answer
+	 * so far kept with `errorMessage` INTERRUPTED_BY_STEERING_TEXT; running tools see their signal
+	 * abort; calls not started are skipped. Then steering is polled and its messages go next; the run
+	 * itself goes on (its signal is not aborted). The function returned is called when the run ends.
+	 * Queue the steering message before calling `interrupt()`: the Agent's `steer(message, { interrupt: true })`
+	 * does both.
+	 */
+	listenForInterrupts?: (interrupt: () => void) => (() => void) | undefined;
 	beforeToolCall?: (
 		context: BeforeToolCallContext,
 		signal?: AbortSignal,

@@ -1,10 +1,18 @@
-// Many Agent runs with faults, steering, follow-ups and aborts injected at seeded random points.
+// Many Agent runs with faults, steering (interrupting or not), follow-ups and aborts injected at
+// seeded random points.
 // Each run must end with a well-formed event tree, a valid transcript and an idle agent, and every
 // model call must be sent a conversation each wire API accepts.
 import { type AssistantMessage, type Message, type ToolCall, type ToolResultMessage, Type } from "@keel/ai";
 import { describe, expect, it } from "vitest";
 import { toolPairingProblems } from "../../ai/test/helpers/tool-pairing.js";
-import { Agent, type AgentEvent, type AgentMessage, type AgentTool, type StreamFn } from "../src/index.js";
+import {
+	Agent,
+	type AgentEvent,
+	type AgentMessage,
+	type AgentTool,
+	isInterruptedMessage,
+	type StreamFn,
+} from "../src/index.js";
 import { type ScriptBlock, type ScriptedResponse, scriptedStreamFn, testModel, user } from "./helpers.js";
 
 /** mulberry32: a tiny deterministic generator, so a failure can be replayed from its seed. */
@@ -141,7 +149,15 @@ describe("randomised runs", () => {
 	it("always end with a valid transcript, a well-formed event tree and an idle agent", async () => {
 		let runs = 0;
 		const pairingProblems: string[] = [];
-		const seen = { aborted: 0, skipped: 0, failedCallbacks: 0, toolErrors: 0, followUps: 0, blocked: 0 };
+		const seen = {
+			aborted: 0,
+			skipped: 0,
+			failedCallbacks: 0,
+			toolErrors: 0,
+			followUps: 0,
+			blocked: 0,
+			interrupted: 0,
+		};
 		for (let seed = 1; seed <= 60; seed++) {
 			const random = createRandom(seed);
 			let agent!: Agent;
@@ -183,9 +199,11 @@ describe("randomised runs", () => {
 			for (let prompt = 0; prompt < 5; prompt++) {
 				const events: AgentEvent[] = [];
 				const abortAfter = random.chance(0.3) ? 1 + random.integer(25) : -1;
+				const interruptAt = random.chance(0.3) ? 1 + random.integer(25) : -1;
 				const unsubscribe = agent.subscribe((event) => {
 					events.push(event);
 					if (events.length === abortAfter) agent.abort();
+					if (events.length === interruptAt) agent.steer(user("interrupt"), { interrupt: true });
 				});
 				if (random.chance(0.3)) agent.followUp(user("follow-up"));
 				const before = agent.state.messages.length;
@@ -212,6 +230,8 @@ describe("randomised runs", () => {
 					if (message.role === "toolResult" && JSON.stringify(message.content).includes("Skipped")) seen.skipped++;
 					if (message.role === "user" && message.content === "follow-up") seen.followUps++;
 					if (message.role === "toolResult" && JSON.stringify(message.content).includes("blocked")) seen.blocked++;
+					if (isInterruptedMessage(message) || JSON.stringify(message.content).includes("interrupted by a steering"))
+						seen.interrupted++;
 				}
 				agent.clearAllQueues();
 			}
