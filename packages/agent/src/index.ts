@@ -10,6 +10,21 @@ export {
 	type QueueMessageOptions,
 } from "./agent.js";
 export {
+	AGENT_TOOL_PARAMETERS,
+	type AgentAsToolOptions,
+	type AgentToolDetails,
+	type AgentToolProgressDetails,
+	type AgentToolRun,
+	type AgentToolRunDetails,
+	agentAsTool,
+	type ChildAgentCall,
+	type ChildAgentContext,
+	type ChildAgentStore,
+	type ChildStoreFactory,
+	DEFAULT_AGENT_TOOL_MAX_DEPTH,
+	summariseAgentEvent,
+} from "./agent-as-tool.js";
+export {
 	defaultConvertToLlm,
 	getDefaultStreamFn,
 	isUnknownModel,
@@ -82,3 +97,4 @@ export type {
 	ToolApprovalCheck,
 	ToolExecutionMode,
 } from "./types.js";
+export { addUsage, emptyUsage, sumUsage } from "./usage-total.js";
