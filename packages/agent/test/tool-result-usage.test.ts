@@ -1,6 +1,6 @@
 // A tool's own usage is kept on its toolResult message, and a tool may report a failure without
 // throwing (`isError: true`), keeping its details and usage.
-import { type ToolResultMessage, Type, type Usage } from "@keel/ai";
+import { type ToolResultMessage, Type, type Usage, validateMessage } from "@keel/ai";
 import { fauxAssistantMessage, fauxToolCall, registerFauxProvider } from "@keel/ai/testing";
 import { expect, it } from "vitest";
 import { Agent, type AgentEvent, type AgentTool } from "../src/index.js";
@@ -65,4 +65,11 @@ it("keeps a tool's usage on its toolResult message, reports isError without a th
 	} finally {
 		faux.unregister();
 	}
+});
+
+it("validates a toolResult message's usage as an object when it has one", () => {
+	const message = { role: "toolResult", toolCallId: "c1", toolName: "t", content: [], isError: false, timestamp: 1 };
+	expect(validateMessage({ ...message, usage: spent })).toMatchObject({ usage: spent });
+	expect(validateMessage(message)).not.toHaveProperty("usage");
+	expect(() => validateMessage({ ...message, usage: "lots" })).toThrow("message.usage");
 });
