@@ -410,6 +410,29 @@ describe("agentAsTool: a child that fails gives the parent an error result", () 
 		expect(lastText(parent)).toBe("gave up");
 	});
 
+	it("gives an error result when the child stops to wait for a tool approval, since nobody can decide it", async () => {
+		const guarded: AgentTool = {
+			name: "delete_files",
+			label: "Delete",
+			description: "Deletes files",
+			parameters: Type.Object({}),
+			requiresApproval: true,
+			execute: async () => ({ content: [{ type: "text", text: "deleted" }], details: {} }),
+		};
+		parentFaux.setResponses([fauxAssistantMessage(fauxToolCall("researcher", { input: "q" })), "went on"]);
+		childFaux.setResponses([fauxAssistantMessage(fauxToolCall("delete_files", {}))]);
+		const parent = parentAgent([
+			researcher({ agent: { initialState: { model: childFaux.getModel(), tools: [guarded] } } }),
+		]);
+		await parent.prompt("go");
+		const [result] = toolResults(parent);
+		expect(result.isError).toBe(true);
+		expect(textOfContent(result)).toBe(
+			'Agent "researcher" stopped to wait for approval of delete_files: an agent run as a tool cannot wait for approvals; decide them with the child\'s approvalPolicy',
+		);
+		expect(lastText(parent)).toBe("went on");
+	});
+
 	it("reports a failing agent(), prompt() or result() function as an error result naming it", async () => {
 		const cases: [Partial<Parameters<typeof agentAsTool>[0]>, string][] = [
 			[
