@@ -10,16 +10,20 @@
 // toolDescription, customOutputExtractor })` (https://openai.github.io/openai-agents-js/guides/tools/#agents-as-tools)
 // with `{ input: string }` as the default parameters, and the AI SDK's sub-agents, a tool whose
 // execute runs an agent and may map its output (https://ai-sdk.dev/docs/agents/subagents).
+import { formatThrownValue, type ImageContent, type TextContent, type TSchema, type Usage } from "@keel/ai";
+import { Agent } from "./agent.js";
+import { type CheckedOptions, checkAgentToolOptions } from "./agent-as-tool-options.js";
 import {
-	formatThrownValue,
-	type ImageContent,
-	type Static,
-	type TextContent,
-	type TSchema,
-	Type,
-	type Usage,
-} from "@keel/ai";
-import { Agent, type AgentOptions } from "./agent.js";
+	AGENT_TOOL_PARAMETERS,
+	type AgentAsToolOptions,
+	type AgentToolDetails,
+	type AgentToolRun,
+	type AgentToolRunDetails,
+	type ChildAgentCall,
+	type ChildAgentStore,
+	type ChildStoreFactory,
+} from "./agent-as-tool-types.js";
+import { lastAssistant, summariseAgentEvent, textOf } from "./agent-event-summary.js";
 import type { AgentStore } from "./agent-store.js";
 import type {
 	AgentEvent,
@@ -30,117 +34,6 @@ import type {
 	ShouldStopAfterTurnContext,
 } from "./types.js";
 import { addUsage, emptyUsage } from "./usage-total.js";
-
-/** The parameters of an agent tool unless others are given: the task, as one string. */
-export const AGENT_TOOL_PARAMETERS = Type.Object({
-	input: Type.String({
-		description: "The task for the agent, in full: it sees nothing of this conversation but this text.",
-	}),
-});
-
-/** How deep agents may call agents unless `maxDepth` says otherwise (a top-level agent's child is 1). */
-export const DEFAULT_AGENT_TOOL_MAX_DEPTH = 4;
-
-/** What a call of an agent tool knows when it makes the child's prompt, store and Agent. */
-export interface ChildAgentCall<TArgs = unknown> {
-	/** The parent's tool call id. */
-	toolCallId: string;
-	/** The tool's name. */
-	toolName: string;
-	/** The validated arguments of the call. */
-	args: TArgs;
-	/** How deep the child runs: 1 for the child of an agent that is not itself a child. */
-	depth: number;
-	/** The parent run's signal (the child is aborted with it). */
-	signal: AbortSignal | undefined;
-}
-
-/** What a call gives `createAgent`: the call, and the store the child must keep its transcript in. */
-export interface ChildAgentContext<TArgs = unknown> extends ChildAgentCall<TArgs> {
-	/** The store `childStore` made for this call: pass it as `new Agent({ store })`. Undefined without `childStore`. */
-	store: AgentStore | undefined;
-}
-
-/** A store for one child run, and what to do once the run is over. */
-export interface ChildAgentStore {
-	store: AgentStore;
-	/** Named in the result's details, to find the child's transcript (a sidechain session's id). */
-	sessionId?: string;
-	/** Called once the child is idle (close the session, release a lock); a failure is ignored. */
-	close?(): Promise<void> | void;
-}
-
-/** Makes the store of each child run. */
-export type ChildStoreFactory = (call: ChildAgentCall) => ChildAgentStore | Promise<ChildAgentStore>;
-
-/** What a finished child run gives the `result` mapping. */
-export interface AgentToolRun<TArgs = unknown> extends ChildAgentCall<TArgs> {
-	/** The text of the child's last assistant message ("" when it had none). */
-	text: string;
-	/** The messages the child's run added (its prompt first). */
-	messages: AgentMessage[];
-	/** The child's tokens and cost, its own tools' included. */
-	usage: Usage;
-	/** The turns the child took. */
-	turns: number;
-	/** The child store's `sessionId`, when it named one. */
-	sessionId?: string;
-}
-
-/** The details of an agent tool's final result. */
-export interface AgentToolRunDetails {
-	kind: "result";
-	usage: Usage;
-	turns: number;
-	/** Set when the child's store named one (a sidechain session). */
-	sessionId?: string;
-}
-
-/** The details of an agent tool's partial results: one event of the child's run. */
-export interface AgentToolProgressDetails {
-	kind: "progress";
-	/** How deep the child runs (1 for the child of a top-level agent). */
-	depth: number;
-	event: AgentEvent;
-}
-
-export type AgentToolDetails = AgentToolRunDetails | AgentToolProgressDetails;
-
-export interface AgentAsToolOptions<TParameters extends TSchema = typeof AGENT_TOOL_PARAMETERS> {
-	/** The tool's name, as the parent's model calls it. */
-	name: string;
-	/** What the agent is for: the parent's model reads it to decide when to call it. */
-	description: string;
-	/** For UIs; default the name. */
-	label?: string;
-	/** Default `{ input: string }` (AGENT_TOOL_PARAMETERS). */
-	parameters?: TParameters;
-	/**
-	 * The child: options for a new Agent per call (never with a `store`: use `childStore`), or a
-	 * function that makes a new Agent per call and must give it `context.store`.
-	 */
-	agent: AgentOptions | ((context: ChildAgentContext<Static<TParameters>>) => Agent | Promise<Agent>);
-	/** The child's prompt from the call's arguments. Default: `args.input` when a string, else the arguments as JSON. */
-	prompt?: (
-		args: Static<TParameters>,
-		call: ChildAgentCall<Static<TParameters>>,
-	) => string | AgentMessage | AgentMessage[] | Promise<string | AgentMessage | AgentMessage[]>;
-	/** The result the parent's model reads, from the child's run. Default: the child's last text. */
-	result?: (
-		run: AgentToolRun<Static<TParameters>>,
-	) => string | (TextContent | ImageContent)[] | Promise<string | (TextContent | ImageContent)[]>;
-	/** Gives each child run its own store (for a session: `sidechainStores(session)`). */
-	childStore?: ChildStoreFactory;
-	/**
-	 * The most turns a child may take; a child still calling tools after them ends with an error
-	 * result. Default: no limit.
-	 */
-	maxTurns?: number;
-	/** How deep agent tools may nest (default DEFAULT_AGENT_TOOL_MAX_DEPTH); a deeper call gets an error result. */
-	maxDepth?: number;
-	/** Which child events reach the parent as tool_execution_update: all (default), none, or those this returns true for. */
-	progress?: boolean | ((event: AgentEvent) => boolean);
-}
 
 /**
  * The depth of the run each signal belongs to: a child registers its run's signal, and the loop hands
@@ -153,7 +46,7 @@ const runDepths = new WeakMap<AbortSignal, number>();
 export function agentAsTool<TParameters extends TSchema = typeof AGENT_TOOL_PARAMETERS>(
 	options: AgentAsToolOptions<TParameters>,
 ): AgentTool<TParameters, AgentToolDetails> {
-	const checked = checkOptions(options);
+	const checked = checkAgentToolOptions(options);
 	const parameters = (options.parameters ?? AGENT_TOOL_PARAMETERS) as TParameters;
 	return {
 		name: options.name,
@@ -162,67 +55,6 @@ export function agentAsTool<TParameters extends TSchema = typeof AGENT_TOOL_PARA
 		parameters,
 		execute: (toolCallId, args, signal, onUpdate) =>
 			runChild(checked, { toolCallId, toolName: options.name, args, depth: 0, signal }, onUpdate),
-	};
-}
-
-interface CheckedOptions {
-	options: AgentAsToolOptions<TSchema>;
-	maxDepth: number;
-}
-
-function checkOptions<TParameters extends TSchema>(options: AgentAsToolOptions<TParameters>): CheckedOptions {
-	const where = "agentAsTool()";
-	if (typeof options !== "object" || options === null) {
-		throw new TypeError(`${where} takes an options object, got ${options === null ? "null" : typeof options}`);
-	}
-	if (typeof options.name !== "string" || options.name.trim() === "") {
-		throw new TypeError(`${where}: name must be a non-empty string, got ${JSON.stringify(options.name)}`);
-	}
-	if (typeof options.description !== "string" || options.description.trim() === "") {
-		throw new TypeError(
-			`${where} "${options.name}": description must be a non-empty string (the parent's model reads it)`,
-		);
-	}
-	const agent = options.agent as unknown;
-	if (typeof agent !== "function" && (typeof agent !== "object" || agent === null)) {
-		throw new TypeError(
-			`${where} "${options.name}": agent must be Agent options or a function returning a new Agent, got ${agent === null ? "null" : typeof agent}`,
-		);
-	}
-	if (agent instanceof Agent) {
-		throw new TypeError(
-			`${where} "${options.name}": agent is an Agent instance; give a function that makes a new one per call (agent: () => new Agent(...)), since calls may run at once`,
-		);
-	}
-	if (typeof agent === "object" && (agent as AgentOptions).store !== undefined) {
-		throw new TypeError(
-			`${where} "${options.name}": agent options must not carry a store (every call needs its own); give childStore instead`,
-		);
-	}
-	if (options.parameters !== undefined && (typeof options.parameters !== "object" || options.parameters === null)) {
-		throw new TypeError(`${where} "${options.name}": parameters must be a TypeBox schema`);
-	}
-	for (const field of ["prompt", "result", "childStore"] as const) {
-		if (options[field] !== undefined && typeof options[field] !== "function") {
-			throw new TypeError(`${where} "${options.name}": ${field} must be a function, got ${typeof options[field]}`);
-		}
-	}
-	if (
-		options.progress !== undefined &&
-		typeof options.progress !== "boolean" &&
-		typeof options.progress !== "function"
-	) {
-		throw new TypeError(`${where} "${options.name}": progress must be a boolean or a function of the event`);
-	}
-	for (const field of ["maxTurns", "maxDepth"] as const) {
-		const value = options[field];
-		if (value !== undefined && (!Number.isInteger(value) || value < 1)) {
-			throw new RangeError(`${where} "${options.name}": ${field} must be a positive integer, got ${String(value)}`);
-		}
-	}
-	return {
-		options: options as unknown as AgentAsToolOptions<TSchema>,
-		maxDepth: options.maxDepth ?? DEFAULT_AGENT_TOOL_MAX_DEPTH,
 	};
 }
 
@@ -470,28 +302,6 @@ class ChildRun {
 	}
 }
 
-interface AssistantLike {
-	role: "assistant";
-	content: { type: string; text?: string }[];
-	stopReason?: string;
-	errorMessage?: string;
-}
-
-function lastAssistant(messages: AgentMessage[]): AssistantLike | undefined {
-	for (let index = messages.length - 1; index >= 0; index--) {
-		const message = messages[index] as { role?: unknown };
-		if (message.role === "assistant") return message as AssistantLike;
-	}
-	return undefined;
-}
-
-function textOf(message: AssistantLike): string {
-	return message.content
-		.filter((block) => block.type === "text" && typeof block.text === "string")
-		.map((block) => block.text)
-		.join("");
-}
-
 function toContent(value: unknown): (TextContent | ImageContent)[] {
 	if (typeof value === "string") return [{ type: "text", text: value }];
 	if (Array.isArray(value)) return value as (TextContent | ImageContent)[];
@@ -500,34 +310,6 @@ function toContent(value: unknown): (TextContent | ImageContent)[] {
 
 function errorSuffix(errorMessage: string | undefined): string {
 	return errorMessage ? `: ${errorMessage}` : "";
-}
-
-/** One line a UI can show for a child's event: what the child is doing (its text so far while it answers). */
-export function summariseAgentEvent(event: AgentEvent): string {
-	switch (event.type) {
-		case "message_start":
-		case "message_update":
-		case "message_end": {
-			const message = event.message as { role?: unknown; content?: unknown };
-			if (message.role === "assistant" && Array.isArray(message.content)) {
-				const text = textOf(message as AssistantLike);
-				return text === "" ? "thinking…" : text;
-			}
-			return `${String(message.role)} message`;
-		}
-		case "tool_execution_start":
-			return `calling ${event.toolName}`;
-		case "tool_execution_update":
-			return `${event.toolName}: ${event.partialResult.content.map((block) => (block.type === "text" ? block.text : "[image]")).join("")}`;
-		case "tool_execution_end":
-			return `${event.toolName} ${event.isError ? "failed" : "done"}`;
-		case "tool_approval_request":
-			return `${event.toolName} waits for approval`;
-		case "tool_approval_response":
-			return `${event.toolName} ${event.approved ? "approved" : "denied"}`;
-		default:
-			return event.type.replace("_", " ");
-	}
 }
 
 function describe(value: unknown): string {

@@ -9,6 +9,7 @@ export {
 	ALREADY_PROCESSING_PROMPT_TEXT,
 	type QueueMessageOptions,
 } from "./agent.js";
+export { agentAsTool } from "./agent-as-tool.js";
 export {
 	AGENT_TOOL_PARAMETERS,
 	type AgentAsToolOptions,
@@ -16,14 +17,12 @@ export {
 	type AgentToolProgressDetails,
 	type AgentToolRun,
 	type AgentToolRunDetails,
-	agentAsTool,
 	type ChildAgentCall,
 	type ChildAgentContext,
 	type ChildAgentStore,
 	type ChildStoreFactory,
 	DEFAULT_AGENT_TOOL_MAX_DEPTH,
-	summariseAgentEvent,
-} from "./agent-as-tool.js";
+} from "./agent-as-tool-types.js";
 export {
 	defaultConvertToLlm,
 	getDefaultStreamFn,
@@ -32,6 +31,7 @@ export {
 	setDefaultStreamFn,
 	UNKNOWN_MODEL,
 } from "./agent-defaults.js";
+export { summariseAgentEvent } from "./agent-event-summary.js";
 export {
 	agentLoop,
 	agentLoopAfterApprovals,

@@ -3,7 +3,7 @@
 // store, whose header names the parent session, the assistant message that made the call and the
 // call's id. The parent's context never holds the child's messages (they are in another session),
 // and the child's transcript reads back on its own.
-import type { ChildAgentCall, ChildAgentStore, ChildStoreFactory } from "../agent-as-tool.js";
+import type { ChildAgentCall, ChildAgentStore, ChildStoreFactory } from "../agent-as-tool-types.js";
 import type { Session } from "./session.js";
 import { type BindSessionOptions, bindSession } from "./session-binding.js";
 import type { SessionInfo, TranscriptStore } from "./session-types.js";
