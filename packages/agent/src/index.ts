@@ -10,6 +10,20 @@ export {
 	type QueueMessageOptions,
 	type SteerOptions,
 } from "./agent.js";
+export { agentAsTool } from "./agent-as-tool.js";
+export {
+	AGENT_TOOL_PARAMETERS,
+	type AgentAsToolOptions,
+	type AgentToolDetails,
+	type AgentToolProgressDetails,
+	type AgentToolRun,
+	type AgentToolRunDetails,
+	type ChildAgentCall,
+	type ChildAgentContext,
+	type ChildAgentStore,
+	type ChildStoreFactory,
+	DEFAULT_AGENT_TOOL_MAX_DEPTH,
+} from "./agent-as-tool-types.js";
 export {
 	defaultConvertToLlm,
 	getDefaultStreamFn,
@@ -18,6 +32,7 @@ export {
 	setDefaultStreamFn,
 	UNKNOWN_MODEL,
 } from "./agent-defaults.js";
+export { summariseAgentEvent } from "./agent-event-summary.js";
 export {
 	agentLoop,
 	agentLoopAfterApprovals,
@@ -89,3 +104,4 @@ export type {
 	ToolApprovalCheck,
 	ToolExecutionMode,
 } from "./types.js";
+export { addUsage, emptyUsage, sumUsage } from "./usage-total.js";

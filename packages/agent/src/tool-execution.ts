@@ -250,7 +250,8 @@ function checkToolResult(toolName: string, result: AgentToolResult | undefined):
 			`Tool "${toolName}" returned an invalid result: expected { content: [...], details }, got ${describe(result)}`,
 		);
 	}
-	return { kind: "done", result, isError: false };
+	// `isError: true` reports a failure without throwing, so the result keeps its details and usage.
+	return { kind: "done", result, isError: result.isError === true };
 }
 
 function describe(value: unknown): string {
@@ -269,7 +270,7 @@ export function errorOutcome(text: string): ToolOutcome {
 
 /** The toolResult message of a call's outcome. */
 export function createToolResultMessage(toolCall: AgentToolCall, outcome: ToolOutcome): ToolResultMessage {
-	return {
+	const message: ToolResultMessage = {
 		role: "toolResult",
 		toolCallId: toolCall.id,
 		toolName: toolCall.name,
@@ -278,6 +279,9 @@ export function createToolResultMessage(toolCall: AgentToolCall, outcome: ToolOu
 		isError: outcome.isError,
 		timestamp: Date.now(),
 	};
+	// Only when the tool reported some: a result without usage keeps the shape it always had.
+	if (outcome.result.usage !== undefined) message.usage = outcome.result.usage;
+	return message;
 }
 
 // --- what a batch of calls ends with, and its events ------------------------------------------

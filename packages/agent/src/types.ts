@@ -87,9 +87,15 @@ export interface AgentToolResult<TDetails = unknown> {
 	terminate?: boolean;
 	/**
 	 * Tokens and cost the tool itself spent (a tool that calls a model). Reported on
-	 * tool_execution_end for accounting; never counted as the conversation's own usage.
+	 * tool_execution_end and kept on the toolResult message (`usage`) for accounting; never counted
+	 * as the conversation's own usage (`sumUsage` adds both).
 	 */
 	usage?: Usage;
+	/**
+	 * Reports a failure without throwing: the model sees `content` as an error result, as for a
+	 * throw, but `details` and `usage` are kept.
+	 */
+	isError?: boolean;
 }
 
 /** Streams partial results to the UI (tool_execution_update); they never reach the model. */

@@ -215,6 +215,11 @@ export interface ToolResultMessage<TDetails = unknown> {
 	toolName: string;
 	content: (TextContent | ImageContent)[];
 	details?: TDetails;
+	/**
+	 * Tokens and cost the tool itself spent (a tool that calls a model, an agent run as a tool). Not
+	 * sent to the model and not the conversation's own usage: sum both to know what a run cost.
+	 */
+	usage?: Usage;
 	isError: boolean;
 	timestamp: number;
 }

@@ -139,4 +139,5 @@ export {
 	type TranscriptWriter,
 	type UnknownSessionRecord,
 } from "./session-types.js";
+export { listSidechains, type SidechainStoreOptions, sidechainStores } from "./sidechain-stores.js";
 export { INTERRUPTED_TOOL_TEXT } from "./tool-result-pairing.js";

@@ -146,6 +146,7 @@ function validateRecord(record: Record<string, unknown>): ParsedSessionRecord {
 			optionalString(record, "title", "record");
 			optionalString(record, "parentSessionId", "record");
 			optionalString(record, "parentMessageId", "record");
+			optionalString(record, "parentToolCallId", "record");
 			break;
 		case "message":
 			requireString(record, "id", "record");

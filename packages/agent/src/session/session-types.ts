@@ -145,6 +145,8 @@ export interface SessionHeaderRecord extends RecordBase {
 	/** For a sub-agent's transcript (a sidechain): the session and message that started it. */
 	parentSessionId?: string;
 	parentMessageId?: string;
+	/** For a sub-agent run as a tool: the tool call of `parentMessageId` it answers. */
+	parentToolCallId?: string;
 }
 
 /** A message with identity. The parent chain, not the order of lines, defines a branch's history. */

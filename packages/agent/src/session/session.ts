@@ -37,6 +37,8 @@ export interface CreateSessionOptions {
 	/** For a sub-agent's transcript: the session and message that started it (see `startSidechain`). */
 	parentSessionId?: string;
 	parentMessageId?: string;
+	/** For a sub-agent run as a tool: the parent's tool call (of `parentMessageId`) it answers. */
+	parentToolCallId?: string;
 }
 
 export interface OpenSessionOptions {
@@ -103,6 +105,7 @@ export class Session {
 		if (options.title !== undefined) header.title = options.title;
 		if (options.parentSessionId !== undefined) header.parentSessionId = options.parentSessionId;
 		if (options.parentMessageId !== undefined) header.parentMessageId = options.parentMessageId;
+		if (options.parentToolCallId !== undefined) header.parentToolCallId = options.parentToolCallId;
 		if (await store.exists(header.sessionId)) {
 			throw new Error(`Session "${header.sessionId}" already exists: open it with Session.open() instead`);
 		}
@@ -408,13 +411,26 @@ export class Session {
 
 	/**
 	 * Starts a sub-agent's transcript: a session of its own in the same store, linked to this session
-	 * and to the message that started it, and readable on its own.
+	 * and to the message that started it, and readable on its own. `options.parentToolCallId` names the
+	 * tool call of that message it answers (an agent run as a tool), which must be one of its calls.
 	 */
 	startSidechain(
 		parentMessageId: string,
 		options: Omit<CreateSessionOptions, "parentSessionId" | "parentMessageId"> = {},
 	): Promise<Session> {
 		this.requireMessage(parentMessageId);
+		const toolCallId = options.parentToolCallId;
+		if (toolCallId !== undefined) {
+			const message = this.getRecord(parentMessageId)?.message;
+			const calls = message ? toolCallsOf(message) : [];
+			if (!calls.some((toolCall) => toolCall.id === toolCallId)) {
+				return Promise.reject(
+					new Error(
+						`Cannot start a sidechain for tool call "${toolCallId}": message "${parentMessageId}" of session ${this.id} has no such call`,
+					),
+				);
+			}
+		}
 		return Session.create(this.store, { ...options, parentSessionId: this.id, parentMessageId });
 	}
 

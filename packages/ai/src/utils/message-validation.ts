@@ -247,6 +247,8 @@ export function validateMessage(value: unknown, path = "message", options: Messa
 			validateContentBlocks(requireArray(message, "content", path), `${path}.content`, USER_BLOCKS, options);
 			requireBoolean(message, "isError", path);
 			requireNumber(message, "timestamp", path);
+			// What the tool itself spent (an agent run as a tool); absent on most results.
+			if (message.usage !== undefined) requireObject(message.usage, `${path}.usage`);
 			break;
 		default:
 			throw new MessageValidationError(

@@ -1,0 +1,60 @@
+// What a transcript cost: the usage of every assistant message (the conversation's own model calls)
+// plus the usage tools reported on their results (a tool that calls a model, an agent run as a tool
+// — whose own usage already holds what its tools spent). The Agent keeps no running total: the
+// transcript is the record, and summing it is cheap.
+import type { Usage } from "@keel/ai";
+import type { AgentMessage } from "./types.js";
+
+/** A usage of zero tokens and zero cost. */
+export function emptyUsage(): Usage {
+	return { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: emptyCost() };
+}
+
+function emptyCost(): Usage["cost"] {
+	return { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 };
+}
+
+/** Adds `usage` into `total` (in place) and returns `total`. */
+export function addUsage(total: Usage, usage: Usage): Usage {
+	total.input += usage.input;
+	total.output += usage.output;
+	total.cacheRead += usage.cacheRead;
+	total.cacheWrite += usage.cacheWrite;
+	total.totalTokens += usage.totalTokens;
+	total.cost.input += usage.cost.input;
+	total.cost.output += usage.cost.output;
+	total.cost.cacheRead += usage.cost.cacheRead;
+	total.cost.cacheWrite += usage.cost.cacheWrite;
+	total.cost.total += usage.cost.total;
+	return total;
+}
+
+/**
+ * The tokens and cost of a transcript: every assistant message's `usage` and every toolResult
+ * message's `usage` (what a tool spent itself, such as an agent run as a tool), added up. Messages of
+ * other roles, and usage that is not a well-formed Usage (a hand-made message), count as zero.
+ */
+export function sumUsage(messages: readonly AgentMessage[]): Usage {
+	if (!Array.isArray(messages)) {
+		throw new TypeError(`sumUsage() takes an array of messages, got ${messages === null ? "null" : typeof messages}`);
+	}
+	const total = emptyUsage();
+	for (const message of messages) {
+		const role = (message as { role?: unknown } | null)?.role;
+		if (role !== "assistant" && role !== "toolResult") continue;
+		const usage = (message as { usage?: unknown }).usage;
+		if (isUsage(usage)) addUsage(total, usage);
+	}
+	return total;
+}
+
+const TOKEN_FIELDS = ["input", "output", "cacheRead", "cacheWrite", "totalTokens"] as const;
+const COST_FIELDS = ["input", "output", "cacheRead", "cacheWrite", "total"] as const;
+
+function isUsage(value: unknown): value is Usage {
+	if (typeof value !== "object" || value === null) return false;
+	const usage = value as Record<string, unknown>;
+	if (!TOKEN_FIELDS.every((field) => Number.isFinite(usage[field]))) return false;
+	const cost = usage.cost as Record<string, unknown> | null | undefined;
+	return typeof cost === "object" && cost !== null && COST_FIELDS.every((field) => Number.isFinite(cost[field]));
+}
