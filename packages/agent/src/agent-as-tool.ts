@@ -25,6 +25,7 @@ import {
 } from "./agent-as-tool-types.js";
 import { lastAssistant, summariseAgentEvent, textOf } from "./agent-event-summary.js";
 import type { AgentStore } from "./agent-store.js";
+import { runSignalOf } from "./steering-interrupt.js";
 import type {
 	AgentEvent,
 	AgentMessage,
@@ -37,8 +38,9 @@ import { addUsage, emptyUsage } from "./usage-total.js";
 
 /**
  * The depth of the run each signal belongs to: a child registers its run's signal, and the loop hands
- * that very signal to the child's tools, so an agent tool called inside a child knows how deep it is
- * without any context propagation (which browsers lack). Weak: a finished run's signal is let go.
+ * the child's tools that signal or a step signal standing in for it (runSignalOf), so an agent tool
+ * called inside a child knows how deep it is without any context propagation (which browsers lack).
+ * Weak: a finished run's signal is let go.
  */
 const runDepths = new WeakMap<AbortSignal, number>();
 
@@ -70,7 +72,7 @@ async function runChild(
 ): Promise<AgentToolResult<AgentToolDetails>> {
 	const { options, maxDepth } = checked;
 	const name = options.name;
-	const parentDepth = call.signal ? (runDepths.get(call.signal) ?? 0) : 0;
+	const parentDepth = call.signal ? (runDepths.get(runSignalOf(call.signal)) ?? 0) : 0;
 	call.depth = parentDepth + 1;
 	if (call.depth > maxDepth) {
 		throw new Error(

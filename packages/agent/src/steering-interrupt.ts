@@ -24,6 +24,17 @@ export function isInterruptedMessage(message: AgentMessage): message is Assistan
 }
 
 /**
+ * The run signal each step signal stands in for. A tool receives its step's signal, not the run's,
+ * so per-run state keyed by the run's signal (an agent tool's nesting depth) is found through it.
+ */
+const runSignalOfStep = new WeakMap<AbortSignal, AbortSignal>();
+
+/** The run signal behind a step's signal (the signal itself when it is not a step's). */
+export function runSignalOf(signal: AbortSignal): AbortSignal {
+	return runSignalOfStep.get(signal) ?? signal;
+}
+
+/**
  * The interrupts of one run. `interrupt` is what the run's caller gets (AgentLoopConfig's
  * `listenForInterrupts`); `beginStep` / `endStep` bracket each model call and tool batch.
  * Steps share one AbortController until an interrupt aborts it: a step costs no allocation and no
@@ -38,6 +49,7 @@ export class SteeringInterrupts {
 	private controller = new AbortController();
 
 	constructor(private readonly runSignal: AbortSignal | undefined) {
+		if (runSignal) runSignalOfStep.set(this.controller.signal, runSignal);
 		if (runSignal?.aborted) this.controller.abort();
 		else runSignal?.addEventListener("abort", this, { once: true });
 	}
@@ -57,7 +69,10 @@ export class SteeringInterrupts {
 		this.stepInterrupted = false;
 		const runAborted = this.runSignal?.aborted === true;
 		// The last step was interrupted: this one gets a fresh signal.
-		if (this.controller.signal.aborted && !runAborted) this.controller = new AbortController();
+		if (this.controller.signal.aborted && !runAborted) {
+			this.controller = new AbortController();
+			if (this.runSignal) runSignalOfStep.set(this.controller.signal, this.runSignal);
+		}
 		if (this.requested && !runAborted) {
 			this.stepInterrupted = true;
 			this.controller.abort();
