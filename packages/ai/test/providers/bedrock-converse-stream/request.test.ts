@@ -146,14 +146,15 @@ describe("Bedrock frames split across network chunks", () => {
 });
 
 describe("Bedrock outside Node", () => {
-	it("fails with a clear error where there is no Node process, before loading the SDK", async () => {
-		const { runBedrockAttempt } = await import("../../../src/providers/bedrock-converse-stream/transport.js");
-		const attempt = { model: bedrockModel() } as Parameters<typeof runBedrockAttempt>[0];
+	it("asks for explicit credentials where there is no Node process and no credential in the options", async () => {
+		const { resolveSigningCredentials } = await import(
+			"../../../src/providers/bedrock-converse-stream/signing-credentials.js"
+		);
 		vi.stubGlobal("process", undefined);
-		const pending = runBedrockAttempt(attempt, context, {});
+		const pending = resolveSigningCredentials({});
 		vi.unstubAllGlobals();
 		await expect(pending).rejects.toThrow(
-			"The bedrock-converse-stream API runs in Node only (the AWS SDK signs requests with Node's credential chain); call Bedrock from a server, for example through the Keel proxy",
+			"No AWS credentials for bedrock-converse-stream: outside Node pass accessKeyId and secretAccessKey (or a credentials function, or a Bedrock API key as bearerToken) in the options",
 		);
 	});
 });
