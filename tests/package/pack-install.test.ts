@@ -434,14 +434,14 @@ describe("installed with plain npm", () => {
 		expect(installedPackages(join(project.directory, "node_modules")).filter(isProviderSdk)).toEqual([]);
 	});
 
-	it("ends a Bedrock call without the AWS SDK with one error that says what to install", async () => {
-		const output = await runCommandOrThrow("node", ["bedrock-without-sdk.mjs"], {
+	it("ends a Bedrock call with no credentials and no AWS credential chain installed with one error that says what to install", async () => {
+		const output = await runCommandOrThrow("node", ["bedrock-without-credential-chain.mjs"], {
 			cwd: project.directory,
 			timeoutMs: 60_000,
 		});
 		const lastEvent = JSON.parse(output) as { type: string; errorMessage: string };
 		expect(lastEvent.type).toBe("error");
-		expect(lastEvent.errorMessage).toContain("npm install @aws-sdk/client-bedrock-runtime");
+		expect(lastEvent.errorMessage).toContain("npm install @aws-sdk/credential-providers");
 	});
 
 	it("loads from CommonJS with require(), the same module as import (or says it is an ES module)", async () => {
