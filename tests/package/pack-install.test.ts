@@ -327,7 +327,8 @@ function directoryBytes(directory: string): number {
 describe("installed with plain npm", () => {
 	it("takes at most 10 MB and no provider SDK for @keel/ai and @keel/agent-core", async () => {
 		// What an app on an OpenAI-compatible server or on Anthropic installs: the two libraries and
-		// their dependencies. The provider SDKs are optional peers (only Bedrock needs one to run).
+		// their dependencies. The provider SDKs are optional peers: no API needs one to run (Bedrock
+		// signs with aws4fetch; only its Node credential chain is an optional peer).
 		const lean = createNpmProject(
 			join(workDirectory, "lean-consumer"),
 			fixtureDirectory,
@@ -344,7 +345,7 @@ describe("installed with plain npm", () => {
 		const nodeModules = join(lean.directory, "node_modules");
 		const packages = installedPackages(nodeModules);
 		expect(packages.filter(isProviderSdk)).toEqual([]);
-		expect(packages).toEqual(["@keel/agent-core", "@keel/ai", "@sinclair/typebox", "ws"]);
+		expect(packages).toEqual(["@keel/agent-core", "@keel/ai", "@sinclair/typebox", "aws4fetch", "ws"]);
 		expect(directoryBytes(nodeModules)).toBeLessThanOrEqual(10 * 1000 * 1000);
 	});
 
