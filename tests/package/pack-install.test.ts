@@ -186,7 +186,7 @@ describe("the packed tarballs", () => {
 	it("@keel/ai carries the licence of every package bundled into its dist", () => {
 		expect(ai.files).toContain("dist/THIRD_PARTY_NOTICES.md");
 		const notices = readFileSync(join(ai.extracted, "dist/THIRD_PARTY_NOTICES.md"), "utf8");
-		for (const bundled of ["@sinclair/typebox", "ajv", "ajv-formats", "fast-uri"]) {
+		for (const bundled of ["@sinclair/typebox", "ajv", "ajv-formats", "fast-uri", "aws4fetch"]) {
 			expect(notices).toContain(`## ${bundled}@`);
 		}
 		expect(notices).toContain("BSD-3-Clause");
@@ -328,7 +328,7 @@ describe("installed with plain npm", () => {
 	it("takes at most 10 MB and no provider SDK for @keel/ai and @keel/agent-core", async () => {
 		// What an app on an OpenAI-compatible server or on Anthropic installs: the two libraries and
 		// their dependencies. The provider SDKs are optional peers: no API needs one to run (Bedrock
-		// signs with aws4fetch; only its Node credential chain is an optional peer).
+		// signs with aws4fetch, bundled; only its Node credential chain is an optional peer).
 		const lean = createNpmProject(
 			join(workDirectory, "lean-consumer"),
 			fixtureDirectory,
@@ -345,7 +345,7 @@ describe("installed with plain npm", () => {
 		const nodeModules = join(lean.directory, "node_modules");
 		const packages = installedPackages(nodeModules);
 		expect(packages.filter(isProviderSdk)).toEqual([]);
-		expect(packages).toEqual(["@keel/agent-core", "@keel/ai", "@sinclair/typebox", "aws4fetch", "ws"]);
+		expect(packages).toEqual(["@keel/agent-core", "@keel/ai", "@sinclair/typebox", "ws"]);
 		expect(directoryBytes(nodeModules)).toBeLessThanOrEqual(10 * 1000 * 1000);
 	});
 
