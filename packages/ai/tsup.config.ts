@@ -150,7 +150,7 @@ const mainBuild: Options = {
 	external: [/^@anthropic-ai\//, /^openai/, /^@google\//, /^@aws-sdk\//, /^@mistralai\//, /^@opentelemetry\//],
 	// aws4fetch (Bedrock's SigV4 signing, one small file) is bundled too: nothing is left for an
 	// app to install, and bundles of dist/module resolve nothing outside the package.
-	noExternal: ["@sinclair/typebox", "ajv", "ajv-formats", "aws4fetch"],
+	noExternal: ["@sinclair/typebox", "ajv", "ajv-formats", "aws4fetch", "oauth4webapi"],
 	// Bundled code keeps its licences: dist/THIRD_PARTY_NOTICES.md lists every package the bundle
 	// holds, read from the build's own metafile, with its licence text.
 	metafile: true,
