@@ -186,7 +186,7 @@ describe("the packed tarballs", () => {
 	it("@keel/ai carries the licence of every package bundled into its dist", () => {
 		expect(ai.files).toContain("dist/THIRD_PARTY_NOTICES.md");
 		const notices = readFileSync(join(ai.extracted, "dist/THIRD_PARTY_NOTICES.md"), "utf8");
-		for (const bundled of ["@sinclair/typebox", "ajv", "ajv-formats", "fast-uri", "aws4fetch"]) {
+		for (const bundled of ["@sinclair/typebox", "ajv", "ajv-formats", "fast-uri", "aws4fetch", "oauth4webapi"]) {
 			expect(notices).toContain(`## ${bundled}@`);
 		}
 		expect(notices).toContain("BSD-3-Clause");
