@@ -80,7 +80,8 @@ export async function runBedrockAttempt(
 	const region =
 		resolveBedrockRegion(options) ?? (profile ? await readProfileRegion(profile) : undefined) ?? "us-east-1";
 	const { modelId, ...fields } = payload as ConverseStreamRequest;
-	const url = converseStreamUrl(attempt.model.baseUrl, region, modelId);
+	// `onPayload` may return a request without `modelId`: the model's id is the path then.
+	const url = converseStreamUrl(attempt.model.baseUrl, region, modelId ?? attempt.model.id);
 	const body = JSON.stringify(fields);
 	// The caller's headers first: the content type, the signature's headers and the bearer token win.
 	const headers = new Headers(mergeHeaders(attempt.model.headers, options.headers));

@@ -90,6 +90,20 @@ describe("Bedrock request", () => {
 		expect(statuses).toEqual([200]);
 	});
 
+	it("sends to the model's id when onPayload returns a request without modelId", async () => {
+		const server = await wire.start(() => ({ frames: textFrames("ok") }));
+		const message = await streamBedrock(bedrockModel({ baseUrl: server.url }), context, {
+			onPayload: (payload) => {
+				const { modelId: _dropped, ...rest } = payload as { modelId: string };
+				return rest;
+			},
+		}).result();
+		expect(message.stopReason, message.errorMessage).toBe("stop");
+		expect(decodeURIComponent(server.requests[0].path)).toBe(
+			"/model/anthropic.claude-sonnet-4-20250514-v1:0/converse-stream",
+		);
+	});
+
 	it("sends a cross-region inference profile id in the path unchanged", async () => {
 		const server = await wire.start(() => ({ frames: textFrames("ok") }));
 		const model = bedrockModel({ id: "us.anthropic.claude-sonnet-4-5-20250929-v1:0", baseUrl: server.url });
