@@ -1,5 +1,8 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { streamBedrock } from "../../../src/providers/bedrock-converse-stream/index.js";
 import { userMessage } from "../../helpers/messages.js";
@@ -127,5 +130,33 @@ describe("Bedrock region from a profile", () => {
 		expect(regionInConfigText(text, "dev")).toBe("eu-central-1");
 		expect(regionInConfigText(text, "default")).toBe("us-east-2");
 		expect(regionInConfigText(text, "missing")).toBeUndefined();
+	});
+});
+
+describe("Bedrock with a named profile", () => {
+	it("signs with the profile's keys from the shared files and its region, not the environment's keys", async () => {
+		const directory = mkdtempSync(join(tmpdir(), "keel-aws-profile-"));
+		try {
+			writeFileSync(
+				join(directory, "config"),
+				"[default]\nregion = us-east-2\n\n[profile team]\nregion = eu-central-1\n",
+			);
+			writeFileSync(
+				join(directory, "credentials"),
+				"[team]\naws_access_key_id = AKIDPROFILETEAM00000\naws_secret_access_key = team-profile-secret\n",
+			);
+			vi.stubEnv("AWS_CONFIG_FILE", join(directory, "config"));
+			vi.stubEnv("AWS_SHARED_CREDENTIALS_FILE", join(directory, "credentials"));
+			vi.stubEnv("AWS_REGION", "");
+			const server = await wire.start(() => ({ frames: textFrames("ok") }));
+			const message = await streamBedrock(bedrockModel({ baseUrl: server.url }), context, { profile: "team" }).result();
+			expect(message.stopReason, message.errorMessage).toBe("stop");
+			const request = server.requests[0];
+			expect(request.headers.authorization).toContain("Credential=AKIDPROFILETEAM00000/");
+			expect(request.headers.authorization).toContain("/eu-central-1/bedrock/aws4_request");
+			expect(verifySigV4(request, "team-profile-secret")).toBe(true);
+		} finally {
+			rmSync(directory, { recursive: true, force: true });
+		}
 	});
 });
