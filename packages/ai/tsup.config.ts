@@ -148,7 +148,9 @@ const mainBuild: Options = {
 	// @opentelemetry/api is an optional peer: only the tracing entry imports it, and the application's
 	// own copy must be the one used (its global tracer and meter providers live there).
 	external: [/^@anthropic-ai\//, /^openai/, /^@google\//, /^@aws-sdk\//, /^@mistralai\//, /^@opentelemetry\//],
-	noExternal: ["@sinclair/typebox", "ajv", "ajv-formats"],
+	// aws4fetch (Bedrock's SigV4 signing, one small file) is bundled too: nothing is left for an
+	// app to install, and bundles of dist/module resolve nothing outside the package.
+	noExternal: ["@sinclair/typebox", "ajv", "ajv-formats", "aws4fetch", "oauth4webapi"],
 	// Bundled code keeps its licences: dist/THIRD_PARTY_NOTICES.md lists every package the bundle
 	// holds, read from the build's own metafile, with its licence text.
 	metafile: true,

@@ -1,11 +1,9 @@
-// bedrock-converse-stream against a local HTTP/2 server playing Bedrock's binary event stream, each
-// row next to the floor (a raw HTTP/2 request, the frames split and decoded with
-// @smithy/eventstream-codec, each payload JSON.parsed) and the AWS SDK's own event iterator without
-// Keel, which Keel's provider runs on: "× SDK" is what Keel adds to the SDK.
-import { connect } from "node:http2";
+// bedrock-converse-stream against a local HTTP server playing Bedrock's binary event stream, each
+// row next to the floor: a raw `fetch` of the same body, the frames split and decoded with
+// @smithy/eventstream-codec, each payload JSON.parsed. Keel's provider adds SigV4 signing, its own
+// frame reader and the decoder.
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
-import type * as BedrockSdk from "@aws-sdk/client-bedrock-runtime";
 import type { EventStreamCodec as Codec } from "@smithy/eventstream-codec";
 import { streamBedrock } from "../../packages/ai/src/providers/bedrock-converse-stream/index.js";
 import {
@@ -56,42 +54,33 @@ function toolBody(argumentBytes: number): Uint8Array {
 	return concat(frames);
 }
 
-/** The floor: one HTTP/2 request, the body's frames split by their length prelude, decoded, parsed. */
-function floor(url: string, codec: Codec): Promise<number> {
-	return new Promise((resolve, reject) => {
-		const session = connect(url);
-		const request = session.request({ ":method": "POST", ":path": `/model/${MODEL_ID}/converse-stream` });
-		let pending = new Uint8Array(0);
-		let events = 0;
-		request.on("data", (chunk: Uint8Array) => {
-			const joined = new Uint8Array(pending.length + chunk.length);
-			joined.set(pending);
-			joined.set(chunk, pending.length);
-			let offset = 0;
-			while (joined.length - offset >= 4) {
-				const length = new DataView(joined.buffer, joined.byteOffset + offset, 4).getUint32(0);
-				if (joined.length - offset < length) break;
-				const message = codec.decode(joined.subarray(offset, offset + length));
-				JSON.parse(new TextDecoder().decode(message.body));
-				events++;
-				offset += length;
-			}
-			pending = joined.subarray(offset);
-		});
-		request.on("end", () => {
-			session.close();
-			resolve(events);
-		});
-		request.on("error", reject);
-		request.end("{}");
-	});
+/** The floor: one `fetch`, the body's frames split by their length prelude, decoded, parsed. */
+async function floor(url: string, codec: Codec): Promise<number> {
+	const response = await fetch(`${url}/model/${MODEL_ID}/converse-stream`, { method: "POST", body: "{}" });
+	let pending = new Uint8Array(0);
+	let events = 0;
+	for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+		const joined = new Uint8Array(pending.length + chunk.length);
+		joined.set(pending);
+		joined.set(chunk, pending.length);
+		let offset = 0;
+		while (joined.length - offset >= 4) {
+			const length = new DataView(joined.buffer, joined.byteOffset + offset, 4).getUint32(0);
+			if (joined.length - offset < length) break;
+			const message = codec.decode(joined.subarray(offset, offset + length));
+			JSON.parse(new TextDecoder().decode(message.body));
+			events++;
+			offset += length;
+		}
+		pending = joined.subarray(offset);
+	}
+	return events;
 }
 
 export default async function (): Promise<void> {
 	process.env.AWS_ACCESS_KEY_ID = "AKIDBENCH";
 	process.env.AWS_SECRET_ACCESS_KEY = "bench-secret";
 	process.env.AWS_REGION = "us-east-1";
-	const sdk = await fromPackage<typeof BedrockSdk>("@aws-sdk/client-bedrock-runtime");
 	const { EventStreamCodec } = await fromPackage<{ EventStreamCodec: typeof Codec }>("@smithy/eventstream-codec");
 	const codec = new EventStreamCodec(
 		(bytes) => new TextDecoder().decode(bytes),
@@ -100,7 +89,6 @@ export default async function (): Promise<void> {
 	let body = new Uint8Array(0);
 	const server = await startBedrockServer(() => ({ frames: [{ bytes: body }] }));
 	const model = benchModel("bedrock-converse-stream", server.url, { id: MODEL_ID, provider: "amazon-bedrock" });
-	const client = new sdk.BedrockRuntimeClient({ endpoint: server.url, region: "us-east-1", maxAttempts: 1 });
 	const context = { messages: [{ role: "user" as const, content: "bench", timestamp: 0 }] };
 	const cases = [
 		{ name: "text, 20k deltas", body: textBody(20_000) },
@@ -113,15 +101,6 @@ export default async function (): Promise<void> {
 		for (const benchCase of cases) {
 			body = benchCase.body;
 			const floorMs = await medianMs(() => floor(server.url, codec), REPEAT);
-			const sdkMs = await medianMs(async () => {
-				const response = await client.send(
-					new sdk.ConverseStreamCommand({
-						modelId: MODEL_ID,
-						messages: [{ role: "user", content: [{ text: "bench" }] }],
-					}),
-				);
-				for await (const _event of response.stream ?? []);
-			}, REPEAT);
 			const providerMs = await medianMs(async () => {
 				assertStreamSucceeded(await streamBedrock(model, context, { cacheRetention: "none" }).result());
 			}, REPEAT);
@@ -129,14 +108,11 @@ export default async function (): Promise<void> {
 				case: benchCase.name,
 				"body KB": Math.round(benchCase.body.length / 1024),
 				"floor ms": floorMs,
-				"SDK only ms": sdkMs,
 				"provider ms": providerMs,
 				"× floor": providerMs / floorMs,
-				"× SDK": providerMs / sdkMs,
 			});
 		}
 	} finally {
-		client.destroy();
 		await server.close();
 	}
 	printTable(rows);

@@ -21,7 +21,7 @@ export type FirstCallApi = (typeof FIRST_CALL_APIS)[number];
 
 /**
  * Bedrock's first call goes to its own server: ConverseStream answers in binary event-stream frames
- * over HTTP/2, which the SSE wire-test server does not speak.
+ * (application/vnd.amazon.eventstream), which the SSE wire-test server does not send.
  */
 export const BEDROCK_HELLO_FRAMES: readonly BedrockFrame[] = textFrames("Hello");
 

@@ -2,7 +2,7 @@
 //   - `import("@keel/ai")` (target: at most +50 ms), and the dependencies it bundles, alone;
 //   - import plus the first validateToolArguments (AJV is created then, not at import);
 //   - import, a catalogue lookup and the first call into each implemented provider, answered by
-//     the local wire-test server running in this process (Bedrock: a local HTTP/2 server sending
+//     the local wire-test server running in this process (Bedrock: a local HTTP server sending
 //     event-stream frames) (target: at most +150 ms), next to the
 //     floor of any first call: one plain fetch from an empty process (Node loads fetch on first use).
 // Wall time is spawn to exit. Each process also reports the CPU it used by its exit, which a busy
@@ -225,7 +225,7 @@ export default async function (): Promise<void> {
 			})),
 			{
 				// The API key is sent as a Bedrock bearer key, so no credential chain is read; the region
-				// is given so the SDK does not look for one in ~/.aws.
+				// is given so no profile region is looked for in ~/.aws.
 				name: "@keel/ai + first call: bedrock-converse-stream",
 				script: firstCallScript("bedrock-converse-stream", bedrockServer.url, { region: "us-east-1" }),
 				budgetMs: FIRST_CALL_BUDGET_MS,

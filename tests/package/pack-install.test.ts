@@ -181,7 +181,7 @@ describe("the packed tarballs", () => {
 	it("@keel/ai carries the licence of every package bundled into its dist", () => {
 		expect(ai.files).toContain("dist/THIRD_PARTY_NOTICES.md");
 		const notices = readFileSync(join(ai.extracted, "dist/THIRD_PARTY_NOTICES.md"), "utf8");
-		for (const bundled of ["@sinclair/typebox", "ajv", "ajv-formats", "fast-uri"]) {
+		for (const bundled of ["@sinclair/typebox", "ajv", "ajv-formats", "fast-uri", "aws4fetch", "oauth4webapi"]) {
 			expect(notices).toContain(`## ${bundled}@`);
 		}
 		expect(notices).toContain("BSD-3-Clause");
@@ -322,7 +322,8 @@ function directoryBytes(directory: string): number {
 describe("installed with plain npm", () => {
 	it("takes at most 10 MB and no provider SDK for @keel/ai and @keel/agent-core", async () => {
 		// What an app on an OpenAI-compatible server or on Anthropic installs: the two libraries and
-		// their dependencies. The provider SDKs are optional peers (only Bedrock needs one to run).
+		// their dependencies. The provider SDKs are optional peers: no API needs one to run (Bedrock
+		// signs with aws4fetch, bundled; only its Node credential chain is an optional peer).
 		const lean = createNpmProject(
 			join(workDirectory, "lean-consumer"),
 			fixtureDirectory,
@@ -447,14 +448,14 @@ describe("installed with plain npm", () => {
 		expect(installedPackages(join(project.directory, "node_modules")).filter(isProviderSdk)).toEqual([]);
 	});
 
-	it("ends a Bedrock call without the AWS SDK with one error that says what to install", async () => {
-		const output = await runCommandOrThrow("node", ["bedrock-without-sdk.mjs"], {
+	it("ends a Bedrock call with no credentials and no AWS credential chain installed with one error that says what to install", async () => {
+		const output = await runCommandOrThrow("node", ["bedrock-without-credential-chain.mjs"], {
 			cwd: project.directory,
 			timeoutMs: 60_000,
 		});
 		const lastEvent = JSON.parse(output) as { type: string; errorMessage: string };
 		expect(lastEvent.type).toBe("error");
-		expect(lastEvent.errorMessage).toContain("npm install @aws-sdk/client-bedrock-runtime");
+		expect(lastEvent.errorMessage).toContain("npm install @aws-sdk/credential-providers");
 	});
 
 	it("loads from CommonJS with require(), the same module as import (or says it is an ES module)", async () => {

@@ -13,6 +13,7 @@ export const RUNTIME_APIS = [
 	"google-generative-ai",
 	"google-vertex",
 	"openai-codex-responses",
+	"bedrock-converse-stream",
 ] as const;
 
 export type RuntimeApi = (typeof RUNTIME_APIS)[number];
@@ -36,6 +37,10 @@ export interface StreamSummary {
 
 /** Not a real key: the wire-test server accepts anything, and the key must not leak anywhere. */
 export const RUNTIME_TEST_KEY = "runtime-test-key-not-secret";
+
+/** SigV4 credentials for Bedrock, given explicitly as a browser or a Worker must; checked by the test. */
+export const RUNTIME_AWS_ACCESS_KEY_ID = "AKIDRUNTIMETEST00000";
+export const RUNTIME_AWS_SECRET_ACCESS_KEY = "runtime-test-key-not-secret-aws";
 
 const context: Context = {
 	systemPrompt: "Answer briefly.",
@@ -73,6 +78,9 @@ function modelFor(api: RuntimeApi, serverUrl: string): Model<Api> {
 		case "openai-codex-responses":
 			// ChatGPT's Codex endpoint: https://chatgpt.com/backend-api, posted to below /codex/responses
 			return defineModel({ api, id: "gpt-runtime-test", baseUrl: `${serverUrl}/backend-api` });
+		case "bedrock-converse-stream":
+			// Bedrock's endpoint is https://bedrock-runtime.<region>.amazonaws.com; any other base URL is used as it is.
+			return defineModel({ api, id: "anthropic.claude-runtime-test-v1:0", baseUrl: serverUrl });
 	}
 }
 
@@ -86,6 +94,11 @@ function optionsFor(api: RuntimeApi) {
 	// Codex reads the account id from the access token's claims; the test key is not a JWT, so the
 	// account is given.
 	const codex = api === "openai-codex-responses" ? { accountId: "acct-runtime-test" } : {};
+	// Bedrock signs with SigV4 from explicit credentials (an apiKey would be sent as a Bedrock API key).
+	if (api === "bedrock-converse-stream") {
+		const credentials = { accessKeyId: RUNTIME_AWS_ACCESS_KEY_ID, secretAccessKey: RUNTIME_AWS_SECRET_ACCESS_KEY };
+		return { ...credentials, region: "eu-west-1", headers, maxRetries: 0, timeoutMs: 20_000 };
+	}
 	return { apiKey: RUNTIME_TEST_KEY, headers, maxRetries: 0, timeoutMs: 20_000, ...codex };
 }
 

@@ -3,6 +3,7 @@
 // get_weather tool call whose arguments arrive in two pieces, 12 input and 7 output tokens.
 // expect-streamed-answer.ts holds what every runtime must make of it.
 import { formatSse, type ScriptedResponse, splitBytes } from "@keel/ai/testing";
+import { concatenate, encodeEventFrame } from "./event-stream-encoding.js";
 import type { RuntimeApi } from "./stream-cases.js";
 
 export const TEXT_PIECES = ["Let me check", " the weather in Zü", "rich 🌤."];
@@ -21,14 +22,46 @@ export const REQUEST_PATHS: Record<RuntimeApi, string> = {
 	"google-generative-ai": "/v1beta/models/gemini-runtime-test:streamGenerateContent?alt=sse",
 	"google-vertex": "/v1/publishers/google/models/gemini-runtime-test:streamGenerateContent?alt=sse",
 	"openai-codex-responses": "/backend-api/codex/responses",
+	"bedrock-converse-stream": `/model/${encodeURIComponent("anthropic.claude-runtime-test-v1:0")}/converse-stream`,
 };
 
 /** The scripted response for the API, cut into small byte pieces so the body arrives in many reads. */
 export function wireAnswer(api: RuntimeApi): ScriptedResponse {
+	if (api === "bedrock-converse-stream") {
+		const body = bedrockAnswer();
+		const pieces: Uint8Array[] = [];
+		for (let offset = 0; offset < body.length; offset += 64) pieces.push(body.subarray(offset, offset + 64));
+		return { headers: { "content-type": "application/vnd.amazon.eventstream" }, body: pieces };
+	}
 	return { body: splitBytes(sseBody(api), 256) };
 }
 
-function sseBody(api: RuntimeApi): string {
+/**
+ * Bedrock's ConverseStream answer: binary event-stream frames, one JSON event each.
+ * @see https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ConverseStreamOutput.html
+ */
+function bedrockAnswer(): Uint8Array {
+	return concatenate([
+		encodeEventFrame("messageStart", { role: "assistant" }),
+		...TEXT_PIECES.map((text) => encodeEventFrame("contentBlockDelta", { contentBlockIndex: 0, delta: { text } })),
+		encodeEventFrame("contentBlockStop", { contentBlockIndex: 0 }),
+		encodeEventFrame("contentBlockStart", {
+			contentBlockIndex: 1,
+			start: { toolUse: { toolUseId: TOOL_CALL_ID, name: "get_weather" } },
+		}),
+		...ARGUMENT_PIECES.map((input) =>
+			encodeEventFrame("contentBlockDelta", { contentBlockIndex: 1, delta: { toolUse: { input } } }),
+		),
+		encodeEventFrame("contentBlockStop", { contentBlockIndex: 1 }),
+		encodeEventFrame("messageStop", { stopReason: "tool_use" }),
+		encodeEventFrame("metadata", {
+			usage: { inputTokens: INPUT_TOKENS, outputTokens: OUTPUT_TOKENS, totalTokens: INPUT_TOKENS + OUTPUT_TOKENS },
+			metrics: { latencyMs: 5 },
+		}),
+	]);
+}
+
+function sseBody(api: Exclude<RuntimeApi, "bedrock-converse-stream">): string {
 	switch (api) {
 		case "anthropic-messages":
 			return anthropicAnswer();

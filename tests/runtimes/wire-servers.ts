@@ -2,7 +2,8 @@
 // cannot shift the answers of the others. CORS is on: the Chromium page calls them cross-origin.
 import { WireTestServer } from "@keel/ai/testing";
 import { expect } from "vitest";
-import { RUNTIME_APIS, type RuntimeApi, type ServerUrls } from "./stream-cases.js";
+import { verifySigV4 } from "../../packages/ai/test/providers/bedrock-converse-stream/sigv4.js";
+import { RUNTIME_APIS, RUNTIME_AWS_SECRET_ACCESS_KEY, type RuntimeApi, type ServerUrls } from "./stream-cases.js";
 import { REQUEST_PATHS, wireAnswer } from "./wire-answers.js";
 
 export class WireServers {
@@ -32,6 +33,20 @@ export class WireServers {
 			requests.map((request) => `${request.method} ${request.url}`),
 			`${api}: requests`,
 		).toEqual([`POST ${REQUEST_PATHS[api]}`]);
+		if (api === "bedrock-converse-stream") {
+			// Bedrock streams by its path; the request is signed with SigV4, and the signature verifies.
+			expect(requests[0]?.json, `${api}: request body`).toMatchObject({ messages: expect.any(Array) });
+			const request = requests[0];
+			const headers = Object.fromEntries(
+				Object.entries(request.headers).map(([name, value]) => [
+					name,
+					Array.isArray(value) ? value.join(",") : (value ?? ""),
+				]),
+			);
+			const signed = { method: request.method, path: request.url, headers, rawBody: Buffer.from(request.body, "utf8") };
+			expect(verifySigV4(signed, RUNTIME_AWS_SECRET_ACCESS_KEY), `${api}: SigV4 signature`).toBe(true);
+			return;
+		}
 		// Gemini asks for a stream in the URL (`:streamGenerateContent?alt=sse`), the others in the body.
 		const streamRequest = api.startsWith("google-") ? { contents: expect.any(Array) } : { stream: true };
 		expect(requests[0]?.json, `${api}: request body`).toMatchObject(streamRequest);

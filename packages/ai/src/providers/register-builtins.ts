@@ -8,18 +8,20 @@ import type { AssistantMessageEventStream } from "../utils/event-stream.js";
 // provider's module is loaded on its first call and cached by the module system. The harness has
 // already returned the caller's stream by then; the loaded definition writes into it directly.
 const builtInDefinitions: Record<string, () => Promise<ProviderDefinition<Api>>> = {
-	"anthropic-messages": async () => (await import("./anthropic/index.js")).anthropicMessagesProvider,
-	"openai-completions": async () => (await import("./openai-completions/index.js")).openAICompletionsProvider,
-	"openai-responses": async () => (await import("./openai-responses/index.js")).openAIResponsesProvider,
+	"anthropic-messages": async () => (await import("./anthropic/registry-entry.js")).anthropicMessagesProvider,
+	"openai-completions": async () => (await import("./openai-completions/registry-entry.js")).openAICompletionsProvider,
+	"openai-responses": async () => (await import("./openai-responses/registry-entry.js")).openAIResponsesProvider,
 	"azure-openai-responses": async () =>
-		(await import("./azure-openai-responses/index.js")).azureOpenAIResponsesProvider,
-	"mistral-conversations": async () => (await import("./mistral-conversations/index.js")).mistralConversationsProvider,
-	"google-generative-ai": async () => (await import("./google-generative-ai/index.js")).googleGenerativeAIProvider,
-	"google-vertex": async () => (await import("./google-vertex/index.js")).googleVertexProvider,
+		(await import("./azure-openai-responses/registry-entry.js")).azureOpenAIResponsesProvider,
+	"mistral-conversations": async () =>
+		(await import("./mistral-conversations/registry-entry.js")).mistralConversationsProvider,
+	"google-generative-ai": async () =>
+		(await import("./google-generative-ai/registry-entry.js")).googleGenerativeAIProvider,
+	"google-vertex": async () => (await import("./google-vertex/registry-entry.js")).googleVertexProvider,
 	"bedrock-converse-stream": async () =>
-		(await import("./bedrock-converse-stream/index.js")).bedrockConverseStreamProvider,
+		(await import("./bedrock-converse-stream/registry-entry.js")).bedrockConverseStreamProvider,
 	"openai-codex-responses": async () =>
-		(await import("./openai-codex-responses/index.js")).openAICodexResponsesProvider,
+		(await import("./openai-codex-responses/registry-entry.js")).openAICodexResponsesProvider,
 };
 
 // Wire APIs that the catalogue lists but Keel does not speak yet. Their models can be looked up;

@@ -59,6 +59,7 @@ beforeEach(async () => {
 			access_token: "ya29.issued-access",
 			refresh_token: "1//issued-refresh",
 			expires_in: 3599,
+			token_type: "Bearer",
 		});
 	});
 	server.route("/api/v1/auth/keys", (request, response) => {

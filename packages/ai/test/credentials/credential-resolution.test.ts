@@ -93,7 +93,7 @@ describe("OAuth credentials in the store", () => {
 
 	it("refreshes once when several callers find the token expiring at the same moment", async () => {
 		server.route("/token", (_request, response) =>
-			sendJson(response, 200, { access_token: "new-access-token", expires_in: 3600 }),
+			sendJson(response, 200, { access_token: "new-access-token", expires_in: 3600, token_type: "Bearer" }),
 		);
 		const store = createMemoryCredentialStore({ openrouter: expiringCredential() });
 		const keys = await Promise.all([1, 2, 3].map(() => resolveApiKey("openrouter", { store, now })));

@@ -83,7 +83,7 @@ describe("GitHub's device flow", () => {
 	});
 
 	it("adds 5 s to the interval on slow_down when the server names no interval (RFC 8628)", async () => {
-		pollAnswers = [{ error: "slow_down" }, { error: "slow_down" }, { access_token: "gho_token" }];
+		pollAnswers = [{ error: "slow_down" }, { error: "slow_down" }, { access_token: "gho_token", token_type: "bearer" }];
 		await login();
 		expect(waits).toEqual([5000, 10_000, 15_000]);
 	});
@@ -105,7 +105,9 @@ describe("GitHub's device flow", () => {
 	});
 
 	it("keeps a refresh token and expiry when the app issues expiring tokens", async () => {
-		pollAnswers = [{ access_token: "ghu_expiring", expires_in: 28_800, refresh_token: "ghr_refresh" }];
+		pollAnswers = [
+			{ access_token: "ghu_expiring", expires_in: 28_800, refresh_token: "ghr_refresh", token_type: "bearer" },
+		];
 		const before = Date.now();
 		const credential = await login();
 		expect(credential.refresh).toBe("ghr_refresh");

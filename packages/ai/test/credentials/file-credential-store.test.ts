@@ -169,7 +169,7 @@ describe("refreshing a token from two processes at once", () => {
 		});
 		server.route("/token", async (_request, response) => {
 			await bothStarted;
-			sendJson(response, 200, { access_token: "ya29.new-access", expires_in: 3600 });
+			sendJson(response, 200, { access_token: "ya29.new-access", expires_in: 3600, token_type: "Bearer" });
 		});
 		let calling = 0;
 		const answers: unknown[] = [];

@@ -37,7 +37,7 @@ describe("stored credentials in provider calls", () => {
 
 	it("sends a stored Vertex AI OAuth token as a bearer, refreshed first when it is about to expire", async () => {
 		tokenServer.route("/token", (_request, response) =>
-			sendJson(response, 200, { access_token: "ya29.refreshed", expires_in: 3600 }),
+			sendJson(response, 200, { access_token: "ya29.refreshed", expires_in: 3600, token_type: "Bearer" }),
 		);
 		const store = createMemoryCredentialStore({
 			"google-vertex": {

@@ -1,4 +1,4 @@
-// Property-based fuzzing of Bedrock's stream() through the AWS SDK and a local HTTP/2 server: a
+// Property-based fuzzing of Bedrock's stream() over fetch and a local HTTP server: a
 // valid Converse stream (text, a tool call, reasoning) is mutated at the event level (events
 // dropped, repeated, swapped, values replaced in their JSON; frames re-encoded with valid
 // checksums, so the decoder sees them) and then at the byte level (bytes flipped, inserted, the

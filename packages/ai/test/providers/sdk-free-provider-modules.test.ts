@@ -1,4 +1,6 @@
-// The HTTP providers send their requests with the platform fetch; the vendors' SDKs are types only.
+// Every provider sends its requests with the platform fetch (Bedrock too, signed with aws4fetch); the
+// vendors' SDKs are types only, and Bedrock's AWS credential chain is imported only by a Node call
+// that has no credentials of its own.
 // Loading a provider module must therefore load no SDK (the Anthropic SDK alone costs ~200 ms to
 // import and brings node:child_process into Worker bundles). A fresh Node process records every
 // module URL it resolves while it imports the HTTP provider modules and runs one call.
@@ -12,13 +14,13 @@ import { afterAll, expect, it } from "vitest";
 const packageRoot = join(dirname(fileURLToPath(import.meta.url)), "../..");
 const workDirectory = mkdtempSync(join(tmpdir(), "keel-sdk-free-"));
 const PROVIDER_SDK =
-	/\/node_modules\/(@anthropic-ai\/sdk|openai|@mistralai\/mistralai|@google\/genai|google-auth-library)\//;
+	/\/node_modules\/(@anthropic-ai\/sdk|openai|@mistralai\/mistralai|@google\/genai|google-auth-library|@aws-sdk\/[^/]+|@smithy\/[^/]+)\//;
 
 afterAll(() => {
 	rmSync(workDirectory, { recursive: true, force: true });
 });
 
-it("loading the HTTP provider modules and streaming a call loads no vendor SDK", () => {
+it("loading every provider module and streaming a call loads no vendor SDK", () => {
 	const hook = join(workDirectory, "record.mjs");
 	writeFileSync(
 		hook,
@@ -45,6 +47,7 @@ await import(${source("src/providers/mistral-conversations/index.ts")});
 await import(${source("src/providers/google-generative-ai/index.ts")});
 await import(${source("src/providers/google-vertex/index.ts")});
 await import(${source("src/providers/openai-codex-responses/index.ts")});
+await import(${source("src/providers/bedrock-converse-stream/index.ts")});
 const { WireTestServer } = await import(${source("src/testing/wire-test-server.ts")});
 const server = await WireTestServer.start();
 server.enqueue({ body: 'event: message_start\\ndata: {"type":"message_start","message":{"id":"m","model":"c","usage":{"input_tokens":1,"output_tokens":1}}}\\n\\nevent: message_delta\\ndata: {"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":1}}\\n\\nevent: message_stop\\ndata: {"type":"message_stop"}\\n\\n' });

@@ -1,14 +1,15 @@
 // The authorization code grant (RFC 6749 section 4.1) with PKCE: the URL the user opens, the
-// reading of the redirect that comes back, and the exchange of the code for tokens.
+// reading of the redirect that comes back, and the exchange of the code for tokens (sent and
+// checked by oauth4webapi, protocol-client.ts). The redirect is read here rather than by
+// oauth4webapi's validateAuthResponse, which checks an `iss` parameter against the issuer, and Keel
+// knows endpoints, not issuers (Google's redirect names accounts.google.com, its token endpoint is
+// oauth2.googleapis.com).
+import * as oauth from "oauth4webapi";
 import type { OAuthCredential } from "../types.js";
 import { OAuthError } from "./oauth-error.js";
+import { authorizationServer, clientAuthentication, runProtocolCall } from "./protocol-client.js";
 import { credentialFromTokenResponse } from "./token-credential.js";
-import {
-	isErrorResponse,
-	postTokenRequest,
-	type TokenRequestOptions,
-	tokenErrorFromResponse,
-} from "./token-endpoint.js";
+import type { TokenEndpointResponse, TokenRequestOptions } from "./token-endpoint.js";
 
 export interface AuthorizationRequest {
 	authorizationUrl: string;
@@ -73,27 +74,34 @@ export interface CodeExchange extends Pick<TokenRequestOptions, "fetch" | "signa
 
 /** Exchanges the code for tokens (section 4.1.3). An expired or used code fails with `invalid_grant`. */
 export async function exchangeAuthorizationCode(exchange: CodeExchange): Promise<OAuthCredential> {
-	const parameters: Record<string, string> = {
-		grant_type: "authorization_code",
-		code: exchange.code,
-		redirect_uri: exchange.redirectUri,
-		client_id: exchange.clientId,
-		code_verifier: exchange.codeVerifier,
-	};
-	if (exchange.clientSecret) parameters.client_secret = exchange.clientSecret;
-	const step = "authorization code exchange";
-	const { status, body } = await postTokenRequest(exchange.tokenUrl, parameters, step, exchange);
-	if (isErrorResponse(status, body)) {
-		throw tokenErrorFromResponse(exchange.tokenUrl, status, body, step, [
-			exchange.code,
-			exchange.codeVerifier,
-			exchange.clientSecret,
-		]);
-	}
+	const server = authorizationServer({ tokenUrl: exchange.tokenUrl });
+	const client: oauth.Client = { client_id: exchange.clientId };
+	const body = await runProtocolCall(
+		{
+			url: exchange.tokenUrl,
+			step: "authorization code exchange",
+			secrets: [exchange.code, exchange.codeVerifier, exchange.clientSecret],
+			fetch: exchange.fetch,
+			signal: exchange.signal,
+		},
+		(requestOptions) =>
+			oauth.authorizationCodeGrantRequest(
+				server,
+				client,
+				clientAuthentication(exchange.clientSecret),
+				// The redirect was read by readAuthorizationResponse (state, error); oauth4webapi takes
+				// the code only from parameters it validated itself.
+				oauth.validateAuthResponse(server, client, new URLSearchParams({ code: exchange.code }), oauth.skipStateCheck),
+				exchange.redirectUri,
+				exchange.codeVerifier,
+				requestOptions,
+			),
+		(response) => oauth.processAuthorizationCodeResponse(server, client, response),
+	);
 	return credentialFromTokenResponse(
-		body,
+		body as TokenEndpointResponse,
 		{ tokenUrl: exchange.tokenUrl, clientId: exchange.clientId, clientSecret: exchange.clientSecret },
-		step,
+		"authorization code exchange",
 		(exchange.now ?? Date.now)(),
 	);
 }

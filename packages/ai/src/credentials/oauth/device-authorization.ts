@@ -1,16 +1,14 @@
 // The device authorization grant (RFC 8628): the program shows a code, the user enters it on
-// another device, and the program polls the token endpoint until the user has decided.
+// another device, and the program polls the token endpoint until the user has decided. The
+// requests are sent and their answers checked by oauth4webapi (protocol-client.ts); the polling
+// rhythm (interval, slow_down, the codes' lifetime) is here.
 
-import { urlForMessages } from "../../utils/url-for-messages.js";
+import * as oauth from "oauth4webapi";
 import type { OAuthCredential } from "../types.js";
 import { OAuthError } from "./oauth-error.js";
+import { authorizationServer, clientAuthentication, runProtocolCall } from "./protocol-client.js";
 import { credentialFromTokenResponse } from "./token-credential.js";
-import {
-	isErrorResponse,
-	postTokenRequest,
-	type TokenRequestOptions,
-	tokenErrorFromResponse,
-} from "./token-endpoint.js";
+import type { TokenEndpointResponse, TokenRequestOptions } from "./token-endpoint.js";
 
 export const DEVICE_CODE_GRANT_TYPE = "urn:ietf:params:oauth:grant-type:device_code";
 
@@ -40,27 +38,24 @@ export interface DeviceAuthorizationRequest extends Pick<TokenRequestOptions, "f
 
 /** Asks for a device code and a user code (section 3.1). */
 export async function startDeviceAuthorization(request: DeviceAuthorizationRequest): Promise<DeviceAuthorization> {
-	const parameters: Record<string, string> = { client_id: request.clientId };
-	if (request.scope) parameters.scope = request.scope;
-	const step = "device authorization";
-	const { status, body } = await postTokenRequest(request.deviceAuthorizationUrl, parameters, step, request);
-	if (isErrorResponse(status, body))
-		throw tokenErrorFromResponse(request.deviceAuthorizationUrl, status, body, step, []);
-	const deviceCode = body.device_code;
-	const userCode = body.user_code;
-	// RFC 8628 names it verification_uri; some servers (Google) send verification_url.
-	const verificationUri = body.verification_uri ?? body.verification_url;
-	if (typeof deviceCode !== "string" || typeof userCode !== "string" || typeof verificationUri !== "string") {
-		throw new OAuthError(
-			`OAuth ${step} failed: ${urlForMessages(request.deviceAuthorizationUrl)} answered without device_code, user_code and verification_uri`,
-			"invalid_response",
-			status,
-		);
-	}
+	const server = authorizationServer({ deviceAuthorizationUrl: request.deviceAuthorizationUrl });
+	const client: oauth.Client = { client_id: request.clientId };
+	const parameters: Record<string, string> = request.scope ? { scope: request.scope } : {};
+	const body = await runProtocolCall(
+		{
+			url: request.deviceAuthorizationUrl,
+			step: "device authorization",
+			secrets: [],
+			fetch: request.fetch,
+			signal: request.signal,
+		},
+		(requestOptions) => oauth.deviceAuthorizationRequest(server, client, oauth.None(), parameters, requestOptions),
+		(response) => oauth.processDeviceAuthorizationResponse(server, client, response),
+	);
 	const authorization: DeviceAuthorization = {
-		deviceCode,
-		userCode,
-		verificationUri,
+		deviceCode: body.device_code,
+		userCode: body.user_code,
+		verificationUri: body.verification_uri,
 		expiresIn: positiveNumber(body.expires_in) ?? 900,
 		interval: positiveNumber(body.interval) ?? DEFAULT_POLL_INTERVAL_SECONDS,
 	};
@@ -90,43 +85,86 @@ export async function pollDeviceAuthorization(polling: DevicePolling): Promise<O
 	const { authorization } = polling;
 	const deadline = now() + authorization.expiresIn * 1000;
 	let intervalSeconds = authorization.interval;
-	const parameters: Record<string, string> = {
-		grant_type: DEVICE_CODE_GRANT_TYPE,
-		device_code: authorization.deviceCode,
-		client_id: polling.clientId,
+	const server = authorizationServer({ tokenUrl: polling.tokenUrl });
+	const client: oauth.Client = { client_id: polling.clientId };
+	const call = {
+		url: polling.tokenUrl,
+		step: "device login",
+		secrets: [authorization.deviceCode, polling.clientSecret],
+		fetch: polling.fetch,
+		signal: polling.signal,
 	};
-	if (polling.clientSecret) parameters.client_secret = polling.clientSecret;
-	const step = "device login";
-	const secrets = [authorization.deviceCode, polling.clientSecret];
 	for (;;) {
 		await wait(intervalSeconds * 1000, polling.signal);
 		if (polling.signal?.aborted) throw new OAuthError("The device login was cancelled", "aborted");
 		if (now() >= deadline) {
 			throw new OAuthError("The device login expired before it was approved; start it again", "expired_token");
 		}
-		const { status, body } = await postTokenRequest(polling.tokenUrl, parameters, step, polling);
-		if (!isErrorResponse(status, body)) {
+		let answer: PollAnswer;
+		try {
+			answer = await runProtocolCall(
+				call,
+				(requestOptions) =>
+					oauth.deviceCodeGrantRequest(
+						server,
+						client,
+						clientAuthentication(polling.clientSecret),
+						authorization.deviceCode,
+						requestOptions,
+					),
+				readPollAnswer(server, client),
+			);
+		} catch (error) {
+			if (error instanceof OAuthError && error.code === "access_denied") {
+				throw new OAuthError(
+					"The device login was denied: the user refused the request",
+					"access_denied",
+					error.status,
+				);
+			}
+			if (error instanceof OAuthError && error.code === "expired_token") {
+				throw new OAuthError(
+					"The device login expired before it was approved; start it again",
+					"expired_token",
+					error.status,
+				);
+			}
+			throw error;
+		}
+		if ("token" in answer) {
 			return credentialFromTokenResponse(
-				body,
+				answer.token as TokenEndpointResponse,
 				{ tokenUrl: polling.tokenUrl, clientId: polling.clientId, clientSecret: polling.clientSecret },
-				step,
+				"device login",
 				now(),
 			);
 		}
-		if (body.error === "authorization_pending") continue;
-		if (body.error === "slow_down") {
+		if (answer.wait === "slow_down") {
 			// GitHub sends the interval to use from now on; RFC 8628 says add 5 seconds.
-			intervalSeconds = Math.max(intervalSeconds + SLOW_DOWN_STEP_SECONDS, positiveNumber(body.interval) ?? 0);
-			continue;
+			intervalSeconds = Math.max(intervalSeconds + SLOW_DOWN_STEP_SECONDS, positiveNumber(answer.interval) ?? 0);
 		}
-		if (body.error === "access_denied") {
-			throw new OAuthError("The device login was denied: the user refused the request", "access_denied", status);
-		}
-		if (body.error === "expired_token") {
-			throw new OAuthError("The device login expired before it was approved; start it again", "expired_token", status);
-		}
-		throw tokenErrorFromResponse(polling.tokenUrl, status, body, step, secrets);
 	}
+}
+
+/** A poll's answer: the token, or "ask again" (`authorization_pending`, `slow_down` with GitHub's interval). */
+type PollAnswer =
+	| { token: oauth.TokenEndpointResponse }
+	| { wait: "authorization_pending" | "slow_down"; interval?: unknown };
+
+function readPollAnswer(server: oauth.AuthorizationServer, client: oauth.Client) {
+	return async (response: Response): Promise<PollAnswer> => {
+		try {
+			return { token: await oauth.processDeviceCodeResponse(server, client, response) };
+		} catch (error) {
+			if (
+				error instanceof oauth.ResponseBodyError &&
+				(error.error === "authorization_pending" || error.error === "slow_down")
+			) {
+				return { wait: error.error, interval: error.cause.interval };
+			}
+			throw error;
+		}
+	};
 }
 
 function positiveNumber(value: unknown): number | undefined {

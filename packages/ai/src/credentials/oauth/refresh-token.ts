@@ -1,13 +1,11 @@
-// Renewing an access token with its refresh token (RFC 6749 section 6).
+// Renewing an access token with its refresh token (RFC 6749 section 6), sent and checked by
+// oauth4webapi (protocol-client.ts).
+import * as oauth from "oauth4webapi";
 import type { OAuthCredential } from "../types.js";
 import { OAuthError } from "./oauth-error.js";
+import { authorizationServer, clientAuthentication, runProtocolCall } from "./protocol-client.js";
 import { credentialFromTokenResponse } from "./token-credential.js";
-import {
-	isErrorResponse,
-	postTokenRequest,
-	type TokenRequestOptions,
-	tokenErrorFromResponse,
-} from "./token-endpoint.js";
+import type { TokenEndpointResponse, TokenRequestOptions } from "./token-endpoint.js";
 
 export interface RefreshOptions extends Pick<TokenRequestOptions, "fetch" | "signal"> {
 	/** The current time in milliseconds; for tests. */
@@ -35,26 +33,31 @@ export async function refreshOAuthCredential(
 		);
 	}
 	const tokenUrl = credential.tokenUrl as string;
-	const parameters: Record<string, string> = {
-		grant_type: "refresh_token",
-		refresh_token: credential.refresh as string,
-	};
-	if (credential.clientId) parameters.client_id = credential.clientId;
-	if (credential.clientSecret) parameters.client_secret = credential.clientSecret;
-	const step = "token refresh";
-	const { status, body } = await postTokenRequest(tokenUrl, parameters, step, options);
-	if (isErrorResponse(status, body)) {
-		throw tokenErrorFromResponse(tokenUrl, status, body, step, [
-			credential.access,
-			credential.refresh,
-			credential.clientSecret,
-		]);
-	}
+	const server = authorizationServer({ tokenUrl });
+	const client: oauth.Client = { client_id: credential.clientId ?? "" };
+	const body = await runProtocolCall(
+		{
+			url: tokenUrl,
+			step: "token refresh",
+			secrets: [credential.access, credential.refresh, credential.clientSecret],
+			fetch: options.fetch,
+			signal: options.signal,
+		},
+		(requestOptions) =>
+			oauth.refreshTokenGrantRequest(
+				server,
+				client,
+				clientAuthentication(credential.clientSecret),
+				credential.refresh as string,
+				requestOptions,
+			),
+		(response) => oauth.processRefreshTokenResponse(server, client, response),
+	);
 	const now = (options.now ?? Date.now)();
 	return credentialFromTokenResponse(
-		body,
+		body as TokenEndpointResponse,
 		{ tokenUrl, clientId: credential.clientId, clientSecret: credential.clientSecret },
-		step,
+		"token refresh",
 		now,
 		credential,
 	);

@@ -1,6 +1,6 @@
-// One POST to a token endpoint (RFC 6749 section 3.2) and the reading of its answer. Every grant
-// (authorization code, device code, refresh) goes through here, so every server quirk is handled
-// once: GitHub answers errors with status 200 and, without an Accept header, form-encoded bodies.
+// Reading a token endpoint's answers (RFC 6749 section 5), the error OAuthError built from one, and
+// `postTokenRequest`: one POST for the exchanges that are not OAuth grants (OpenRouter's key
+// exchange). The grants themselves are sent by oauth4webapi (protocol-client.ts).
 import { redactSecrets } from "../../call/secret-redaction.js";
 import { credentialsInUrl, urlForMessages, withUrlForMessages } from "../../utils/url-for-messages.js";
 import { OAuthError } from "./oauth-error.js";
@@ -99,7 +99,8 @@ export function isErrorResponse(status: number, body: TokenEndpointResponse): bo
 	return typeof body.error === "string" || status < 200 || status > 299;
 }
 
-function parseTokenBody(text: string): TokenEndpointResponse | undefined {
+/** A token endpoint's body, JSON or form-encoded (GitHub without an Accept header); undefined for anything else. */
+export function parseTokenBody(text: string): TokenEndpointResponse | undefined {
 	const trimmed = text.trim();
 	if (trimmed.startsWith("{")) {
 		try {

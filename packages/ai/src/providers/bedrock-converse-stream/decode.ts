@@ -1,10 +1,10 @@
-import type { ConverseStreamOutput, TokenUsage } from "@aws-sdk/client-bedrock-runtime";
 import type { AssistantMessageBuilder, UsageUpdate } from "../../message/assistant-message-builder.js";
 import type { StreamDecoder } from "../../wire/stream-decoder.js";
 import { bedrockStreamException, STREAM_EXCEPTION_EVENTS } from "./errors.js";
 import { mapBedrockStopReason } from "./stop-reason.js";
+import type { ContentBlockDeltaEvent, ContentBlockStartEvent, ConverseStreamEvent, TokenUsage } from "./wire-types.js";
 
-export type BedrockStreamEvent = ConverseStreamOutput;
+export type BedrockStreamEvent = ConverseStreamEvent;
 
 /** Shown as the text of a redacted reasoning block; the encrypted bytes are kept (base64) as its signature. */
 export const REDACTED_REASONING_TEXT = "[Reasoning redacted]";
@@ -50,7 +50,7 @@ function usageUpdate(usage: TokenUsage | undefined): UsageUpdate {
 }
 
 /**
- * The state machine for one ConverseStream response: the SDK's events in, builder calls out.
+ * The state machine for one ConverseStream response: the wire's events in, builder calls out.
  * Bedrock sends `messageStop` (the stop reason) before `metadata` (usage), so the message is
  * finished at `metadata`, or at the end of the stream when no metadata follows the stop.
  * Text and reasoning blocks have no `contentBlockStart`: their first delta opens them.
@@ -93,10 +93,7 @@ export class BedrockStreamDecoder implements StreamDecoder<BedrockStreamEvent> {
 		}
 	}
 
-	private onBlockStart(
-		start: NonNullable<ConverseStreamOutput.ContentBlockStartMember["contentBlockStart"]>,
-		event: unknown,
-	): void {
+	private onBlockStart(start: ContentBlockStartEvent, event: unknown): void {
 		const index = start.contentBlockIndex;
 		if (typeof index !== "number") malformed("contentBlockStart without contentBlockIndex", event);
 		const toolUse = start.start?.toolUse;
@@ -107,10 +104,7 @@ export class BedrockStreamDecoder implements StreamDecoder<BedrockStreamEvent> {
 		this.blocks.set(index, { index: this.builder.startToolCall(toolUse.toolUseId, toolUse.name), kind: "toolCall" });
 	}
 
-	private onBlockDelta(
-		delta: NonNullable<ConverseStreamOutput.ContentBlockDeltaMember["contentBlockDelta"]>,
-		event: unknown,
-	): void {
+	private onBlockDelta(delta: ContentBlockDeltaEvent, event: unknown): void {
 		const index = delta.contentBlockIndex;
 		if (typeof index !== "number" || !delta.delta) malformed("contentBlockDelta without index or delta", event);
 		const body = delta.delta;
@@ -128,7 +122,7 @@ export class BedrockStreamDecoder implements StreamDecoder<BedrockStreamEvent> {
 				this.builder.appendThinkingSignature(this.openBlock(index, "thinking", event), reasoning.signature);
 			} else if (reasoning.redactedContent instanceof Uint8Array || typeof reasoning.redactedContent === "string") {
 				if (this.blocks.has(index)) malformed("redactedContent on an open block", event);
-				// The SDK gives the bytes; the wire (read by Keel directly) their base64, which is kept as it is.
+				// The wire carries the bytes as base64, kept as it is; bytes (from a caller feeding parsed events) are encoded.
 				const redacted: unknown = reasoning.redactedContent;
 				const builderIndex = this.builder.startThinking({
 					redacted: true,

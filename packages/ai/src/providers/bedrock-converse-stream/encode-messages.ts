@@ -1,11 +1,3 @@
-import type {
-	Message as BedrockMessage,
-	CachePointBlock,
-	ContentBlock,
-	ConverseStreamCommandInput,
-	ImageBlock,
-	ToolResultContentBlock,
-} from "@aws-sdk/client-bedrock-runtime";
 import {
 	IMAGE_OMITTED_NOTE,
 	IMAGE_ONLY_TOOL_RESULT_TEXT,
@@ -22,13 +14,22 @@ import type {
 	UserMessage,
 } from "../../types.js";
 import { sanitizeSurrogates } from "../../utils/sanitize-unicode.js";
+import type {
+	BedrockMessage,
+	CachePointBlock,
+	ContentBlock,
+	DocumentType,
+	ImageBlock,
+	ToolResultContentBlock,
+} from "./wire-types.js";
 
 type Compat = Required<BedrockConverseCompat>;
-/** A free-form JSON value as the SDK types it (tool input, tool schemas, model fields). */
-export type DocumentType = NonNullable<ConverseStreamCommandInput["additionalModelRequestFields"]>;
+
+export type { DocumentType } from "./wire-types.js";
+
 type BedrockModel = Model<"bedrock-converse-stream">;
 
-// Converse takes raw image bytes and a format name, not a media type.
+// Converse takes the image bytes (base64 in the JSON body, as Keel holds them) and a format name, not a media type.
 // @see https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ImageBlock.html
 const IMAGE_FORMATS: Record<string, ImageBlock["format"]> = {
 	"image/jpeg": "jpeg",
@@ -42,14 +43,6 @@ function isBlank(text: string): boolean {
 	return text.trim() === "";
 }
 
-/** Base64 to bytes with the platform's `atob` (no Buffer: this module may run in a browser bundle). */
-export function base64ToBytes(base64: string): Uint8Array {
-	const binary = atob(base64);
-	const bytes = new Uint8Array(binary.length);
-	for (let index = 0; index < binary.length; index++) bytes[index] = binary.charCodeAt(index);
-	return bytes;
-}
-
 function encodeImage(image: ImageContent, model: BedrockModel): ContentBlock {
 	if (!modelAcceptsImages(model)) return { text: IMAGE_OMITTED_NOTE };
 	const format = IMAGE_FORMATS[image.mimeType];
@@ -58,7 +51,7 @@ function encodeImage(image: ImageContent, model: BedrockModel): ContentBlock {
 			`Bedrock accepts image/jpeg, image/png, image/gif and image/webp images, got "${image.mimeType}"; convert the image first`,
 		);
 	}
-	return { image: { format, source: { bytes: base64ToBytes(image.data) } } };
+	return { image: { format, source: { bytes: image.data } } };
 }
 
 function encodeUserContent(message: UserMessage, model: BedrockModel): ContentBlock[] {
@@ -86,7 +79,7 @@ function encodeAssistantContent(message: AssistantMessage, compat: Compat): Cont
 			// else (another model's reasoning, models without signed reasoning) becomes text.
 			if (block.redacted) {
 				if (compat.claudeThinking && block.thinkingSignature) {
-					blocks.push({ reasoningContent: { redactedContent: base64ToBytes(block.thinkingSignature) } });
+					blocks.push({ reasoningContent: { redactedContent: block.thinkingSignature } });
 				}
 			} else if (compat.claudeThinking && block.thinkingSignature) {
 				blocks.push({

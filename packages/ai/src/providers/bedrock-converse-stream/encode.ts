@@ -1,10 +1,3 @@
-import type {
-	Tool as BedrockTool,
-	CachePointBlock,
-	ConverseStreamCommandInput,
-	SystemContentBlock,
-	ToolChoice,
-} from "@aws-sdk/client-bedrock-runtime";
 import { NonRetryableError } from "../../call/provider-stream.js";
 import { resolveCacheRetention } from "../../message/simple-options.js";
 import { normalizeAnthropicToolCallId } from "../../message/tool-call-ids.js";
@@ -17,6 +10,13 @@ import { usesAdaptiveThinking } from "../anthropic/thinking.js";
 import { resolveBedrockCompat } from "./compat.js";
 import { type DocumentType, encodeBedrockMessages } from "./encode-messages.js";
 import type { BedrockOptions, BedrockToolChoice } from "./options.js";
+import type {
+	BedrockTool,
+	CachePointBlock,
+	ConverseStreamRequest,
+	SystemContentBlock,
+	ToolChoice,
+} from "./wire-types.js";
 
 type BedrockModel = Model<"bedrock-converse-stream">;
 
@@ -95,7 +95,7 @@ export function encodeBedrockRequest(
 	model: BedrockModel,
 	context: Context,
 	options: BedrockOptions = {},
-): ConverseStreamCommandInput {
+): ConverseStreamRequest {
 	const compat = resolveBedrockCompat(model);
 	const cachePoint = bedrockCachePoint(model, options);
 	const maxTokens = options.maxTokens ?? Math.floor(model.maxTokens / 3);
@@ -110,7 +110,7 @@ export function encodeBedrockRequest(
 	const sendsTools = tools.length > 0 && compat.supportsToolUse && options.toolChoice !== "none";
 	const messages = transformMessages(folded.messages, model, normalizeAnthropicToolCallId);
 	const systemPrompt = folded.systemPrompt && folded.systemPrompt.trim() !== "" ? folded.systemPrompt : undefined;
-	const request: ConverseStreamCommandInput = {
+	const request: ConverseStreamRequest = {
 		modelId: model.id,
 		messages: encodeBedrockMessages(
 			systemPrompt && !compat.supportsSystemPrompt

@@ -1,5 +1,5 @@
-import { classifyError, type ErrorClassification, parseRetryAfter } from "../../call/error-classification.js";
-import { ProviderStreamError } from "../../wire/provider-errors.js";
+import { classifyError, type ErrorClassification } from "../../call/error-classification.js";
+import { ProviderHttpError, ProviderStreamError } from "../../wire/provider-errors.js";
 
 // Bedrock's exceptions that a later attempt may not meet: throttling, a busy or not yet loaded
 // model, a server fault, a model that timed out or broke its stream. Everything else
@@ -31,31 +31,19 @@ export function bedrockStreamException(member: string, value: unknown): Provider
 	return new ProviderStreamError(`${typeof message === "string" ? message : "no message"} (${name})`, name);
 }
 
-interface AwsServiceError {
-	name?: unknown;
-	message?: unknown;
-	$fault?: unknown;
-	$metadata?: { httpStatusCode?: unknown };
-	$response?: { headers?: Record<string, string> };
-}
-
 /**
- * Reads Bedrock's errors. The SDK raises a named exception (`ThrottlingException`, with the HTTP
- * status in `$metadata`) for an error answer and for an exception frame inside the stream; both read
- * `<status> <message> (<name>)`, retried when the name is a transient one. Other failures
+ * Reads Bedrock's errors. An error answer reads `<status> <message> (<exception>)` (see
+ * transport.ts), an exception frame inside the stream `<message> (<exception>)`; both are retried
+ * when the exception is a transient one, an answer also for 429 and 5xx. Other failures
  * (connection errors) are read like every provider's.
  */
 export function classifyBedrockError(error: unknown): ErrorClassification {
 	if (error instanceof ProviderStreamError) {
 		return { message: error.message, retryable: error.code !== undefined && RETRYABLE_EXCEPTIONS.has(error.code) };
 	}
-	const candidate = error as AwsServiceError | null;
-	if (!candidate || typeof candidate !== "object" || candidate.$fault === undefined) return classifyError(error);
-	const name = typeof candidate.name === "string" ? candidate.name : "UnknownError";
-	const text = typeof candidate.message === "string" && candidate.message !== "" ? candidate.message : "no message";
-	const status =
-		typeof candidate.$metadata?.httpStatusCode === "number" ? candidate.$metadata.httpStatusCode : undefined;
-	const message = `${status === undefined ? "" : `${status} `}${text} (${name})`;
-	const retryable = RETRYABLE_EXCEPTIONS.has(name) || (status !== undefined && (status === 429 || status >= 500));
-	return { message, status, retryable, retryAfterMs: parseRetryAfter(candidate.$response?.headers) };
+	const classification = classifyError(error);
+	if (error instanceof ProviderHttpError && error.error.type && RETRYABLE_EXCEPTIONS.has(error.error.type)) {
+		return { ...classification, retryable: true };
+	}
+	return classification;
 }

@@ -1,5 +1,6 @@
 // The bedrock-converse-stream provider: models on Amazon Bedrock through the Converse API
-// (ConverseStream), sent with the AWS SDK for SigV4 or bearer signing and the binary event stream.
+// (ConverseStream), sent with `fetch`, signed with SigV4 (or a Bedrock API key), read from the binary
+// event stream by Keel.
 
 import {
 	type ProviderDefinition,
@@ -19,9 +20,10 @@ export { resolveBedrockCompat } from "./compat.js";
 export { BedrockStreamDecoder, decodeBedrockStreamEvents } from "./decode.js";
 export { encodeBedrockRequest } from "./encode.js";
 export { classifyBedrockError } from "./errors.js";
-export type { BedrockEffort, BedrockOptions, BedrockToolChoice } from "./options.js";
+export type { AwsCredentials, BedrockEffort, BedrockOptions, BedrockToolChoice } from "./options.js";
 export { mapBedrockStopReason } from "./stop-reason.js";
-export { resolveBedrockBearerToken, resolveBedrockRegion } from "./transport.js";
+export { converseStreamUrl, resolveBedrockBearerToken, resolveBedrockRegion } from "./transport.js";
+export type * from "./wire-types.js";
 
 /**
  * Unified options: for Claude, `reasoning` becomes adaptive thinking with an effort (Claude 4.6 and
@@ -42,8 +44,8 @@ export function bedrockOptionsFromSimple(
 export const bedrockConverseStreamProvider: ProviderDefinition<"bedrock-converse-stream", BedrockOptions> = {
 	api: "bedrock-converse-stream",
 	simpleOptions: bedrockOptionsFromSimple,
-	// The SDK's credential chain (environment, profiles, SSO, container and instance roles) finds
-	// credentials Keel cannot see; a missing one is the SDK's clear error.
+	// SigV4 credentials come from the options, the environment or the AWS credential chain
+	// (signing-credentials.ts), not from `apiKey`; missing ones are a clear error at the call.
 	requiresApiKey: () => false,
 	classifyError: classifyBedrockError,
 	runAttempt: runBedrockAttempt,

@@ -1,44 +1,44 @@
-import type {
-	BedrockRuntimeClientConfig,
-	ConverseStreamCommandOutput,
-	ConverseStreamOutput,
-} from "@aws-sdk/client-bedrock-runtime";
+import { AwsV4Signer } from "aws4fetch";
 import { headersToRecord } from "../../call/error-classification.js";
-import { encodeOrFail, NonRetryableError, type ProviderAttempt } from "../../call/provider-attempt.js";
+import { encodeOrFail, type ProviderAttempt } from "../../call/provider-attempt.js";
 import { AMBIENT_CREDENTIALS } from "../../env-api-keys.js";
 import type { Context } from "../../types.js";
 import { environmentVariable } from "../../wire/environment.js";
-import { singleFrames } from "../../wire/framers.js";
 import { mergeHeaders } from "../../wire/headers.js";
-import { ProviderStreamError } from "../../wire/provider-errors.js";
-import { connectionClosedError, pump } from "../../wire/pump.js";
-import { ClientCache } from "./client-cache.js";
+import { ProviderHttpError, ProviderStreamError, readErrorBody } from "../../wire/provider-errors.js";
+import { pump } from "../../wire/pump.js";
 import { BedrockStreamDecoder, BedrockStreamFormatError } from "./decode.js";
 import { encodeBedrockRequest } from "./encode.js";
 import { bedrockStreamException } from "./errors.js";
 import { type EventStreamFrame, EventStreamFrameReader } from "./event-stream-frames.js";
 import type { BedrockOptions } from "./options.js";
+import { readProfileRegion } from "./profile-region.js";
+import { bedrockProfile, resolveSigningCredentials } from "./signing-credentials.js";
+import type { ConverseStreamEvent, ConverseStreamRequest } from "./wire-types.js";
 
 type BedrockAttempt = ProviderAttempt<"bedrock-converse-stream">;
 
-// Bedrock's public endpoints: the SDK derives them from the region, so a catalogue row's
-// us-east-1 base URL must not pin every call to us-east-1. Any other base URL (a VPC endpoint, a
-// proxy, a test server) is used as it is.
+// Bedrock's public endpoints follow the region, so a catalogue row's us-east-1 base URL must not pin
+// every call to us-east-1. Any other base URL (a VPC endpoint, a proxy, a test server) is used as it is.
+// @see https://docs.aws.amazon.com/general/latest/gr/bedrock.html#bedrock_region
 const PUBLIC_ENDPOINT = /^https:\/\/bedrock-runtime(-fips)?\.[a-z0-9-]+\.amazonaws\.com\/?$/;
+
+/** The SigV4 signing name of the Bedrock runtime API. */
+const SIGNING_SERVICE = "bedrock";
 
 /**
  * The region: the option, AWS_REGION, AWS_DEFAULT_REGION; with a profile (option or AWS_PROFILE)
- * none, so the SDK reads the profile's; else us-east-1.
+ * none, so the profile's is read; else us-east-1.
  */
 export function resolveBedrockRegion(options: BedrockOptions): string | undefined {
 	const region = options.region ?? environmentVariable("AWS_REGION") ?? environmentVariable("AWS_DEFAULT_REGION");
 	if (region) return region;
-	return options.profile || environmentVariable("AWS_PROFILE") ? undefined : "us-east-1";
+	return bedrockProfile(options) ? undefined : "us-east-1";
 }
 
 /**
  * A Bedrock API key, sent as `Authorization: Bearer`: the option, a key given as `apiKey`, or
- * AWS_BEARER_TOKEN_BEDROCK. Undefined means SigV4 with the SDK's credential chain.
+ * AWS_BEARER_TOKEN_BEDROCK. Undefined means SigV4.
  * @see https://docs.aws.amazon.com/bedrock/latest/userguide/api-keys-use.html
  */
 export function resolveBedrockBearerToken(options: BedrockOptions, apiKey: string | undefined): string | undefined {
@@ -47,171 +47,106 @@ export function resolveBedrockBearerToken(options: BedrockOptions, apiKey: strin
 	return environmentVariable("AWS_BEARER_TOKEN_BEDROCK");
 }
 
-/** The client's configuration; SDK retries are off because the harness retries. */
-export function bedrockClientConfig(attempt: BedrockAttempt, options: BedrockOptions): BedrockRuntimeClientConfig {
-	const config: BedrockRuntimeClientConfig = { maxAttempts: 1 };
-	const region = resolveBedrockRegion(options);
-	if (region) config.region = region;
-	if (options.profile) config.profile = options.profile;
-	const baseUrl = attempt.model.baseUrl;
-	if (baseUrl && !PUBLIC_ENDPOINT.test(baseUrl)) config.endpoint = baseUrl;
-	const bearerToken = resolveBedrockBearerToken(options, attempt.apiKey);
-	if (bearerToken) {
-		config.token = { token: bearerToken };
-		config.authSchemePreference = ["httpBearerAuth"];
-	} else {
-		// The SDK would prefer bearer auth whenever AWS_BEARER_TOKEN_BEDROCK exists, even empty.
-		config.authSchemePreference = ["sigv4"];
-	}
-	return config;
-}
-
-// The SDK's module name sits in a variable so that bundlers do not follow the import: the AWS SDK
-// brings node:http2, node:stream and node:https into a bundle, which would break every browser and
-// Worker build of @keel/ai, not only Bedrock calls. Node resolves it from node_modules at run time.
-const BEDROCK_SDK_MODULE = "@aws-sdk/client-bedrock-runtime";
-
-// It is an optional peer dependency of @keel/ai (the other APIs need none of its 30-odd packages), so
-// an application that calls Bedrock installs it; without it the call ends with this instruction.
-async function loadBedrockSdk(): Promise<typeof import("@aws-sdk/client-bedrock-runtime")> {
-	try {
-		return await import(/* @vite-ignore */ /* webpackIgnore: true */ BEDROCK_SDK_MODULE);
-	} catch (error) {
-		const missing = error as { code?: unknown; message?: unknown } | undefined;
-		const sdkIsMissing =
-			missing?.code === "ERR_MODULE_NOT_FOUND" && String(missing.message).includes(`'${BEDROCK_SDK_MODULE}'`);
-		if (!sdkIsMissing) throw error;
-		throw new NonRetryableError(
-			`The bedrock-converse-stream API sends requests with the AWS SDK, which is not installed: run \`npm install ${BEDROCK_SDK_MODULE}\` in your application`,
-		);
-	}
-}
-
-function eventName(event: ConverseStreamOutput): string {
-	for (const key of Object.keys(event)) if (key !== "$unknown") return key;
-	return "$unknown";
+/** `…/model/{modelId}/converse-stream`; the id (an ARN has `:` and `/`) is one encoded path segment. */
+export function converseStreamUrl(baseUrl: string | undefined, region: string, modelId: string): string {
+	const endpoint =
+		baseUrl && !PUBLIC_ENDPOINT.test(baseUrl)
+			? baseUrl.replace(/\/+$/, "")
+			: `https://bedrock-runtime.${region}.amazonaws.com`;
+	return `${endpoint}/model/${encodeURIComponent(modelId)}/converse-stream`;
 }
 
 /**
- * One attempt: ConverseStream through the AWS SDK (SigV4 or bearer signing and the binary event
- * stream need it), loaded on the first call so neither the package root nor other providers pay
- * for it. The SDK signs and sends; the frames of a successful answer are read by Keel
- * (takeEventStreamBody, readEventStreamBody) and go to the decoder one by one.
+ * One attempt: ConverseStream over `fetch`, signed with SigV4 (aws4fetch, Web Crypto) or sent with
+ * a Bedrock API key, so it runs wherever `fetch` and `crypto.subtle` do (Node, browsers, Workers).
+ * The answer, `application/vnd.amazon.eventstream`, is read frame by frame by Keel
+ * (event-stream-frames.ts) through the shared pump.
  * @see https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ConverseStream.html
+ * @see https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_sigv-create-signed-request.html
  */
 export async function runBedrockAttempt(
 	attempt: BedrockAttempt,
 	context: Context,
 	options: BedrockOptions,
 ): Promise<void> {
-	if (typeof process === "undefined" || !process.versions?.node) {
-		throw new NonRetryableError(
-			"The bedrock-converse-stream API runs in Node only (the AWS SDK signs requests with Node's credential chain); call Bedrock from a server, for example through the Keel proxy",
-		);
-	}
-	const input = await attempt.preparePayload(encodeOrFail(() => encodeBedrockRequest(attempt.model, context, options)));
+	const payload = await attempt.preparePayload(
+		encodeOrFail(() => encodeBedrockRequest(attempt.model, context, options)),
+	);
 	// A Bedrock API key given as bearerToken or AWS_BEARER_TOKEN_BEDROCK is as secret as `apiKey`
 	// (which the harness already redacts): servers and proxies may echo the Authorization header.
-	attempt.builder.addSecret(resolveBedrockBearerToken(options, attempt.apiKey));
-	const sdk = await loadBedrockSdk();
-	const config = bedrockClientConfig(attempt, options);
-	const lent = keptClients.acquire(clientCacheKey(config), () => new sdk.BedrockRuntimeClient(config));
-	try {
-		const command = new sdk.ConverseStreamCommand(input);
-		addCallerHeaders(command, mergeHeaders(attempt.model.headers, options.headers));
-		const rawBody = takeEventStreamBody(command);
-		let response: ConverseStreamCommandOutput;
-		try {
-			response = await lent.client.send(command, { abortSignal: attempt.signal });
-		} catch (error) {
-			await reportErrorResponse(attempt, error);
-			throw error;
-		}
-		attempt.touch();
-		await attempt.reportResponse({ status: response.$metadata.httpStatusCode ?? 200, headers: {} });
-		const body = rawBody();
-		if (isByteStream(body)) await readEventStreamBody(attempt, body);
-		else if (response.stream) await readStream(attempt, response.stream);
-		else throw new Error("The Bedrock response to a streaming request has no stream");
-	} finally {
-		lent.release();
+	const bearerToken = resolveBedrockBearerToken(options, attempt.apiKey);
+	attempt.builder.addSecret(bearerToken);
+	const profile = bedrockProfile(options);
+	const region =
+		resolveBedrockRegion(options) ?? (profile ? await readProfileRegion(profile) : undefined) ?? "us-east-1";
+	const { modelId, ...fields } = payload as ConverseStreamRequest;
+	// `onPayload` may return a request without `modelId`: the model's id is the path then.
+	const url = converseStreamUrl(attempt.model.baseUrl, region, modelId ?? attempt.model.id);
+	const body = JSON.stringify(fields);
+	// The caller's headers first: the content type, the signature's headers and the bearer token win.
+	const headers = new Headers(mergeHeaders(attempt.model.headers, options.headers));
+	headers.set("content-type", "application/json");
+	headers.set("accept", "application/vnd.amazon.eventstream");
+	let signedHeaders: Headers;
+	if (bearerToken) {
+		headers.set("authorization", `Bearer ${bearerToken}`);
+		signedHeaders = headers;
+	} else {
+		headers.delete("authorization");
+		const credentials = await resolveSigningCredentials(options);
+		attempt.builder.addSecret(credentials.secretAccessKey);
+		attempt.builder.addSecret(credentials.sessionToken);
+		const signer = new AwsV4Signer({
+			method: "POST",
+			url,
+			headers,
+			body,
+			accessKeyId: credentials.accessKeyId,
+			secretAccessKey: credentials.secretAccessKey,
+			sessionToken: credentials.sessionToken,
+			service: SIGNING_SERVICE,
+			region,
+		});
+		signedHeaders = (await signer.sign()).headers;
 	}
-}
-
-type BedrockClient = InstanceType<typeof import("@aws-sdk/client-bedrock-runtime").BedrockRuntimeClient>;
-type ConverseStreamCommand = InstanceType<typeof import("@aws-sdk/client-bedrock-runtime").ConverseStreamCommand>;
-
-// Each request gets its own HTTP/2 session (the SDK's default for event streams), so a kept client
-// holds no socket between calls; see client-cache.ts for why clients are kept at all.
-const keptClients = new ClientCache<BedrockClient>();
-
-function clientCacheKey(config: BedrockRuntimeClientConfig): string {
-	return JSON.stringify([config.region, config.endpoint, config.profile, config.token]);
+	const response = await fetch(url, { method: "POST", headers: signedHeaders, body, signal: attempt.signal });
+	attempt.touch();
+	await attempt.reportResponse({ status: response.status, headers: headersToRecord(response.headers) });
+	if (!response.ok) throw await bedrockHttpError(response);
+	if (!response.body) throw new Error("The Bedrock response to a streaming request has no body");
+	await readEventStreamBody(attempt, response.body);
 }
 
 /**
- * The model's and the caller's headers (`model.headers`, `options.headers`) on the HTTP request.
- * The SDK builds the request itself, so they go in through a middleware of the command's build
- * step, which runs before signing: SigV4 signs them, and the headers the SDK sets later
- * (`authorization`, `x-amz-date` …) win over a caller's header of the same name.
- * @see https://docs.aws.amazon.com/sdk-for-javascript/v3/developer-guide/middleware-stack.html
+ * An error answer as `<status> <message> (<exception>)`. Bedrock names the exception in the
+ * `x-amzn-ErrorType` header (`ValidationException:http://…`) or the body's `__type`, and puts the
+ * text in the body's `message` (`Message` in some services' answers).
+ * @see https://docs.aws.amazon.com/bedrock/latest/APIReference/CommonErrors.html
  */
-function addCallerHeaders(command: ConverseStreamCommand, headers: Record<string, string>): void {
-	if (Object.keys(headers).length === 0) return;
-	command.middlewareStack.add(
-		(next) => async (args) => {
-			const request = args.request as { headers?: Record<string, string> } | undefined;
-			if (request?.headers) Object.assign(request.headers, headers);
-			return next(args);
-		},
-		{ step: "build", name: "keelCallerHeaders" },
-	);
-}
-
-/**
- * Takes the HTTP body of a successful response away from the SDK, in a middleware just inside its
- * deserializer: the SDK then deserializes an empty event stream (it reads the first event before
- * `send` resolves, so it must not see the real one), and Keel reads the frames itself
- * (event-stream-frames.ts). Error answers are left to the SDK, which reads them into its named
- * exceptions.
- */
-function takeEventStreamBody(command: ConverseStreamCommand): () => unknown {
-	let body: unknown;
-	type Next = (args: unknown) => Promise<{ response: unknown }>;
-	const middleware = (next: Next) => async (args: unknown) => {
-		const result = await next(args);
-		const response = result.response as { statusCode?: number; body?: unknown } | undefined;
-		if (
-			response &&
-			typeof response.statusCode === "number" &&
-			response.statusCode < 300 &&
-			isByteStream(response.body)
-		) {
-			body = response.body;
-			response.body = emptyByteStream();
-		}
-		return result;
-	};
-	command.middlewareStack.addRelativeTo(middleware as Parameters<typeof command.middlewareStack.addRelativeTo>[0], {
-		relation: "after",
-		toMiddleware: "deserializerMiddleware",
-		name: "keelEventStreamBody",
-	});
-	return () => body;
-}
-
-function emptyByteStream(): AsyncIterable<Uint8Array> {
-	return { [Symbol.asyncIterator]: () => ({ next: async () => ({ done: true, value: undefined }) }) };
-}
-
-function isByteStream(body: unknown): body is AsyncIterable<Uint8Array> {
-	return typeof (body as AsyncIterable<Uint8Array> | undefined)?.[Symbol.asyncIterator] === "function";
+async function bedrockHttpError(response: Response): Promise<ProviderHttpError> {
+	const { text } = await readErrorBody(response);
+	let parsed: Record<string, unknown> = {};
+	try {
+		const value: unknown = JSON.parse(text);
+		if (value && typeof value === "object") parsed = value as Record<string, unknown>;
+	} catch {
+		// Not JSON (a proxy's page): quoted as it is below.
+	}
+	const rawMessage = parsed.message ?? parsed.Message;
+	const message =
+		typeof rawMessage === "string" && rawMessage !== ""
+			? rawMessage
+			: text.trim().slice(0, 2000) || response.statusText || "no body";
+	const rawType = response.headers.get("x-amzn-errortype") ?? (typeof parsed.__type === "string" ? parsed.__type : "");
+	// `ValidationException:http://internal.amazon.com/…` or `com.amazon.coral#ValidationException`.
+	const type = rawType.split(":")[0].split("#").pop() || undefined;
+	return new ProviderHttpError(response.status, response.headers, { message, type });
 }
 
 const payloadDecoder = new TextDecoder();
 
 /** A frame as the event the decoder reads (`{contentBlockDelta: {…}}`); exception and error frames throw. */
-function eventFromFrame(frame: EventStreamFrame): ConverseStreamOutput {
+function eventFromFrame(frame: EventStreamFrame): ConverseStreamEvent {
 	const type = frame.type ?? "";
 	if (frame.messageType === "error") {
 		throw new ProviderStreamError(`${frame.errorMessage ?? "no message"} (${type || "unknown error"})`, type);
@@ -225,11 +160,11 @@ function eventFromFrame(frame: EventStreamFrame): ConverseStreamOutput {
 	}
 	if (frame.messageType === "exception")
 		throw bedrockStreamException(type.charAt(0).toLowerCase() + type.slice(1), body);
-	return { [type]: body } as unknown as ConverseStreamOutput;
+	return { [type]: body } as ConverseStreamEvent;
 }
 
 /** Reads the body's frames into the decoder (one async step per network chunk, not per event). */
-async function readEventStreamBody(attempt: BedrockAttempt, body: AsyncIterable<Uint8Array>): Promise<void> {
+async function readEventStreamBody(attempt: BedrockAttempt, body: ReadableStream<Uint8Array>): Promise<void> {
 	const frames = new EventStreamFrameReader();
 	await pump(attempt, body, {
 		label: "Bedrock",
@@ -243,26 +178,4 @@ async function readEventStreamBody(attempt: BedrockAttempt, body: AsyncIterable<
 		parse: eventFromFrame,
 		rawEvent: (frame) => ({ event: frame.type, data: payloadDecoder.decode(frame.payload) }),
 	});
-}
-
-/** Reads the events the SDK parsed itself (when Keel could not take the raw body) into the decoder. */
-async function readStream(attempt: BedrockAttempt, stream: AsyncIterable<ConverseStreamOutput>): Promise<void> {
-	await pump(attempt, stream, {
-		label: "Bedrock",
-		framer: singleFrames<ConverseStreamOutput>(),
-		decoder: new BedrockStreamDecoder(attempt.builder),
-		parse: (event) => event,
-		rawEvent: (event) => ({ event: eventName(event), data: JSON.stringify(event) }),
-		// An exception frame is raised by the SDK as a named exception: classified as it is.
-		readError: (error) =>
-			error && typeof error === "object" && "$fault" in error ? error : connectionClosedError(error, "Bedrock"),
-	});
-}
-
-async function reportErrorResponse(attempt: BedrockAttempt, error: unknown): Promise<void> {
-	const candidate = error as { $metadata?: { httpStatusCode?: unknown }; $response?: { headers?: unknown } } | null;
-	const status = candidate?.$metadata?.httpStatusCode;
-	if (typeof status !== "number") return;
-	const headers = candidate?.$response?.headers as Record<string, string> | undefined;
-	await attempt.reportResponse({ status, headers: headersToRecord(headers) });
 }

@@ -1,8 +1,8 @@
-// A local ConverseStream endpoint for the real AWS SDK: HTTP/2 without TLS on 127.0.0.1 (the SDK's
-// default Node handler speaks HTTP/2), `application/vnd.amazon.eventstream` frames encoded with
-// @smithy/eventstream-codec, the way Bedrock sends them.
+// A local ConverseStream endpoint: HTTP/1.1 on 127.0.0.1 (what `fetch` speaks without TLS),
+// `application/vnd.amazon.eventstream` frames encoded with @smithy/eventstream-codec, the way
+// Bedrock sends them, and error answers with Bedrock's `x-amzn-ErrorType` header and JSON body.
 // @see https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ConverseStream.html
-import { createServer, type Http2ServerRequest, type Http2ServerResponse } from "node:http2";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { EventStreamCodec } from "@smithy/eventstream-codec";
 
@@ -38,7 +38,15 @@ export type BedrockAnswer =
 			/** After the frames, writes these bytes every `everyMs` until the client goes away (a trickle). */
 			trickle?: { bytes: Uint8Array; everyMs: number };
 	  }
-	| { status: number; errorType: string; message: string; headers?: Record<string, string> };
+	| {
+			status: number;
+			/** Sent as `x-amzn-ErrorType` unless empty. */
+			errorType: string;
+			message: string;
+			headers?: Record<string, string>;
+			/** Sent as the body instead of `{"message": …}`. */
+			rawBody?: string;
+	  };
 
 export function encodeFrame(frame: BedrockFrame): Uint8Array {
 	if ("bytes" in frame) return frame.bytes;
@@ -66,10 +74,8 @@ export function encodeFrame(frame: BedrockFrame): Uint8Array {
 export interface BedrockTestServer {
 	url: string;
 	requests: ReceivedRequest[];
-	/** Breaks every held response with an HTTP/2 INTERNAL_ERROR reset: a body cut mid-stream. */
+	/** Destroys the connection of every held response: a body cut mid-stream. */
 	cutHeldStreams(): void;
-	/** Closes the connection of every held response: the body just stops. */
-	dropHeldConnections(): void;
 	/** Writes `frames` to every held response and ends it normally. */
 	finishHeldStreams(frames: BedrockFrame[]): void;
 	close(): Promise<void>;
@@ -80,8 +86,8 @@ export async function startBedrockServer(
 	answer: (request: ReceivedRequest, index: number) => BedrockAnswer,
 ): Promise<BedrockTestServer> {
 	const requests: ReceivedRequest[] = [];
-	const held = new Set<Http2ServerResponse>();
-	const server = createServer((request: Http2ServerRequest, response: Http2ServerResponse) => {
+	const held = new Set<ServerResponse>();
+	const server = createServer((request: IncomingMessage, response: ServerResponse) => {
 		const chunks: Buffer[] = [];
 		request.on("data", (chunk: Buffer) => chunks.push(chunk));
 		request.on("end", () => {
@@ -92,8 +98,8 @@ export async function startBedrockServer(
 				if (typeof value === "string") headers[name] = value;
 			}
 			const received: ReceivedRequest = {
-				method: request.method,
-				path: request.url,
+				method: request.method ?? "",
+				path: request.url ?? "",
 				headers,
 				body: text ? JSON.parse(text) : undefined,
 				rawBody,
@@ -103,10 +109,12 @@ export async function startBedrockServer(
 			if ("status" in reply) {
 				response.writeHead(reply.status, {
 					"content-type": "application/json",
-					"x-amzn-errortype": `${reply.errorType}:http://internal.amazon.com/coral/com.amazon.bedrock/`,
+					...(reply.errorType
+						? { "x-amzn-errortype": `${reply.errorType}:http://internal.amazon.com/coral/com.amazon.bedrock/` }
+						: {}),
 					...reply.headers,
 				});
-				response.end(JSON.stringify({ message: reply.message }));
+				response.end(reply.rawBody ?? JSON.stringify({ message: reply.message }));
 				return;
 			}
 			response.writeHead(200, { "content-type": "application/vnd.amazon.eventstream" });
@@ -114,7 +122,7 @@ export async function startBedrockServer(
 			if (reply.trickle) {
 				const { bytes, everyMs } = reply.trickle;
 				const timer = setInterval(() => {
-					if (!response.stream.destroyed) response.write(bytes);
+					if (!response.destroyed) response.write(bytes);
 				}, everyMs);
 				response.on("close", () => clearInterval(timer));
 				held.add(response);
@@ -122,22 +130,13 @@ export async function startBedrockServer(
 			else response.end();
 		});
 	});
-	const sessions = new Set<import("node:http2").ServerHttp2Session>();
-	server.on("session", (session) => {
-		sessions.add(session);
-		session.on("close", () => sessions.delete(session));
-	});
 	await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
 	const { port } = server.address() as AddressInfo;
 	return {
 		url: `http://127.0.0.1:${port}`,
 		requests,
 		cutHeldStreams() {
-			for (const response of held) response.stream.close(2);
-			held.clear();
-		},
-		dropHeldConnections() {
-			for (const response of held) response.stream.session?.destroy();
+			for (const response of held) response.socket?.destroy();
 			held.clear();
 		},
 		finishHeldStreams(frames) {
@@ -149,7 +148,7 @@ export async function startBedrockServer(
 		},
 		close: () =>
 			new Promise<void>((resolve) => {
-				for (const session of sessions) session.destroy();
+				server.closeAllConnections();
 				server.close(() => resolve());
 			}),
 	};

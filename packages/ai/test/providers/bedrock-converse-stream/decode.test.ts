@@ -1,10 +1,10 @@
-import type { ConverseStreamOutput } from "@aws-sdk/client-bedrock-runtime";
 import { describe, expect, it } from "vitest";
 import { AssistantMessageBuilder } from "../../../src/message/assistant-message-builder.js";
 import {
 	decodeBedrockStreamEvents,
 	mapBedrockStopReason,
 } from "../../../src/providers/bedrock-converse-stream/index.js";
+import type { ConverseStreamEvent } from "../../../src/providers/bedrock-converse-stream/wire-types.js";
 import type { AssistantMessageEvent } from "../../../src/types.js";
 import { ProviderStreamError } from "../../../src/wire/provider-errors.js";
 import { bedrockModel } from "./fixtures.js";
@@ -13,7 +13,7 @@ function decode(events: unknown[]) {
 	const emitted: AssistantMessageEvent[] = [];
 	const builder = new AssistantMessageBuilder(bedrockModel(), (event) => emitted.push(event));
 	builder.start();
-	decodeBedrockStreamEvents(events as ConverseStreamOutput[], builder);
+	decodeBedrockStreamEvents(events as ConverseStreamEvent[], builder);
 	return { message: builder.message, emitted };
 }
 

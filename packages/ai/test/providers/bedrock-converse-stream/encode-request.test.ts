@@ -57,7 +57,7 @@ describe("encodeBedrockRequest", () => {
 		expect(request.messages).toEqual([{ role: "user", content: [{ text: "Rules" }, { text: "Hi" }] }]);
 	});
 
-	it("sends images as bytes with their format, and a note for a text-only model", () => {
+	it("sends images as base64 bytes (the JSON wire form) with their format, and a note for a text-only model", () => {
 		const context: Context = {
 			messages: [
 				userMessage([
@@ -68,7 +68,7 @@ describe("encodeBedrockRequest", () => {
 		};
 		const content = encodeBedrockRequest(bedrockModel(), context, { cacheRetention: "none" }).messages?.[0].content;
 		expect(content?.[1]).toEqual({
-			image: { format: "png", source: { bytes: new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]) } },
+			image: { format: "png", source: { bytes: PNG } },
 		});
 		expect(encodeBedrockRequest(llama, context).messages?.[0].content?.[1]).toEqual({
 			text: "(image omitted: this model does not accept images)",

@@ -90,6 +90,20 @@ describe("Bedrock request", () => {
 		expect(statuses).toEqual([200]);
 	});
 
+	it("sends to the model's id when onPayload returns a request without modelId", async () => {
+		const server = await wire.start(() => ({ frames: textFrames("ok") }));
+		const message = await streamBedrock(bedrockModel({ baseUrl: server.url }), context, {
+			onPayload: (payload) => {
+				const { modelId: _dropped, ...rest } = payload as { modelId: string };
+				return rest;
+			},
+		}).result();
+		expect(message.stopReason, message.errorMessage).toBe("stop");
+		expect(decodeURIComponent(server.requests[0].path)).toBe(
+			"/model/anthropic.claude-sonnet-4-20250514-v1:0/converse-stream",
+		);
+	});
+
 	it("sends a cross-region inference profile id in the path unchanged", async () => {
 		const server = await wire.start(() => ({ frames: textFrames("ok") }));
 		const model = bedrockModel({ id: "us.anthropic.claude-sonnet-4-5-20250929-v1:0", baseUrl: server.url });
@@ -146,14 +160,15 @@ describe("Bedrock frames split across network chunks", () => {
 });
 
 describe("Bedrock outside Node", () => {
-	it("fails with a clear error where there is no Node process, before loading the SDK", async () => {
-		const { runBedrockAttempt } = await import("../../../src/providers/bedrock-converse-stream/transport.js");
-		const attempt = { model: bedrockModel() } as Parameters<typeof runBedrockAttempt>[0];
+	it("asks for explicit credentials where there is no Node process and no credential in the options", async () => {
+		const { resolveSigningCredentials } = await import(
+			"../../../src/providers/bedrock-converse-stream/signing-credentials.js"
+		);
 		vi.stubGlobal("process", undefined);
-		const pending = runBedrockAttempt(attempt, context, {});
+		const pending = resolveSigningCredentials({});
 		vi.unstubAllGlobals();
 		await expect(pending).rejects.toThrow(
-			"The bedrock-converse-stream API runs in Node only (the AWS SDK signs requests with Node's credential chain); call Bedrock from a server, for example through the Keel proxy",
+			"No AWS credentials for bedrock-converse-stream: outside Node pass accessKeyId and secretAccessKey (or a credentials function, or a Bedrock API key as bearerToken) in the options",
 		);
 	});
 });

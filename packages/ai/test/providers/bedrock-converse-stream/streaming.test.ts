@@ -8,7 +8,7 @@ import { verifySigV4 } from "./sigv4.js";
 
 const wire = useBedrockServer();
 
-describe("Bedrock ConverseStream through the AWS SDK", () => {
+describe("Bedrock ConverseStream over fetch", () => {
 	it("streams text from event-stream frames and signs the request with SigV4", async () => {
 		const server = await wire.start(() => ({
 			frames: [

@@ -23,7 +23,7 @@ describe("Bedrock, a server that only trickles", () => {
 						trickle: { bytes: new Uint8Array([0x79]), everyMs: 20 },
 					},
 		);
-		// The first call loads the AWS SDK, which the short idle limit below would otherwise cover.
+		// A first call warms up the connection and the modules, which the short idle limit below would otherwise cover.
 		await streamBedrock(bedrockModel({ baseUrl: server.url }), context).result();
 		const message = await streamBedrock(bedrockModel({ baseUrl: server.url }), context, {
 			idleTimeoutMs: 500,

@@ -1,6 +1,11 @@
-// Run by the packaging test in a project without the AWS SDK (an optional peer of @keel/ai): a
-// Bedrock call ends with one error event that says what to install, and nothing is sent.
+// Run by the packaging test in a project without @keel/ai's optional peer @aws-sdk/credential-providers:
+// a Bedrock call with no credentials in the options or the environment needs the AWS credential
+// chain, so it ends with one error event that says what to install (or what to pass), and nothing is sent.
 import { stream } from "@keel/ai";
+
+for (const name of ["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_BEARER_TOKEN_BEDROCK", "AWS_PROFILE"]) {
+	delete process.env[name];
+}
 
 const model = {
 	id: "anthropic.claude-sonnet-4-6",
@@ -18,7 +23,7 @@ const events = [];
 for await (const event of stream(
 	model,
 	{ messages: [{ role: "user", content: "hi", timestamp: 0 }] },
-	{ bearerToken: "b", region: "us-east-1" },
+	{ region: "us-east-1", maxRetries: 0 },
 )) {
 	events.push(
 		event.type === "error" ? { type: event.type, errorMessage: event.error.errorMessage } : { type: event.type },
