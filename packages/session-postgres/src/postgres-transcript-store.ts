@@ -19,11 +19,11 @@ import {
 	type TranscriptTail,
 	type TranscriptWriter,
 } from "@keel/agent-core/session";
+import { isLeaseLive, parseWriterHolder } from "@keel/agent-core/session/jsonl";
 import { escapeIdentifier, type Pool, type PoolConfig } from "pg";
 import { assertSchemaExists, connectFirst, createPool, describeTarget } from "./postgres-connection.js";
 import { migratePostgresSchema } from "./postgres-schema.js";
 import { DATABASE_NOW_MS, openPostgresWriter, type PostgresOpenWriterOptions } from "./postgres-transcript-writer.js";
-import { isLeaseLive, parseWriterHolder } from "./writer-holder.js";
 
 export interface PostgresTranscriptStoreOptions {
 	/** `postgres://user:password@host:port/database`; or pass `pool` (or node-postgres `PoolConfig` in `poolConfig`). */

@@ -19,8 +19,8 @@ import {
 	serializeSessionRecord,
 	type TranscriptWriter,
 } from "@keel/agent-core/session";
+import { describeThisWriter, isLeaseLive, parseWriterHolder } from "@keel/agent-core/session/jsonl";
 import type { Pool } from "pg";
-import { describeThisWriter, isLeaseLive, parseWriterHolder } from "./writer-holder.js";
 
 /** The database's clock in epoch milliseconds. */
 export const DATABASE_NOW_MS = "(extract(epoch from clock_timestamp()) * 1000)::bigint";

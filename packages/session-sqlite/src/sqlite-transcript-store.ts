@@ -18,12 +18,12 @@ import {
 	type TranscriptTail,
 	type TranscriptWriter,
 } from "@keel/agent-core/session";
+import { isLeaseLive, parseWriterHolder } from "@keel/agent-core/session/jsonl";
 import Database from "better-sqlite3";
 import { SqliteTranscriptStoreError } from "./sqlite-errors.js";
 import { migrateSqliteSchema } from "./sqlite-schema.js";
 import { MESSAGE_TEXT_CONTAINS, registerSearchFunction, searchAsJson } from "./sqlite-search.js";
 import { openSqliteWriter, type SqliteOpenWriterOptions } from "./sqlite-transcript-writer.js";
-import { isLeaseLive, parseWriterHolder } from "./writer-holder.js";
 
 export type SqliteDurability = "os" | "fsync-each";
 

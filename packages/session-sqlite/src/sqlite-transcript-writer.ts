@@ -15,8 +15,8 @@ import {
 	serializeSessionRecord,
 	type TranscriptWriter,
 } from "@keel/agent-core/session";
+import { describeThisWriter, isLeaseLive, parseWriterHolder } from "@keel/agent-core/session/jsonl";
 import type { Database } from "better-sqlite3";
-import { describeThisWriter, isLeaseLive, parseWriterHolder } from "./writer-holder.js";
 
 export interface SqliteWriterContext {
 	database: Database;
