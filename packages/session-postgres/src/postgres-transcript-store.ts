@@ -21,6 +21,7 @@ import {
 } from "@keel/agent-core/session";
 import { isLeaseLive, parseWriterHolder } from "@keel/agent-core/session/jsonl";
 import { escapeIdentifier, type Pool, type PoolConfig } from "pg";
+import { createAppendBatcher } from "./postgres-append-batcher.js";
 import { assertSchemaExists, connectFirst, createPool, describeTarget } from "./postgres-connection.js";
 import { migratePostgresSchema } from "./postgres-schema.js";
 import { DATABASE_NOW_MS, openPostgresWriter, type PostgresOpenWriterOptions } from "./postgres-transcript-writer.js";
@@ -152,7 +153,14 @@ function createStoreOver(
 ): PostgresTranscriptStore {
 	const { tenant } = settings;
 	const s = escapeIdentifier(settings.schema);
-	const writerContext = { pool, schema: s, tenant, leaseMs: settings.leaseMs, maxRecordBytes: settings.maxRecordBytes };
+	const writerContext = {
+		pool,
+		schema: s,
+		tenant,
+		leaseMs: settings.leaseMs,
+		maxRecordBytes: settings.maxRecordBytes,
+		batcher: createAppendBatcher(pool, s, tenant, settings.leaseMs),
+	};
 
 	async function lastSeqOf(sessionId: string): Promise<number> {
 		assertValidSessionId(sessionId);

@@ -1,12 +1,12 @@
 // The writer of one session: a lease on the session's row, fenced by a token. Opening takes the
-// lease (refused while another writer's lease is live, unless `takeOver`); every append is ONE
-// statement that moves the session's `last_seq` on — only while the row still carries this
-// writer's token — and inserts the records numbered from there. PostgreSQL runs a statement
+// lease (refused while another writer's lease is live, unless `takeOver`); every append goes in ONE
+// statement (shared with other sessions' appends of the same moment: postgres-append-batcher.ts)
+// that moves the session's `last_seq` on — only while the row still carries this writer's token —
+// and inserts the records numbered from there. PostgreSQL runs a statement
 // atomically and the row lock orders appenders, so a writer whose lease was taken over is refused
 // before it writes anything (SessionFencedError) and two instances never interleave records. Lease
 // times come from the database's clock, so instances with skewed clocks agree.
 
-import { createHash } from "node:crypto";
 import {
 	foldForSearch,
 	SessionFencedError,
@@ -21,6 +21,7 @@ import {
 } from "@keel/agent-core/session";
 import { describeThisWriter, isLeaseLive, parseWriterHolder } from "@keel/agent-core/session/jsonl";
 import type { Pool } from "pg";
+import type { AppendBatcher } from "./postgres-append-batcher.js";
 
 /** The database's clock in epoch milliseconds. */
 export const DATABASE_NOW_MS = "(extract(epoch from clock_timestamp()) * 1000)::bigint";
@@ -32,6 +33,8 @@ export interface PostgresWriterContext {
 	tenant: string;
 	leaseMs: number;
 	maxRecordBytes: number;
+	/** Sends the appends of all this store's writers made in one turn as one statement. */
+	batcher: AppendBatcher;
 }
 
 export interface PostgresOpenWriterOptions {
@@ -162,48 +165,29 @@ export async function openPostgresWriter(
 }
 
 function createWriter(context: PostgresWriterContext, sessionId: string, token: number): TranscriptWriter {
-	const { pool, schema, tenant, leaseMs, maxRecordBytes } = context;
-	const appendStatement = `
-		WITH moved AS (
-			UPDATE ${schema}.keel_sessions SET
-				last_seq = last_seq + $4, size_bytes = size_bytes + $5, updated_at = greatest(updated_at, $6),
-				title = coalesce($7, title), title_search = coalesce($8, title_search),
-				lease_expires_at = ${DATABASE_NOW_MS} + $9
-			WHERE tenant = $1 AND session_id = $2 AND writer_token = $3
-			RETURNING last_seq
-		)
-		INSERT INTO ${schema}.keel_records (tenant, session_id, seq, role, line, search_text)
-		SELECT $1, $2, moved.last_seq - $4 + record.ordinality, record.role, record.line, record.search_text
-		FROM moved, unnest($10::text[], $11::text[], $12::text[]) WITH ORDINALITY AS record(role, line, search_text, ordinality)`;
-
-	// A named statement is parsed and planned once per connection, not on every append.
-	const appendStatementName = `keel_append_${createHash("sha256").update(appendStatement).digest("hex").slice(0, 24)}`;
+	const { pool, schema, tenant, leaseMs, maxRecordBytes, batcher } = context;
 	let closed = false;
-	// Appends run one after another even when not awaited: the pool would otherwise send them on
-	// different connections, in any order.
+	// Appends run one after another even when not awaited: each waits for the previous one's commit,
+	// so a writer has at most one append in a batch and its records keep their order.
 	let queue: Promise<void> = Promise.resolve();
 
 	async function appendNow(records: SessionRecord[]): Promise<void> {
 		const batch = encodeBatch(records, maxRecordBytes);
-		const result = await pool.query({
-			name: appendStatementName,
-			text: appendStatement,
-			values: [
-				tenant,
+		const moved = await new Promise<boolean>((resolve, reject) => {
+			batcher.append({
 				sessionId,
 				token,
-				records.length,
-				batch.bytes,
-				batch.newestTimestamp,
-				batch.title,
-				batch.title === null ? null : foldForSearch(batch.title),
-				leaseMs,
-				batch.roles,
-				batch.lines,
-				batch.searchTexts,
-			],
+				lines: batch.lines,
+				roles: batch.roles,
+				searchTexts: batch.searchTexts,
+				bytes: batch.bytes,
+				newestTimestamp: batch.newestTimestamp,
+				title: batch.title,
+				titleSearch: batch.title === null ? null : foldForSearch(batch.title),
+				settle: (outcome) => ("error" in outcome ? reject(outcome.error) : resolve(outcome.moved)),
+			});
 		});
-		if (result.rowCount === records.length) return;
+		if (moved) return;
 		const { rowCount } = await pool.query(
 			`SELECT 1 FROM ${schema}.keel_sessions WHERE tenant = $1 AND session_id = $2`,
 			[tenant, sessionId],
