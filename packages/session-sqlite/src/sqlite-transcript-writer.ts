@@ -1,5 +1,6 @@
 // The writer of one session: a lease on the session's row, fenced by a token. Opening takes the
-// lease (refused while another writer's lease is live); every append is one transaction that first
+// lease (refused while another writer's lease is live); every append is one transaction (a savepoint
+// of a transaction shared with the other appends of the same moment: sqlite-append-batcher.ts) that first
 // moves the session's `last_seq` on — only while the row still carries this writer's token — then
 // inserts the records. A writer whose lease was taken over is refused before it writes anything
 // (SessionFencedError), so two processes can never interleave records in one session.
@@ -17,6 +18,7 @@ import {
 } from "@keel/agent-core/session";
 import { describeThisWriter, isLeaseLive, parseWriterHolder } from "@keel/agent-core/session/jsonl";
 import type { Database } from "better-sqlite3";
+import { appendBatcherOf } from "./sqlite-append-batcher.js";
 
 export interface SqliteWriterContext {
 	database: Database;
@@ -174,7 +176,10 @@ export function openSqliteWriter(
 	);
 	heartbeat.unref();
 
+	const batcher = appendBatcherOf(database);
 	let closed = false;
+	// The last append handed to the batcher: close() waits for it to commit before releasing the lease.
+	let last: Promise<unknown> = Promise.resolve();
 	return {
 		sessionId,
 		async append(records) {
@@ -182,15 +187,19 @@ export function openSqliteWriter(
 			const batch = Array.isArray(records) ? records : [records];
 			if (batch.length === 0) return;
 			const encoded = encodeRecords(batch, maxRecordBytes);
-			append.immediate(batch, encoded);
+			// Inside the group transaction, `append` runs as a savepoint: all of this batch or none of it.
+			const done = batcher.run(() => append(batch, encoded));
+			last = done.catch(() => {});
+			await done;
 		},
 		async flush() {
-			// Each append is a committed transaction already.
+			await last; // Each append is committed when its promise resolves.
 		},
 		async close() {
 			if (closed) return;
 			closed = true;
 			clearInterval(heartbeat);
+			await last;
 			release.run(tenant, sessionId, token);
 		},
 	};
