@@ -10,6 +10,7 @@
 
 import { createHash } from "node:crypto";
 import type { Pool } from "pg";
+import { isConnectionLost } from "./postgres-connection.js";
 import { DATABASE_NOW_MS } from "./postgres-transcript-writer.js";
 
 /** One writer's append, already serialised and measured (postgres-transcript-writer.ts). */
@@ -106,7 +107,7 @@ export function createAppendBatcher(pool: Pool, schema: string, tenant: string, 
 			const moved = await run(batch);
 			for (let n = 0; n < batch.length; n++) batch[n].settle({ moved: moved.has(n) });
 		} catch (error) {
-			if (batch.length > 1 && (error as { severity?: unknown }).severity !== undefined) {
+			if (batch.length > 1 && (error as { severity?: unknown }).severity !== undefined && !isConnectionLost(error)) {
 				// The server refused the statement for something in it: each append alone, so one bad
 				// append does not fail the others'.
 				await Promise.all(batch.map((append) => runAlone(append)));

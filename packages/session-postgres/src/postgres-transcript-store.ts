@@ -135,7 +135,7 @@ export async function createPostgresTranscriptStore(
 		if (ownsPool) await pool.end().catch(() => {});
 		throw error;
 	}
-	return createStoreOver(pool, ownsPool, { schema, tenant, leaseMs, maxRecordBytes });
+	return createStoreOver(pool, ownsPool, { schema, tenant, leaseMs, maxRecordBytes, target });
 }
 
 function assertValidTenant(tenant: unknown): asserts tenant is string {
@@ -149,7 +149,7 @@ function assertValidTenant(tenant: unknown): asserts tenant is string {
 function createStoreOver(
 	pool: Pool,
 	ownsPool: boolean,
-	settings: { schema: string; tenant: string; leaseMs: number; maxRecordBytes: number },
+	settings: { schema: string; tenant: string; leaseMs: number; maxRecordBytes: number; target: string },
 ): PostgresTranscriptStore {
 	const { tenant } = settings;
 	const s = escapeIdentifier(settings.schema);
@@ -159,6 +159,7 @@ function createStoreOver(
 		tenant,
 		leaseMs: settings.leaseMs,
 		maxRecordBytes: settings.maxRecordBytes,
+		target: settings.target,
 		batcher: createAppendBatcher(pool, s, tenant, settings.leaseMs),
 	};
 

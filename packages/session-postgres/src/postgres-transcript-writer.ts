@@ -22,6 +22,7 @@ import {
 import { describeThisWriter, isLeaseLive, parseWriterHolder } from "@keel/agent-core/session/jsonl";
 import type { Pool } from "pg";
 import type { AppendBatcher } from "./postgres-append-batcher.js";
+import { describeFailedAppend } from "./postgres-connection.js";
 
 /** The database's clock in epoch milliseconds. */
 export const DATABASE_NOW_MS = "(extract(epoch from clock_timestamp()) * 1000)::bigint";
@@ -33,6 +34,8 @@ export interface PostgresWriterContext {
 	tenant: string;
 	leaseMs: number;
 	maxRecordBytes: number;
+	/** Where the server is, for messages (no password). */
+	target: string;
 	/** Sends the appends of all this store's writers made in one turn as one statement. */
 	batcher: AppendBatcher;
 }
@@ -165,7 +168,7 @@ export async function openPostgresWriter(
 }
 
 function createWriter(context: PostgresWriterContext, sessionId: string, token: number): TranscriptWriter {
-	const { pool, schema, tenant, leaseMs, maxRecordBytes, batcher } = context;
+	const { pool, schema, tenant, leaseMs, maxRecordBytes, batcher, target } = context;
 	let closed = false;
 	// Appends run one after another even when not awaited: each waits for the previous one's commit,
 	// so a writer has at most one append in a batch and its records keep their order.
@@ -184,14 +187,16 @@ function createWriter(context: PostgresWriterContext, sessionId: string, token: 
 				newestTimestamp: batch.newestTimestamp,
 				title: batch.title,
 				titleSearch: batch.title === null ? null : foldForSearch(batch.title),
-				settle: (outcome) => ("error" in outcome ? reject(outcome.error) : resolve(outcome.moved)),
+				settle: (outcome) =>
+					"error" in outcome ? reject(describeFailedAppend(outcome.error, target, sessionId)) : resolve(outcome.moved),
 			});
 		});
 		if (moved) return;
-		const { rowCount } = await pool.query(
-			`SELECT 1 FROM ${schema}.keel_sessions WHERE tenant = $1 AND session_id = $2`,
-			[tenant, sessionId],
-		);
+		const { rowCount } = await pool
+			.query(`SELECT 1 FROM ${schema}.keel_sessions WHERE tenant = $1 AND session_id = $2`, [tenant, sessionId])
+			.catch((error: unknown) => {
+				throw describeFailedAppend(error, target, sessionId);
+			});
 		if (rowCount === 0) throw new SessionNotFoundError(sessionId);
 		throw new SessionFencedError(sessionId, "its lease was taken by another writer");
 	}
