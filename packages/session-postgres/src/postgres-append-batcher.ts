@@ -18,6 +18,7 @@ export interface PendingAppend {
 	sessionId: string;
 	token: number;
 	lines: string[];
+	outlines: (string | null)[];
 	roles: (string | null)[];
 	searchTexts: (string | null)[];
 	bytes: number;
@@ -55,10 +56,11 @@ export function createAppendBatcher(pool: Pool, schema: string, tenant: string, 
 			WHERE s.tenant = $1 AND s.session_id = i.session_id COLLATE "C" AND s.writer_token = i.token
 			RETURNING i.n, s.session_id, s.last_seq - i.count AS first_seq
 		), inserted AS (
-			INSERT INTO ${schema}.keel_records (tenant, session_id, seq, role, line, search_text)
-			SELECT $1, m.session_id, m.first_seq + r.k, r.role, r.line, r.search_text
+			INSERT INTO ${schema}.keel_records (tenant, session_id, seq, role, line, search_text, outline)
+			SELECT $1, m.session_id, m.first_seq + r.k, r.role, r.line, r.search_text, r.outline
 			FROM moved AS m
-			JOIN json_to_recordset($4::json) AS r(n int, k int, role text, line text, search_text text) ON r.n = m.n
+			JOIN json_to_recordset($4::json) AS r(n int, k int, role text, line text, search_text text, outline text)
+				ON r.n = m.n
 		)
 		SELECT n FROM moved`;
 	// A named statement is parsed and planned once per connection, not on every batch.
@@ -83,7 +85,14 @@ export function createAppendBatcher(pool: Pool, schema: string, tenant: string, 
 				title_search: append.titleSearch,
 			});
 			for (let k = 0; k < append.lines.length; k++) {
-				records.push({ n, k: k + 1, role: append.roles[k], line: append.lines[k], search_text: append.searchTexts[k] });
+				records.push({
+					n,
+					k: k + 1,
+					role: append.roles[k],
+					line: append.lines[k],
+					search_text: append.searchTexts[k],
+					outline: append.outlines[k],
+				});
 			}
 		}
 		const values = [tenant, JSON.stringify(sessions), leaseMs, JSON.stringify(records)];

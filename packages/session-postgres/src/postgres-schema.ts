@@ -79,12 +79,15 @@ export const SCHEMA_STEPS: readonly SchemaStep[] = [
 			);
 		}
 	},
-	// 2 → 3: records of a few KB are compressed as they are stored (TOAST); lz4 does it several times
-	// faster than the default pglz, which otherwise costs more server CPU than the rest of an append
-	// (https://www.postgresql.org/docs/current/storage-toast.html). Applies to rows written from now
-	// on; a server built without lz4 keeps pglz.
+	// 2 → 3: each message's outline (outlineMessageRecord) beside its record, so opening a huge
+	// session with load: "context" reads the outlines rather than every full record (rows written
+	// before have none and are read in full). And records of a few KB are compressed with lz4 as they
+	// are stored (TOAST): several times faster than the default pglz, which otherwise costs more
+	// server CPU than the rest of an append (https://www.postgresql.org/docs/current/storage-toast.html);
+	// for rows written from now on, and only on a server built with lz4.
 	async (client, schema) => {
 		const s = escapeIdentifier(schema);
+		await client.query(`ALTER TABLE ${s}.keel_records ADD COLUMN outline text`);
 		const { rowCount } = await client.query(
 			"SELECT 1 FROM pg_settings WHERE name = 'default_toast_compression' AND 'lz4' = ANY(enumvals)",
 		);

@@ -9,6 +9,7 @@
 
 import {
 	foldForSearch,
+	outlineMessageRecord,
 	SessionFencedError,
 	type SessionHeaderRecord,
 	SessionLockedError,
@@ -52,6 +53,8 @@ export interface PostgresOpenWriterOptions {
 
 interface EncodedBatch {
 	lines: string[];
+	/** Each message's outline as JSON, for `scanOutlines`; null for a record kept whole. */
+	outlines: (string | null)[];
 	roles: (string | null)[];
 	searchTexts: (string | null)[];
 	bytes: number;
@@ -63,6 +66,7 @@ interface EncodedBatch {
 function encodeBatch(records: SessionRecord[], maxRecordBytes: number): EncodedBatch {
 	const batch: EncodedBatch = {
 		lines: [],
+		outlines: [],
 		roles: [],
 		searchTexts: [],
 		bytes: 0,
@@ -80,6 +84,8 @@ function encodeBatch(records: SessionRecord[], maxRecordBytes: number): EncodedB
 		const role = record.type === "message" ? String((record.message as { role?: unknown }).role) : null;
 		const text = role === null ? "" : searchableText(record);
 		batch.lines.push(line);
+		const outlined = outlineMessageRecord(record);
+		batch.outlines.push(outlined === undefined ? null : JSON.stringify(outlined));
 		batch.roles.push(role);
 		batch.searchTexts.push(text === "" ? null : foldForSearch(text));
 		batch.bytes += bytes + 1;
@@ -181,6 +187,7 @@ function createWriter(context: PostgresWriterContext, sessionId: string, token: 
 				sessionId,
 				token,
 				lines: batch.lines,
+				outlines: batch.outlines,
 				roles: batch.roles,
 				searchTexts: batch.searchTexts,
 				bytes: batch.bytes,

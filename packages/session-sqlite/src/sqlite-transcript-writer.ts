@@ -7,6 +7,7 @@
 
 import {
 	foldForSearch,
+	outlineMessageRecord,
 	SessionFencedError,
 	type SessionHeaderRecord,
 	SessionLockedError,
@@ -47,6 +48,8 @@ interface EncodedRecord {
 	line: string;
 	bytes: number;
 	role: string | null;
+	/** The message's outline as JSON, for `scanOutlines`; null when the record is kept whole. */
+	outline: string | null;
 }
 
 /** Serialises and measures records before any write, so a record that cannot be stored stops the whole batch. */
@@ -60,7 +63,8 @@ export function encodeRecords(records: SessionRecord[], maxRecordBytes: number):
 			);
 		}
 		const role = record.type === "message" ? String((record.message as { role?: unknown }).role) : null;
-		return { line, bytes, role };
+		const outlined = outlineMessageRecord(record);
+		return { line, bytes, role, outline: outlined === undefined ? null : JSON.stringify(outlined) };
 	});
 }
 
@@ -76,7 +80,7 @@ export function openSqliteWriter(
 		"SELECT writer_token, writer_holder, lease_expires_at FROM keel_sessions WHERE tenant = ? AND session_id = ?",
 	);
 	const insertRecord = database.prepare(
-		"INSERT INTO keel_records (tenant, session_id, seq, role, line) VALUES (?, ?, ?, ?, ?)",
+		"INSERT INTO keel_records (tenant, session_id, seq, role, line, outline) VALUES (?, ?, ?, ?, ?, ?)",
 	);
 
 	const token = database
@@ -104,7 +108,7 @@ export function openSqliteWriter(
 						describeThisWriter(),
 						now + leaseMs,
 					);
-				insertRecord.run(tenant, sessionId, 1, null, encodedHeader.line);
+				insertRecord.run(tenant, sessionId, 1, null, encodedHeader.line, null);
 				return 1;
 			}
 			if (isLeaseLive(row.writer_holder, row.lease_expires_at, now) && !options.takeOver) {
@@ -159,7 +163,7 @@ export function openSqliteWriter(
 		const first = moved.last_seq - records.length + 1;
 		for (let index = 0; index < records.length; index++) {
 			const record = encoded[index];
-			insertRecord.run(tenant, sessionId, first + index, record.role, record.line);
+			insertRecord.run(tenant, sessionId, first + index, record.role, record.line, record.outline);
 		}
 	});
 
