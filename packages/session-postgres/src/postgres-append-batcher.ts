@@ -39,6 +39,19 @@ const MAX_ATTEMPTS = 5;
 /** Statements in flight at once: enough to overlap building one batch with the server running another. */
 const MAX_IN_FLIGHT = 2;
 
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/**
+ * Free text (titles, search text) as PostgreSQL's JSON decoding accepts it: a lone surrogate becomes
+ * U+FFFD, as node-postgres's UTF-8 encoding of a plain parameter would make it, and NUL, which no
+ * PostgreSQL text can hold, is dropped. Record lines need neither: they are JSON text already, with
+ * such characters escaped.
+ */
+function storableText(text: string | null): string | null {
+	if (text === null) return null;
+	return text.replace(LONE_SURROGATE, "\ufffd").replaceAll("\u0000", "");
+}
+
 export function createAppendBatcher(pool: Pool, schema: string, tenant: string, leaseMs: number): AppendBatcher {
 	// The sessions and the records travel as two JSON documents: one parameter each whatever the
 	// batch's size, decoded by the server (json_to_recordset).
@@ -81,8 +94,8 @@ export function createAppendBatcher(pool: Pool, schema: string, tenant: string, 
 				count: append.lines.length,
 				bytes: append.bytes,
 				newest: append.newestTimestamp,
-				title: append.title,
-				title_search: append.titleSearch,
+				title: storableText(append.title),
+				title_search: storableText(append.titleSearch),
 			});
 			for (let k = 0; k < append.lines.length; k++) {
 				records.push({
@@ -90,7 +103,7 @@ export function createAppendBatcher(pool: Pool, schema: string, tenant: string, 
 					k: k + 1,
 					role: append.roles[k],
 					line: append.lines[k],
-					search_text: append.searchTexts[k],
+					search_text: storableText(append.searchTexts[k]),
 					outline: append.outlines[k],
 				});
 			}

@@ -83,6 +83,23 @@ describe("appends of many sessions at once (group commit)", () => {
 		await Promise.all([fenced.close(), taker.close(), other.close()]);
 	});
 
+	it("stores text with a lone surrogate or a NUL character, exactly as appended", async () => {
+		const writer = await store.openWriter("odd", { create: header("odd") });
+		const other = await store.openWriter("plain", { create: header("plain") });
+		const odd: SessionMessageRecord = {
+			...message("odd", 0),
+			message: { role: "user", content: "half a pair \ud800 and a NUL \u0000 here", timestamp: 2 },
+		};
+		const title = { v: 1 as const, type: "title" as const, sessionId: "odd", timestamp: 3, title: "odd \udc00 title" };
+		await Promise.all([writer.append([odd, title]), other.append(message("plain", 0))]);
+		const { records, problems } = await store.read("odd");
+		expect(problems).toEqual([]);
+		expect(records.slice(1)).toEqual([odd, title]);
+		expect((await store.list({ search: "half a pair" })).map((info) => info.sessionId)).toEqual(["odd"]);
+		expect((await store.read("plain")).records).toHaveLength(2);
+		await Promise.all([writer.close(), other.close()]);
+	});
+
 	it("fails only the append the server refuses, not the others sent with it", async () => {
 		const first = await store.openWriter("first", { create: header("first") });
 		const second = await store.openWriter("second", { create: header("second") });
