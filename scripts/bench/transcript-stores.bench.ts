@@ -5,13 +5,16 @@
 // ≥ 5,000 appends/s across 50 sessions; resume ≤ 1 s and ≤ 100 MB over the baseline; SQLite's
 // append rate ≥ JSONL's.
 //
+// Each row has the process's CPU time (user + system) beside the elapsed time, and the machine's
+// load average when it ended: on a shared, loaded machine the CPU time is what compares runs.
+//
 // PostgreSQL: KEEL_BENCH_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/test); each run
 // uses a schema of its own, dropped at the end. KEEL_BENCH_STORES=jsonl,sqlite limits the stores.
 import { spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { printTable } from "./measure.js";
@@ -28,6 +31,7 @@ const pg = createRequire(new URL("../../packages/session-postgres/package.json",
 
 interface Figures {
 	ms: number;
+	cpuMs: number;
 	appends?: number;
 	appendsPerSecond?: number;
 	p50Ms?: number;
@@ -79,7 +83,9 @@ export default async function run(): Promise<void> {
 			"appends/s": figures.appendsPerSecond ?? 0,
 			"p50 ms": figures.p50Ms ?? 0,
 			"p99 ms": figures.p99Ms ?? 0,
+			"CPU ms": figures.cpuMs,
 			"record bytes": figures.averageRecordBytes ?? 0,
+			"load average": loadavg()[0].toFixed(1),
 		});
 	const baseline = inFreshProcess("baseline", { kind: "memory" });
 	const resumeRow = (store: string, spec: StoreSpec) => {
@@ -91,9 +97,11 @@ export default async function run(): Promise<void> {
 			messages: BIG_MESSAGES,
 			"loaded into the agent": figures.loaded ?? 0,
 			ms: figures.ms,
+			"CPU ms": figures.cpuMs,
 			"peak RSS MiB": figures.maxRssMiB,
 			"over baseline MiB": figures.maxRssMiB - baseline.maxRssMiB,
 			"peak heap MiB": figures.peakHeapMiB,
+			"load average": loadavg()[0].toFixed(1),
 		});
 	};
 	try {
@@ -101,6 +109,11 @@ export default async function run(): Promise<void> {
 		if (wanted("jsonl")) {
 			const spec: StoreSpec = { kind: "jsonl", directory: join(directory, "jsonl") };
 			appendRow("JSONL", 1, inFreshProcess("append", spec, 1, 20_000));
+			appendRow(
+				"JSONL",
+				50,
+				inFreshProcess("append", { kind: "jsonl", directory: join(directory, "jsonl50") }, 50, 400),
+			);
 			inFreshProcess("generate", spec, BIG_MESSAGES);
 			resumeRow("JSONL", spec);
 		}

@@ -85,3 +85,33 @@ export async function assertSchemaExists(client: PoolClient, schema: string, tar
 		);
 	}
 }
+
+/** SQLSTATEs of a server going away under a session: shut down, crashed, or not yet accepting connections. */
+const SERVER_GONE_CODES = new Set(["57P01", "57P02", "57P03", "08000", "08003", "08006"]);
+const SOCKET_GONE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "EHOSTUNREACH", "ENOTFOUND"]);
+
+/** Whether an error means the connection to the server was lost or could not be made (a restart). */
+export function isConnectionLost(error: unknown): boolean {
+	const code = (error as { code?: unknown }).code;
+	if (typeof code === "string" && (SERVER_GONE_CODES.has(code) || SOCKET_GONE_CODES.has(code))) return true;
+	const message = (error as { message?: unknown }).message;
+	return (
+		typeof message === "string" &&
+		/Connection terminated|connection error|not queryable|timeout exceeded when trying to connect/i.test(message)
+	);
+}
+
+/**
+ * An append that failed because the server went away (restarted, crashed, unreachable) as a
+ * PostgresTranscriptStoreError naming that cause; other errors unchanged. The statement was not
+ * acknowledged: PostgreSQL commits it whole or not at all, so the session holds either all of its
+ * records or none. The pool connects again on the next call.
+ */
+export function describeFailedAppend(error: unknown, target: string, sessionId: string): unknown {
+	if (!isConnectionLost(error)) return error;
+	return new PostgresTranscriptStoreError(
+		`Lost the connection to ${target} while appending to session "${sessionId}" (${(error as Error).message}): the append was not acknowledged; PostgreSQL stored all of it or none of it (reopen the session to see which). The store connects again on the next call.`,
+		"connection-lost",
+		error,
+	);
+}

@@ -1,11 +1,14 @@
 // Errors of the PostgreSQL store that the session errors of @keel/agent-core do not cover. Their
 // messages name the server, database, user and schema, never a password.
 
-/** The server could not be reached, refused the credentials, or lacks the database or schema named. */
+/**
+ * The server could not be reached, refused the credentials, or lacks the database or schema named;
+ * or the connection was lost during a call ("connection-lost": a restart, a crash, a network cut).
+ */
 export class PostgresTranscriptStoreError extends Error {
 	override readonly name = "PostgresTranscriptStoreError";
 	/** What went wrong, for programs that react to it. */
-	readonly reason: "unreachable" | "credentials" | "missing-database" | "missing-schema" | "server";
+	readonly reason: "unreachable" | "connection-lost" | "credentials" | "missing-database" | "missing-schema" | "server";
 
 	constructor(message: string, reason: PostgresTranscriptStoreError["reason"], cause?: unknown) {
 		super(message, cause === undefined ? undefined : { cause });

@@ -13,7 +13,7 @@ import type { PoolClient } from "pg";
 import { escapeIdentifier } from "pg";
 import { PostgresSchemaVersionError } from "./postgres-errors.js";
 
-export const POSTGRES_SCHEMA_VERSION = 2;
+export const POSTGRES_SCHEMA_VERSION = 3;
 
 type SchemaStep = (client: PoolClient, schema: string) => Promise<void>;
 
@@ -78,6 +78,22 @@ export const SCHEMA_STEPS: readonly SchemaStep[] = [
 				[searchTextOfLine(row.line), row.tenant, row.session_id, row.seq],
 			);
 		}
+	},
+	// 2 → 3: each message's outline (outlineMessageRecord) beside its record, so opening a huge
+	// session with load: "context" reads the outlines rather than every full record (rows written
+	// before have none and are read in full). And records of a few KB are compressed with lz4 as they
+	// are stored (TOAST): several times faster than the default pglz, which otherwise costs more
+	// server CPU than the rest of an append (https://www.postgresql.org/docs/current/storage-toast.html);
+	// for rows written from now on, and only on a server built with lz4.
+	async (client, schema) => {
+		const s = escapeIdentifier(schema);
+		await client.query(`ALTER TABLE ${s}.keel_records ADD COLUMN outline text`);
+		const { rowCount } = await client.query(
+			"SELECT 1 FROM pg_settings WHERE name = 'default_toast_compression' AND 'lz4' = ANY(enumvals)",
+		);
+		if (rowCount === 0) return;
+		await client.query(`ALTER TABLE ${s}.keel_records ALTER COLUMN line SET COMPRESSION lz4,
+			ALTER COLUMN search_text SET COMPRESSION lz4`);
 	},
 ];
 

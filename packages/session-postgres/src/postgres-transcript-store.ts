@@ -13,17 +13,19 @@ import {
 	type SessionInfo,
 	type SessionListOptions,
 	SessionLockedError,
+	type SessionMessageRecord,
 	SessionNotFoundError,
 	type TranscriptReadProblem,
 	type TranscriptStore,
 	type TranscriptTail,
 	type TranscriptWriter,
 } from "@keel/agent-core/session";
+import { isLeaseLive, parseWriterHolder } from "@keel/agent-core/session/jsonl";
 import { escapeIdentifier, type Pool, type PoolConfig } from "pg";
+import { createAppendBatcher } from "./postgres-append-batcher.js";
 import { assertSchemaExists, connectFirst, createPool, describeTarget } from "./postgres-connection.js";
 import { migratePostgresSchema } from "./postgres-schema.js";
 import { DATABASE_NOW_MS, openPostgresWriter, type PostgresOpenWriterOptions } from "./postgres-transcript-writer.js";
-import { isLeaseLive, parseWriterHolder } from "./writer-holder.js";
 
 export interface PostgresTranscriptStoreOptions {
 	/** `postgres://user:password@host:port/database`; or pass `pool` (or node-postgres `PoolConfig` in `poolConfig`). */
@@ -60,6 +62,11 @@ export interface PostgresTranscriptStore extends TranscriptStore {
 		sessionId: string,
 		visit: (record: ParsedSessionRecord, lineNumber: number, position: number) => void,
 	): Promise<TranscriptReadProblem[]>;
+	/** Like `scan`, handing over each message's stored outline instead of its full record where there is one. */
+	scanOutlines(
+		sessionId: string,
+		visit: (record: ParsedSessionRecord, lineNumber: number, position: number, outlined: boolean) => void,
+	): Promise<TranscriptReadProblem[]>;
 	/** The records at these positions (as `scan` reports them), in the order given. */
 	readAt(sessionId: string, positions: readonly number[]): Promise<ParsedSessionRecord[]>;
 	/** The same database and schema seen as another tenant (sharing the pool). */
@@ -73,10 +80,18 @@ const DEFAULT_LEASE_MS = 30_000;
 const MAX_TENANT_LENGTH = 160;
 /** Records per round trip when scanning: about 1 MiB of ~2 KB messages, so a scan holds little at a time. */
 const SCAN_PAGE_ROWS = 500;
+/** Outlines are ~200 bytes: pages of 5,000 rows are about 1 MiB too. */
+const OUTLINE_PAGE_ROWS = 5_000;
 
 interface RecordRow {
 	seq: string;
 	line: string;
+}
+
+interface OutlineRow {
+	seq: string;
+	outline: string | null;
+	line: string | null;
 }
 
 interface SessionRow {
@@ -134,7 +149,7 @@ export async function createPostgresTranscriptStore(
 		if (ownsPool) await pool.end().catch(() => {});
 		throw error;
 	}
-	return createStoreOver(pool, ownsPool, { schema, tenant, leaseMs, maxRecordBytes });
+	return createStoreOver(pool, ownsPool, { schema, tenant, leaseMs, maxRecordBytes, target });
 }
 
 function assertValidTenant(tenant: unknown): asserts tenant is string {
@@ -148,11 +163,19 @@ function assertValidTenant(tenant: unknown): asserts tenant is string {
 function createStoreOver(
 	pool: Pool,
 	ownsPool: boolean,
-	settings: { schema: string; tenant: string; leaseMs: number; maxRecordBytes: number },
+	settings: { schema: string; tenant: string; leaseMs: number; maxRecordBytes: number; target: string },
 ): PostgresTranscriptStore {
 	const { tenant } = settings;
 	const s = escapeIdentifier(settings.schema);
-	const writerContext = { pool, schema: s, tenant, leaseMs: settings.leaseMs, maxRecordBytes: settings.maxRecordBytes };
+	const writerContext = {
+		pool,
+		schema: s,
+		tenant,
+		leaseMs: settings.leaseMs,
+		maxRecordBytes: settings.maxRecordBytes,
+		target: settings.target,
+		batcher: createAppendBatcher(pool, s, tenant, settings.leaseMs),
+	};
 
 	async function lastSeqOf(sessionId: string): Promise<number> {
 		assertValidSessionId(sessionId);
@@ -214,6 +237,30 @@ function createStoreOver(
 				records.push(record);
 			});
 			return { records, problems };
+		},
+
+		async scanOutlines(sessionId, visit) {
+			const last = await lastSeqOf(sessionId);
+			const problems: TranscriptReadProblem[] = [];
+			for (let after = 0; after < last; ) {
+				// The full line only where there is no outline: the outline is all load: "context" reads.
+				const { rows } = await pool.query<OutlineRow>(
+					`SELECT seq, outline, CASE WHEN outline IS NULL THEN line END AS line FROM ${s}.keel_records
+					WHERE tenant = $1 AND session_id = $2 AND seq > $3 AND seq <= $4 ORDER BY seq LIMIT ${OUTLINE_PAGE_ROWS}`,
+					[tenant, sessionId, after, last],
+				);
+				if (rows.length === 0) break;
+				for (const row of rows) {
+					const seq = Number(row.seq);
+					if (row.outline !== null) {
+						visit(JSON.parse(row.outline) as SessionMessageRecord, seq, seq, true);
+						continue;
+					}
+					for (const record of parseRow(row as RecordRow, seq, problems)) visit(record, seq, seq, false);
+				}
+				after = Number(rows[rows.length - 1].seq);
+			}
+			return problems;
 		},
 
 		async readAt(sessionId, positions) {

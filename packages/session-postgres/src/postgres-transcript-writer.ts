@@ -1,14 +1,15 @@
 // The writer of one session: a lease on the session's row, fenced by a token. Opening takes the
-// lease (refused while another writer's lease is live, unless `takeOver`); every append is ONE
-// statement that moves the session's `last_seq` on — only while the row still carries this
-// writer's token — and inserts the records numbered from there. PostgreSQL runs a statement
+// lease (refused while another writer's lease is live, unless `takeOver`); every append goes in ONE
+// statement (shared with other sessions' appends of the same moment: postgres-append-batcher.ts)
+// that moves the session's `last_seq` on — only while the row still carries this writer's token —
+// and inserts the records numbered from there. PostgreSQL runs a statement
 // atomically and the row lock orders appenders, so a writer whose lease was taken over is refused
 // before it writes anything (SessionFencedError) and two instances never interleave records. Lease
 // times come from the database's clock, so instances with skewed clocks agree.
 
-import { createHash } from "node:crypto";
 import {
 	foldForSearch,
+	outlineMessageRecord,
 	SessionFencedError,
 	type SessionHeaderRecord,
 	SessionLockedError,
@@ -19,8 +20,10 @@ import {
 	serializeSessionRecord,
 	type TranscriptWriter,
 } from "@keel/agent-core/session";
+import { describeThisWriter, isLeaseLive, parseWriterHolder } from "@keel/agent-core/session/jsonl";
 import type { Pool } from "pg";
-import { describeThisWriter, isLeaseLive, parseWriterHolder } from "./writer-holder.js";
+import type { AppendBatcher } from "./postgres-append-batcher.js";
+import { describeFailedAppend } from "./postgres-connection.js";
 
 /** The database's clock in epoch milliseconds. */
 export const DATABASE_NOW_MS = "(extract(epoch from clock_timestamp()) * 1000)::bigint";
@@ -32,6 +35,10 @@ export interface PostgresWriterContext {
 	tenant: string;
 	leaseMs: number;
 	maxRecordBytes: number;
+	/** Where the server is, for messages (no password). */
+	target: string;
+	/** Sends the appends of all this store's writers made in one turn as one statement. */
+	batcher: AppendBatcher;
 }
 
 export interface PostgresOpenWriterOptions {
@@ -46,6 +53,8 @@ export interface PostgresOpenWriterOptions {
 
 interface EncodedBatch {
 	lines: string[];
+	/** Each message's outline as JSON, for `scanOutlines`; null for a record kept whole. */
+	outlines: (string | null)[];
 	roles: (string | null)[];
 	searchTexts: (string | null)[];
 	bytes: number;
@@ -57,6 +66,7 @@ interface EncodedBatch {
 function encodeBatch(records: SessionRecord[], maxRecordBytes: number): EncodedBatch {
 	const batch: EncodedBatch = {
 		lines: [],
+		outlines: [],
 		roles: [],
 		searchTexts: [],
 		bytes: 0,
@@ -74,6 +84,8 @@ function encodeBatch(records: SessionRecord[], maxRecordBytes: number): EncodedB
 		const role = record.type === "message" ? String((record.message as { role?: unknown }).role) : null;
 		const text = role === null ? "" : searchableText(record);
 		batch.lines.push(line);
+		const outlined = outlineMessageRecord(record);
+		batch.outlines.push(outlined === undefined ? null : JSON.stringify(outlined));
 		batch.roles.push(role);
 		batch.searchTexts.push(text === "" ? null : foldForSearch(text));
 		batch.bytes += bytes + 1;
@@ -162,52 +174,36 @@ export async function openPostgresWriter(
 }
 
 function createWriter(context: PostgresWriterContext, sessionId: string, token: number): TranscriptWriter {
-	const { pool, schema, tenant, leaseMs, maxRecordBytes } = context;
-	const appendStatement = `
-		WITH moved AS (
-			UPDATE ${schema}.keel_sessions SET
-				last_seq = last_seq + $4, size_bytes = size_bytes + $5, updated_at = greatest(updated_at, $6),
-				title = coalesce($7, title), title_search = coalesce($8, title_search),
-				lease_expires_at = ${DATABASE_NOW_MS} + $9
-			WHERE tenant = $1 AND session_id = $2 AND writer_token = $3
-			RETURNING last_seq
-		)
-		INSERT INTO ${schema}.keel_records (tenant, session_id, seq, role, line, search_text)
-		SELECT $1, $2, moved.last_seq - $4 + record.ordinality, record.role, record.line, record.search_text
-		FROM moved, unnest($10::text[], $11::text[], $12::text[]) WITH ORDINALITY AS record(role, line, search_text, ordinality)`;
-
-	// A named statement is parsed and planned once per connection, not on every append.
-	const appendStatementName = `keel_append_${createHash("sha256").update(appendStatement).digest("hex").slice(0, 24)}`;
+	const { pool, schema, tenant, leaseMs, maxRecordBytes, batcher, target } = context;
 	let closed = false;
-	// Appends run one after another even when not awaited: the pool would otherwise send them on
-	// different connections, in any order.
+	// Appends run one after another even when not awaited: each waits for the previous one's commit,
+	// so a writer has at most one append in a batch and its records keep their order.
 	let queue: Promise<void> = Promise.resolve();
 
 	async function appendNow(records: SessionRecord[]): Promise<void> {
 		const batch = encodeBatch(records, maxRecordBytes);
-		const result = await pool.query({
-			name: appendStatementName,
-			text: appendStatement,
-			values: [
-				tenant,
+		const moved = await new Promise<boolean>((resolve, reject) => {
+			batcher.append({
 				sessionId,
 				token,
-				records.length,
-				batch.bytes,
-				batch.newestTimestamp,
-				batch.title,
-				batch.title === null ? null : foldForSearch(batch.title),
-				leaseMs,
-				batch.roles,
-				batch.lines,
-				batch.searchTexts,
-			],
+				lines: batch.lines,
+				outlines: batch.outlines,
+				roles: batch.roles,
+				searchTexts: batch.searchTexts,
+				bytes: batch.bytes,
+				newestTimestamp: batch.newestTimestamp,
+				title: batch.title,
+				titleSearch: batch.title === null ? null : foldForSearch(batch.title),
+				settle: (outcome) =>
+					"error" in outcome ? reject(describeFailedAppend(outcome.error, target, sessionId)) : resolve(outcome.moved),
+			});
 		});
-		if (result.rowCount === records.length) return;
-		const { rowCount } = await pool.query(
-			`SELECT 1 FROM ${schema}.keel_sessions WHERE tenant = $1 AND session_id = $2`,
-			[tenant, sessionId],
-		);
+		if (moved) return;
+		const { rowCount } = await pool
+			.query(`SELECT 1 FROM ${schema}.keel_sessions WHERE tenant = $1 AND session_id = $2`, [tenant, sessionId])
+			.catch((error: unknown) => {
+				throw describeFailedAppend(error, target, sessionId);
+			});
 		if (rowCount === 0) throw new SessionNotFoundError(sessionId);
 		throw new SessionFencedError(sessionId, "its lease was taken by another writer");
 	}

@@ -12,7 +12,7 @@ import { foldForSearch } from "@keel/agent-core/session";
 import type { Database } from "better-sqlite3";
 import { SqliteSchemaVersionError } from "./sqlite-errors.js";
 
-export const SQLITE_SCHEMA_VERSION = 2;
+export const SQLITE_SCHEMA_VERSION = 3;
 
 type SchemaStep = (database: Database) => void;
 
@@ -58,6 +58,12 @@ export const SCHEMA_STEPS: readonly SchemaStep[] = [
 		for (const row of titles.all() as { tenant: string; session_id: string; title: string }[]) {
 			setTitle.run(foldForSearch(row.title), row.tenant, row.session_id);
 		}
+	},
+	// 2 → 3: each message's outline (outlineMessageRecord) beside its record, so opening a huge
+	// session with load: "context" reads the outlines rather than every full record. Rows written
+	// before have none and are read in full, as before.
+	(database) => {
+		database.exec("ALTER TABLE keel_records ADD COLUMN outline TEXT");
 	},
 ];
 

@@ -12,18 +12,19 @@ import {
 	type SessionInfo,
 	type SessionListOptions,
 	SessionLockedError,
+	type SessionMessageRecord,
 	SessionNotFoundError,
 	type TranscriptReadProblem,
 	type TranscriptStore,
 	type TranscriptTail,
 	type TranscriptWriter,
 } from "@keel/agent-core/session";
+import { isLeaseLive, parseWriterHolder } from "@keel/agent-core/session/jsonl";
 import Database from "better-sqlite3";
 import { SqliteTranscriptStoreError } from "./sqlite-errors.js";
 import { migrateSqliteSchema } from "./sqlite-schema.js";
 import { MESSAGE_TEXT_CONTAINS, registerSearchFunction, searchAsJson } from "./sqlite-search.js";
 import { openSqliteWriter, type SqliteOpenWriterOptions } from "./sqlite-transcript-writer.js";
-import { isLeaseLive, parseWriterHolder } from "./writer-holder.js";
 
 export type SqliteDurability = "os" | "fsync-each";
 
@@ -55,6 +56,11 @@ export interface SqliteTranscriptStore extends TranscriptStore {
 		sessionId: string,
 		visit: (record: ParsedSessionRecord, lineNumber: number, position: number) => void,
 	): Promise<TranscriptReadProblem[]>;
+	/** Like `scan`, handing over each message's stored outline instead of its full record where there is one. */
+	scanOutlines(
+		sessionId: string,
+		visit: (record: ParsedSessionRecord, lineNumber: number, position: number, outlined: boolean) => void,
+	): Promise<TranscriptReadProblem[]>;
 	/** The records at these positions (as `scan` reports them), in the order given. */
 	readAt(sessionId: string, positions: readonly number[]): Promise<ParsedSessionRecord[]>;
 	/** The same database seen as another tenant. */
@@ -70,6 +76,12 @@ const MAX_TENANT_LENGTH = 160;
 interface RecordRow {
 	seq: number;
 	line: string;
+}
+
+interface OutlineRow {
+	seq: number;
+	outline: string | null;
+	line: string | null;
 }
 
 interface SessionRow {
@@ -153,6 +165,11 @@ function createStoreOver(
 			FROM keel_sessions WHERE tenant = ? AND session_id = ?`,
 		),
 		records: database.prepare("SELECT seq, line FROM keel_records WHERE tenant = ? AND session_id = ? ORDER BY seq"),
+		// The full line only where there is no outline: the outline is all load: "context" reads.
+		outlines: database.prepare(
+			`SELECT seq, outline, CASE WHEN outline IS NULL THEN line END AS line
+			FROM keel_records WHERE tenant = ? AND session_id = ? ORDER BY seq`,
+		),
 		tail: database.prepare(
 			"SELECT seq, line FROM keel_records WHERE tenant = ? AND session_id = ? ORDER BY seq DESC LIMIT ?",
 		),
@@ -205,6 +222,19 @@ function createStoreOver(
 			const problems: TranscriptReadProblem[] = [];
 			for (const row of statements.records.iterate(tenant, sessionId) as Iterable<RecordRow>) {
 				for (const record of parseRow(row, row.seq, problems)) visit(record, row.seq, row.seq);
+			}
+			return problems;
+		},
+
+		async scanOutlines(sessionId, visit) {
+			find(sessionId);
+			const problems: TranscriptReadProblem[] = [];
+			for (const row of statements.outlines.iterate(tenant, sessionId) as Iterable<OutlineRow>) {
+				if (row.outline !== null) {
+					visit(JSON.parse(row.outline) as SessionMessageRecord, row.seq, row.seq, true);
+					continue;
+				}
+				for (const record of parseRow(row as RecordRow, row.seq, problems)) visit(record, row.seq, row.seq, false);
 			}
 			return problems;
 		},

@@ -1,11 +1,13 @@
 // The writer of one session: a lease on the session's row, fenced by a token. Opening takes the
-// lease (refused while another writer's lease is live); every append is one transaction that first
+// lease (refused while another writer's lease is live); every append is one transaction (a savepoint
+// of a transaction shared with the other appends of the same moment: sqlite-append-batcher.ts) that first
 // moves the session's `last_seq` on — only while the row still carries this writer's token — then
 // inserts the records. A writer whose lease was taken over is refused before it writes anything
 // (SessionFencedError), so two processes can never interleave records in one session.
 
 import {
 	foldForSearch,
+	outlineMessageRecord,
 	SessionFencedError,
 	type SessionHeaderRecord,
 	SessionLockedError,
@@ -15,8 +17,9 @@ import {
 	serializeSessionRecord,
 	type TranscriptWriter,
 } from "@keel/agent-core/session";
+import { describeThisWriter, isLeaseLive, parseWriterHolder } from "@keel/agent-core/session/jsonl";
 import type { Database } from "better-sqlite3";
-import { describeThisWriter, isLeaseLive, parseWriterHolder } from "./writer-holder.js";
+import { appendBatcherOf } from "./sqlite-append-batcher.js";
 
 export interface SqliteWriterContext {
 	database: Database;
@@ -45,6 +48,8 @@ interface EncodedRecord {
 	line: string;
 	bytes: number;
 	role: string | null;
+	/** The message's outline as JSON, for `scanOutlines`; null when the record is kept whole. */
+	outline: string | null;
 }
 
 /** Serialises and measures records before any write, so a record that cannot be stored stops the whole batch. */
@@ -58,7 +63,8 @@ export function encodeRecords(records: SessionRecord[], maxRecordBytes: number):
 			);
 		}
 		const role = record.type === "message" ? String((record.message as { role?: unknown }).role) : null;
-		return { line, bytes, role };
+		const outlined = outlineMessageRecord(record);
+		return { line, bytes, role, outline: outlined === undefined ? null : JSON.stringify(outlined) };
 	});
 }
 
@@ -74,7 +80,7 @@ export function openSqliteWriter(
 		"SELECT writer_token, writer_holder, lease_expires_at FROM keel_sessions WHERE tenant = ? AND session_id = ?",
 	);
 	const insertRecord = database.prepare(
-		"INSERT INTO keel_records (tenant, session_id, seq, role, line) VALUES (?, ?, ?, ?, ?)",
+		"INSERT INTO keel_records (tenant, session_id, seq, role, line, outline) VALUES (?, ?, ?, ?, ?, ?)",
 	);
 
 	const token = database
@@ -102,7 +108,7 @@ export function openSqliteWriter(
 						describeThisWriter(),
 						now + leaseMs,
 					);
-				insertRecord.run(tenant, sessionId, 1, null, encodedHeader.line);
+				insertRecord.run(tenant, sessionId, 1, null, encodedHeader.line, null);
 				return 1;
 			}
 			if (isLeaseLive(row.writer_holder, row.lease_expires_at, now) && !options.takeOver) {
@@ -157,7 +163,7 @@ export function openSqliteWriter(
 		const first = moved.last_seq - records.length + 1;
 		for (let index = 0; index < records.length; index++) {
 			const record = encoded[index];
-			insertRecord.run(tenant, sessionId, first + index, record.role, record.line);
+			insertRecord.run(tenant, sessionId, first + index, record.role, record.line, record.outline);
 		}
 	});
 
@@ -174,7 +180,10 @@ export function openSqliteWriter(
 	);
 	heartbeat.unref();
 
+	const batcher = appendBatcherOf(database);
 	let closed = false;
+	// The last append handed to the batcher: close() waits for it to commit before releasing the lease.
+	let last: Promise<unknown> = Promise.resolve();
 	return {
 		sessionId,
 		async append(records) {
@@ -182,15 +191,19 @@ export function openSqliteWriter(
 			const batch = Array.isArray(records) ? records : [records];
 			if (batch.length === 0) return;
 			const encoded = encodeRecords(batch, maxRecordBytes);
-			append.immediate(batch, encoded);
+			// Inside the group transaction, `append` runs as a savepoint: all of this batch or none of it.
+			const done = batcher.run(() => append(batch, encoded));
+			last = done.catch(() => {});
+			await done;
 		},
 		async flush() {
-			// Each append is a committed transaction already.
+			await last; // Each append is committed when its promise resolves.
 		},
 		async close() {
 			if (closed) return;
 			closed = true;
 			clearInterval(heartbeat);
+			await last;
 			release.run(tenant, sessionId, token);
 		},
 	};

@@ -17,6 +17,48 @@ import type {
 export interface OffsetReadingStore extends TranscriptStore {
 	scan: NonNullable<TranscriptStore["scan"]>;
 	readAt(sessionId: string, byteOffsets: readonly number[]): Promise<(SessionRecord | UnknownSessionRecord)[]>;
+	/**
+	 * Optional, for stores that keep each message's outline (`outlineMessageRecord`) beside its full
+	 * record (the SQLite and PostgreSQL stores): like `scan`, but hands over the stored outline where
+	 * there is one (`outlined: true`) instead of reading and parsing the full record — a fraction of
+	 * the bytes, so opening a huge session with load: "context" reads little more than its outline.
+	 */
+	scanOutlines?(
+		sessionId: string,
+		visit: (
+			record: SessionRecord | UnknownSessionRecord,
+			lineNumber: number,
+			position: number,
+			outlined: boolean,
+		) => void,
+	): Promise<TranscriptReadProblem[]>;
+}
+
+/**
+ * What a store keeps of a message record for `scanOutlines`: the record with only what the branch
+ * structure and the tool-call pairing read of its message (role, time, stop reason, tool-call ids).
+ * Undefined for records that are kept whole (tombstones and compaction boundaries, which are small
+ * and shape the branch) and for records that are not messages.
+ */
+export function outlineMessageRecord(
+	record: SessionRecord | UnknownSessionRecord,
+	sessionId = (record as SessionMessageRecord).sessionId,
+): SessionMessageRecord | undefined {
+	if (record.type !== "message") return undefined;
+	const messageRecord = record as SessionMessageRecord;
+	const role = (messageRecord.message as { role?: unknown }).role;
+	if (role === "tombstone" || role === "compact_boundary") return undefined;
+	// A literal rather than a spread of the parsed record: cheaper per line, and nothing else of the
+	// record (unknown fields included) is held.
+	return {
+		type: "message",
+		v: messageRecord.v,
+		sessionId,
+		timestamp: messageRecord.timestamp,
+		id: messageRecord.id,
+		parentId: messageRecord.parentId,
+		message: outlineOf(messageRecord.message),
+	};
 }
 
 export function canLoadByOffset(store: TranscriptStore): store is OffsetReadingStore {
@@ -42,36 +84,28 @@ export async function scanIntoTree(
 	tree: SessionTree,
 ): Promise<{ problems: TranscriptReadProblem[]; outline: OutlinedMessages }> {
 	const outline: OutlinedMessages = { offsets: new Map() };
-	const problems = await store.scan(sessionId, (record, lineNumber, byteOffset) => {
+	const addOutlined = (record: SessionMessageRecord, lineNumber: number, position: number) => {
+		if ((record.message as { role?: unknown }).role === "progress") return;
+		tree.add(record, lineNumber);
+		// Under the id it got in the index (the leaf it just became): a duplicate id is renamed there.
+		outline.offsets.set(tree.leafId as string, position);
+	};
+	const visitFull = (record: SessionRecord | UnknownSessionRecord, lineNumber: number, byteOffset?: number) => {
 		if (record.type !== "message" || byteOffset === undefined) {
 			tree.add(record, lineNumber);
 			return;
 		}
-		const messageRecord = record as SessionMessageRecord;
-		const role = (messageRecord.message as { role?: unknown }).role;
-		if (role === "progress") return;
+		const outlined = outlineMessageRecord(record, sessionId);
 		// Tombstones and boundaries are small and shape the branch: kept whole.
-		if (role === "tombstone" || role === "compact_boundary") {
-			tree.add(messageRecord, lineNumber);
-			return;
-		}
-		// A literal rather than a spread of the parsed record: cheaper per line, and nothing else of
-		// the record (unknown fields included) is held.
-		tree.add(
-			{
-				type: "message",
-				v: messageRecord.v,
-				sessionId,
-				timestamp: messageRecord.timestamp,
-				id: messageRecord.id,
-				parentId: messageRecord.parentId,
-				message: outlineOf(messageRecord.message),
-			},
-			lineNumber,
-		);
-		// Under the id it got in the index (the leaf it just became): a duplicate id is renamed there.
-		outline.offsets.set(tree.leafId as string, byteOffset);
-	});
+		if (outlined === undefined) tree.add(record, lineNumber);
+		else addOutlined(outlined, lineNumber, byteOffset);
+	};
+	const problems = store.scanOutlines
+		? await store.scanOutlines(sessionId, (record, lineNumber, position, outlined) => {
+				if (outlined) addOutlined(record as SessionMessageRecord, lineNumber, position);
+				else visitFull(record, lineNumber, position);
+			})
+		: await store.scan(sessionId, visitFull);
 	return { problems, outline };
 }
 

@@ -55,6 +55,7 @@ export {
 	DEFAULT_KEEP_RECENT_MESSAGES,
 	estimateTokens,
 } from "./compaction.js";
+export { type OffsetReadingStore, outlineMessageRecord } from "./context-loading.js";
 export * from "./interchange/index.js";
 export { createMemoryTranscriptStore, isSummaryRecord } from "./memory-transcript-store.js";
 export {

@@ -1,7 +1,8 @@
-// Who holds a session's writer lease: process id, host name and start time, stored with the lease
-// so a SessionLockedError can name the holder, and so a lease left by a process that died on this
-// host is recovered at once instead of after it expires (a lease from another host cannot be
-// checked, and is respected until it runs out).
+// Who holds a session's writer lease, for stores that keep the lease in a database row (the SQLite
+// and PostgreSQL stores): process id, host name and start time, stored with the lease so a
+// SessionLockedError can name the holder, and so a lease left by a process that died on this host is
+// recovered at once instead of after it expires (a lease from another host cannot be checked, and is
+// respected until it runs out). Node only (node:os, process.kill), hence in this Node-only entry.
 
 import { hostname } from "node:os";
 
