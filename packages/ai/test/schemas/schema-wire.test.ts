@@ -28,6 +28,11 @@ function contextWith(tool: Tool): Context {
 	return { messages: [userMessage("Weather in Paris?")], tools: [tool] };
 }
 
+/** The `tools` field of the last request's JSON body. */
+function sentTools(): unknown {
+	return (wire.server.lastRequest?.json as { tools?: unknown } | undefined)?.tools;
+}
+
 function library(name: string) {
 	return libraries[name as keyof typeof libraries];
 }
@@ -39,7 +44,7 @@ describe.each(Object.keys(libraries))("%s tools on the wire", (name) => {
 		const tool: Tool = { name: "weather", description: "Weather", parameters: schema };
 		const message = await complete(serverModel(wire.server.url), contextWith(tool), { apiKey });
 		expect(message.stopReason).toBe("stop");
-		const tools = (wire.server.lastRequest?.json as { tools: unknown[] }).tools;
+		const tools = sentTools();
 		expect(tools).toEqual([
 			{
 				type: "function",
@@ -59,7 +64,7 @@ describe.each(Object.keys(libraries))("%s tools on the wire", (name) => {
 		const message = await complete(model, contextWith(tool), { apiKey: TEST_KEY });
 		expect(message.stopReason).toBe("stop");
 		const converted = toJsonSchema(schema);
-		expect((wire.server.lastRequest?.json as { tools: unknown[] }).tools).toEqual([
+		expect(sentTools()).toEqual([
 			{
 				name: "weather",
 				description: "Weather",
@@ -129,7 +134,7 @@ describe("schemas the API cannot take fail before the call", () => {
 			strict: true,
 		};
 		await complete(serverModel(wire.server.url), contextWith(tool), { apiKey });
-		expect((wire.server.lastRequest?.json as { tools: unknown[] }).tools).toMatchObject([
+		expect(sentTools()).toMatchObject([
 			{ function: { strict: true, parameters: { additionalProperties: false, required: ["city", "days"] } } },
 		]);
 	});
