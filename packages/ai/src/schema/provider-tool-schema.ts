@@ -27,7 +27,7 @@ export function providerToolSchema(tool: Tool, options: ProviderToolSchemaOption
 		const problem = findStrictModeProblem(schema);
 		if (problem) {
 			throw new Error(
-				`Tool "${tool.name}" asks for strict mode, but its schema breaks ${options.api}'s strict-mode rules (every object closed with additionalProperties: false, every property required): ${problem}. Close the objects (TypeBox { additionalProperties: false }, z.strictObject, v.strictObject) and make optional properties nullable, or leave strict off`,
+				`Tool "${tool.name}" asks for strict mode, but its schema breaks the strict-mode rules of ${options.api} (every object closed with additionalProperties: false, every property required): ${problem}. Close the objects (TypeBox { additionalProperties: false }, z.strictObject, v.strictObject) and make optional properties nullable, or leave strict off`,
 			);
 		}
 	}

@@ -119,7 +119,7 @@ describe("schemas the API cannot take fail before the call", () => {
 		const message = await complete(serverModel(wire.server.url), contextWith(tool), { apiKey });
 		expect(message.stopReason).toBe("error");
 		expect(message.errorMessage).toContain(
-			'Tool "weather" asks for strict mode, but its schema breaks Chat Completions\'s strict-mode rules',
+			'Tool "weather" asks for strict mode, but its schema breaks the strict-mode rules of Chat Completions',
 		);
 		expect(message.errorMessage).toContain("root: the object needs additionalProperties: false");
 		expect(wire.server.requests).toHaveLength(0);
