@@ -13,6 +13,7 @@ import {
 	type ToolCall,
 	toJsonSchema,
 	validateJsonValue,
+	validateTool,
 	validateToolArguments,
 	validateToolCall,
 } from "../../src/index.js";
@@ -181,6 +182,16 @@ describe("JSON Schema conversion", () => {
 	it("a value that is no schema at all says what is accepted", () => {
 		expect(() => toJsonSchema("string", 'Tool "x"')).toThrow(
 			'Tool "x" has no usable schema: expected a JSON Schema object, a TypeBox schema or a Standard Schema (Zod, Valibot, ArkType), got string',
+		);
+	});
+});
+
+describe("tool definitions in a context", () => {
+	it("validateTool accepts a Standard Schema (an ArkType type is a function) and names what else is accepted", () => {
+		expect(() => validateTool({ name: "a", description: "A", parameters: zodWeather }, "tools[0]")).not.toThrow();
+		expect(() => validateTool({ name: "b", description: "B", parameters: arktypeWeather }, "tools[1]")).not.toThrow();
+		expect(() => validateTool({ name: "c", description: "C", parameters: "string" }, "tools[2]")).toThrow(
+			"tools[2].parameters must be a JSON Schema object, a TypeBox schema or a Standard Schema (Zod, Valibot, ArkType), got",
 		);
 	});
 });
