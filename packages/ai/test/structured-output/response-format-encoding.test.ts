@@ -186,7 +186,8 @@ describe("strict tools, per API", () => {
 	it("a strict tool whose schema breaks the strict-mode rules fails before the call, naming the tool and the place", () => {
 		const openTool: Tool = { name: "open", description: "Open", parameters: schema, strict: true };
 		const tools: Context = { ...context, tools: [openTool] };
-		const rule = /Tool "open" asks for strict mode, but its schema breaks .* root: the object needs additionalProperties: false/;
+		const rule =
+			/Tool "open" asks for strict mode, but its schema breaks .* root: the object needs additionalProperties: false/;
 		expect(() => encodeOpenAICompletionsRequest(completionsModel(), tools, {})).toThrow(rule);
 		expect(() => encodeOpenAIResponsesRequest(responsesModel(), tools, {})).toThrow(rule);
 		expect(() => encodeMistralRequest(mistralModel(), tools, {})).toThrow(rule);
