@@ -111,7 +111,7 @@ function schemaLabel(name: string): ValidationLabel {
 }
 
 function requireSynchronous<T>(result: T | Promise<T>, label: ValidationLabel, asyncName: string): T {
-	if (!isPromiseLike(result)) return result;
+	if (!(result instanceof Promise)) return result;
 	// Nothing must be left unhandled: the caller gets the error below, not the rejection.
 	result.then(undefined, () => {});
 	throw new Error(
@@ -119,7 +119,7 @@ function requireSynchronous<T>(result: T | Promise<T>, label: ValidationLabel, a
 	);
 }
 
-function isPromiseLike<T>(value: T | Promise<T>): value is Promise<T> {
+function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
 	return typeof (value as { then?: unknown } | null)?.then === "function";
 }
 
@@ -143,7 +143,9 @@ function validateWithStandardSchema(
 			`${label.subject}: its ${label.schema} threw while validating: ${(error as Error)?.message ?? String(error)}`,
 		);
 	}
-	if (isPromiseLike(result)) return result.then((settled) => readStandardResult(settled, label, value));
+	// A native promise whatever thenable the library gave, so callers can tell it by `instanceof`
+	// (a validated value may itself have a `then` key).
+	if (isThenable(result)) return Promise.resolve(result).then((settled) => readStandardResult(settled, label, value));
 	return readStandardResult(result, label, value);
 }
 
