@@ -12,6 +12,13 @@ import { userMessage } from "../helpers/messages.js";
 import { useWireTestServer } from "../helpers/wire-server.js";
 import { claudeModel, sseResponse, TEST_KEY, textResponseEvents } from "../providers/anthropic/fixtures.js";
 import { chunk, serverModel, sse, textStream } from "../providers/openai-completions/fixtures.js";
+import {
+	completed,
+	created,
+	messageEvents,
+	responsesModel,
+	responsesSse,
+} from "../providers/openai-responses/fixtures.js";
 
 const wire = useWireTestServer();
 const apiKey = "sk-test-wire-0123456789";
@@ -77,6 +84,17 @@ describe.each(Object.keys(libraries))("%s tools on the wire", (name) => {
 						: { additionalProperties: converted.additionalProperties }),
 				},
 			},
+		]);
+	});
+
+	it("OpenAI Responses receives the library's JSON Schema as the function tool's parameters", async () => {
+		const schema = library(name);
+		wire.server.enqueue({ body: responsesSse([created(), ...messageEvents(0, ["Sunny."]), completed()]) });
+		const tool: Tool = { name: "weather", description: "Weather", parameters: schema };
+		const message = await complete(responsesModel({ baseUrl: wire.server.url }), contextWith(tool), { apiKey });
+		expect(message.stopReason).toBe("stop");
+		expect(sentTools()).toEqual([
+			{ type: "function", name: "weather", description: "Weather", parameters: toJsonSchema(schema), strict: false },
 		]);
 	});
 
