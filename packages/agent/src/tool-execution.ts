@@ -4,10 +4,10 @@
 // runs them one after another or concurrently.
 import {
 	type AssistantMessage,
+	checkToolArguments,
 	formatThrownValue,
 	TOOL_ARGUMENTS_REJECTED,
 	type ToolResultMessage,
-	validateToolArguments,
 } from "@keel/ai";
 import { INTERRUPTED_TOOL_TEXT } from "./steering-interrupt.js";
 import type {
@@ -68,7 +68,8 @@ export function findTool(context: AgentContext, name: string): AgentTool | undef
 
 /**
  * Finds the tool, runs prepareArguments, validates, asks beforeToolCall. Returns the prepared call,
- * or the error outcome that replaces running it. Synchronous unless beforeToolCall returns a promise.
+ * or the error outcome that replaces running it. Synchronous unless the schema library validates
+ * asynchronously or beforeToolCall returns a promise.
  */
 export function prepareToolCall(
 	run: ToolCallRun,
@@ -95,14 +96,29 @@ export function prepareToolCall(
 			return errorOutcome(`prepareArguments of tool "${tool.name}" failed: ${formatThrownValue(error)}`);
 		}
 	}
-	let args: unknown;
+	let checked: unknown;
 	try {
-		// A validated, coerced copy; the call's own arguments stay as the model sent them.
-		args = validateToolArguments(tool, { ...toolCall, arguments: rawArguments as AgentToolCall["arguments"] });
+		// A validated, coerced copy; the call's own arguments stay as the model sent them. The schema
+		// library's messages (AJV's, Zod's, …) become the error result the model reads to fix its call.
+		checked = checkToolArguments(tool, { ...toolCall, arguments: rawArguments as AgentToolCall["arguments"] });
 	} catch (error) {
 		return errorOutcome(formatThrownValue(error));
 	}
-	const prepared: PreparedToolCall = { kind: "ready", tool, args };
+	if (checked instanceof Promise) {
+		return checked.then(
+			(args: unknown) => afterValidation(run, assistantMessage, toolCall, { kind: "ready", tool, args }),
+			(error: unknown) => errorOutcome(formatThrownValue(error)),
+		);
+	}
+	return afterValidation(run, assistantMessage, toolCall, { kind: "ready", tool, args: checked });
+}
+
+function afterValidation(
+	run: ToolCallRun,
+	assistantMessage: AssistantMessage,
+	toolCall: AgentToolCall,
+	prepared: PreparedToolCall,
+): PreparedToolCall | ToolOutcome | Promise<PreparedToolCall | ToolOutcome> {
 	if (!run.config.beforeToolCall) return prepared;
 	return askBeforeToolCall(run, assistantMessage, toolCall, prepared);
 }

@@ -7,13 +7,13 @@ import type {
 	ThinkingLevel as LlmThinkingLevel,
 	Message,
 	Model,
+	SchemaOutput,
 	SimpleStreamOptions,
-	Static,
 	TextContent,
 	Tool,
 	ToolCall,
+	ToolParameters,
 	ToolResultMessage,
-	TSchema,
 	Usage,
 } from "@keel/ai";
 
@@ -109,7 +109,12 @@ export type ToolApprovalCheck<TArgs> = {
 	check(args: TArgs, context: ToolApprovalContext): boolean | Promise<boolean>;
 }["check"];
 
-export interface AgentTool<TParameters extends TSchema = TSchema, TDetails = unknown> extends Tool<TParameters> {
+/**
+ * A tool the agent runs. `parameters` is a TypeBox schema, a Standard Schema (Zod 4, Valibot,
+ * ArkType, …) or a JSON Schema object; `execute` receives the validated arguments, typed from it.
+ */
+export interface AgentTool<TParameters extends ToolParameters = ToolParameters, TDetails = unknown>
+	extends Tool<TParameters> {
 	/** A human-readable name for UIs. */
 	label: string;
 	/** "sequential" forces the whole batch this call belongs to to run one call at a time. */
@@ -124,14 +129,14 @@ export interface AgentTool<TParameters extends TSchema = TSchema, TDetails = unk
 	 * user's approval: the run then pauses (see docs/approvals.md). The loop's `approvalPolicy`, when
 	 * it returns a boolean, decides instead.
 	 */
-	requiresApproval?: boolean | ToolApprovalCheck<Static<TParameters>>;
+	requiresApproval?: boolean | ToolApprovalCheck<SchemaOutput<TParameters>>;
 	/**
 	 * Runs the tool. Throw to report a failure: the message becomes an error result for the model.
 	 * Honour `signal`: on abort the loop stops waiting for you and discards a late result.
 	 */
 	execute(
 		toolCallId: string,
-		params: Static<TParameters>,
+		params: SchemaOutput<TParameters>,
 		signal?: AbortSignal,
 		onUpdate?: AgentToolUpdateCallback<TDetails>,
 	): Promise<AgentToolResult<TDetails>>;

@@ -11,6 +11,7 @@ import {
 	type Model,
 	type TextContent,
 	type ToolResultMessage,
+	toJsonSchema,
 	transformMessages,
 } from "@keel/ai";
 
@@ -81,8 +82,9 @@ export function toAiSdkPrompt(context: Context, model: Model): AiSdkPrompt {
 			type: "function",
 			name: tool.name,
 			description: tool.description,
-			// TypeBox schemas carry symbol keys; the JSON round trip leaves plain JSON Schema.
-			inputSchema: JSON.parse(JSON.stringify(tool.parameters)),
+			// A Standard Schema (Zod, …) converted by its library; TypeBox schemas carry symbol keys,
+			// which the JSON round trip leaves out.
+			inputSchema: JSON.parse(JSON.stringify(toJsonSchema(tool.parameters, `Tool "${tool.name}"`))),
 		}),
 	);
 	return { prompt, tools: tools !== undefined && tools.length > 0 ? tools : undefined };

@@ -137,6 +137,18 @@ export type {
 } from "./providers/openai-responses/options.js";
 export { registerBuiltInApiProviders, resetApiProviders } from "./providers/register-builtins.js";
 export * from "./registry/index.js";
+export type {
+	StandardJSONSchemaV1Converter,
+	StandardJSONSchemaV1Options,
+	StandardSchemaOutput,
+	StandardSchemaV1,
+	StandardSchemaV1Issue,
+	StandardSchemaV1Props,
+	StandardSchemaV1Result,
+} from "./schema/standard-schema.js";
+export { findStrictModeProblem } from "./schema/strict-mode-rules.js";
+export { toJsonSchema } from "./schema/to-json-schema.js";
+export type { JsonSchemaObject, SchemaOutput, ToolParameters } from "./schema/tool-parameters.js";
 export { complete, completeSimple, stream, streamSimple } from "./stream.js";
 export type {
 	ObjectResult,
@@ -189,7 +201,13 @@ export {
 	resolveCurrentTools,
 } from "./utils/system-messages.js";
 export { StringEnum } from "./utils/typebox-helpers.js";
-export { validateJsonValue, validateToolArguments, validateToolCall } from "./utils/validation.js";
+export {
+	checkJsonValue,
+	checkToolArguments,
+	validateJsonValue,
+	validateToolArguments,
+	validateToolCall,
+} from "./utils/validation.js";
 export { readServerSentEvents } from "./wire/framers.js";
 export { type ServerSentEvent, ServerSentEventParser } from "./wire/sse.js";
 

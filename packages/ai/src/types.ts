@@ -1,4 +1,5 @@
 import type { TSchema } from "@sinclair/typebox";
+import type { ToolParameters } from "./schema/tool-parameters.js";
 import type { AssistantMessageEventStream } from "./utils/event-stream.js";
 
 // ---------------------------------------------------------------------------
@@ -230,10 +231,15 @@ export type Message = SystemMessage | UserMessage | AssistantMessage | ToolResul
 // Tools and context
 // ---------------------------------------------------------------------------
 
-export interface Tool<TParameters extends TSchema = TSchema> {
+export interface Tool<TParameters extends ToolParameters = ToolParameters> {
 	name: string;
 	description: string;
-	/** A TypeBox schema; sent to providers as JSON Schema. */
+	/**
+	 * A TypeBox schema, a Standard Schema (Zod 4, Valibot, ArkType, …) or a plain JSON Schema object.
+	 * Sent to providers as JSON Schema (a Standard Schema converted by its own library) and used to
+	 * validate the model's arguments (AJV for TypeBox and JSON Schema, the library's own validator
+	 * for a Standard Schema). See docs/schemas.md.
+	 */
 	parameters: TParameters;
 	/**
 	 * Asks the API to hold the model's arguments to the schema exactly (OpenAI Chat Completions and
@@ -354,7 +360,7 @@ export interface ResponseFormat {
 	/** The schema's name (letters, digits, `_` and `-`, as OpenAI requires). */
 	name: string;
 	description?: string;
-	/** A JSON Schema (a TypeBox schema is one); its root is an object. */
+	/** A JSON Schema (a TypeBox schema is one; `buildResponseFormat` converts a Standard Schema); its root is an object. */
 	schema: TSchema | Record<string, unknown>;
 	/** Constrained decoding that matches the schema exactly, where the API offers it. Default false. */
 	strict?: boolean;

@@ -11,6 +11,7 @@ import {
 	type Model,
 	type ProviderStreamConfig,
 	type SimpleStreamOptions,
+	toJsonSchema,
 } from "@keel/ai";
 import {
 	classifyError,
@@ -144,7 +145,7 @@ async function runProxyAttempt(
 	} else {
 		const body: ProxyStreamRequest = {
 			model: { provider: model.provider, id: model.id },
-			context,
+			context: withJsonSchemaTools(context),
 			options: pickForwardedOptions(options),
 		};
 		response = await fetchFunction(joinUrl(options.proxyUrl, PROXY_STREAM_PATH), {
@@ -471,4 +472,22 @@ async function describeHttpError(response: Response): Promise<string> {
 		// Not JSON: fall back to the status line.
 	}
 	return `Proxy error: ${`${response.status} ${response.statusText}`.trim()}`;
+}
+
+/**
+ * The context with each tool's parameters as JSON Schema: a Zod, Valibot or ArkType schema is an
+ * object of functions that JSON cannot carry, so its library's conversion goes to the server.
+ */
+function withJsonSchemaTools(context: Context): Context {
+	if (!context.tools?.length) return context;
+	return {
+		...context,
+		tools: context.tools.map((tool) => {
+			try {
+				return { ...tool, parameters: toJsonSchema(tool.parameters, `Tool "${tool.name}"`) };
+			} catch (error) {
+				throw new ProxyRequestError(`streamProxy: ${formatThrownValue(error)}`);
+			}
+		}),
+	};
 }

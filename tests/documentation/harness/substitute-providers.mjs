@@ -5,7 +5,7 @@
 // JSON answer is asked for), "failure" ends every call with FAILURE_TEXT, as a rejected key would.
 import { writeFileSync } from "node:fs";
 import { register } from "node:module";
-import { getApiProvider, getApiProviders, LOCAL_SERVER_URLS, registerApiProvider } from "@keel/ai";
+import { getApiProvider, getApiProviders, LOCAL_SERVER_URLS, registerApiProvider, toJsonSchema } from "@keel/ai";
 import { fauxAssistantMessage, fauxToolCall, registerFauxProvider } from "@keel/ai/testing";
 
 export const FAILURE_TEXT = "401 invalid x-api-key (documentation test: every call fails)";
@@ -56,7 +56,8 @@ function respond(context, options) {
 	const asked = context.systemPrompt?.match(/Answer by calling the tool "([^"]+)"/)?.[1];
 	const toolName = forced ?? asked;
 	const tool = context.tools?.find((candidate) => candidate.name === toolName);
-	if (tool) return fauxAssistantMessage([fauxToolCall(tool.name, sampleOf(tool.parameters))]);
+	// toJsonSchema: a Zod, Valibot or ArkType tool's JSON Schema, as the real providers send it.
+	if (tool) return fauxAssistantMessage([fauxToolCall(tool.name, sampleOf(toJsonSchema(tool.parameters)))]);
 	return "The documentation test's answer.";
 }
 

@@ -1,7 +1,8 @@
-// Structured output: a call whose answer is an object of a TypeBox schema. One request through the
-// API's JSON-schema output (or a forced tool call), the answer validated with AJV, and at most one
-// repair round trip that shows the model what was wrong.
-import type { Static, TSchema } from "@sinclair/typebox";
+// Structured output: a call whose answer is an object of a schema (TypeBox, a Standard Schema such
+// as Zod, Valibot or ArkType, or JSON Schema). One request through the API's JSON-schema output (or
+// a forced tool call), the answer validated (AJV, or the schema library's own validator), and at
+// most one repair round trip that shows the model what was wrong.
+import type { SchemaOutput, ToolParameters } from "../schema/tool-parameters.js";
 import { stream } from "../stream.js";
 import type {
 	Api,
@@ -15,7 +16,7 @@ import type {
 } from "../types.js";
 import { createErrorMessage, formatThrownValue } from "../utils/error-message.js";
 import { linkAbort } from "../utils/linked-abort.js";
-import { validateJsonValue } from "../utils/validation.js";
+import { checkJsonValue } from "../utils/validation.js";
 import { AnswerTextTracker } from "./answer-text-tracker.js";
 import { type ObjectResult, ObjectStream, type PartialObject } from "./object-stream.js";
 import { buildStructuredRequest, type StructuredRequest } from "./output-strategy.js";
@@ -24,8 +25,11 @@ import { buildResponseFormat } from "./response-format.js";
 import { StructuredOutputError } from "./structured-output-error.js";
 
 /** The stream options of the call (provider options included), plus what the answer must be. */
-export type ObjectOptions<TObjectSchema extends TSchema> = ProviderStreamOptions & {
-	/** The answer's schema; its root is an object. The result is `Static<typeof schema>`. */
+export type ObjectOptions<TObjectSchema extends ToolParameters> = ProviderStreamOptions & {
+	/**
+	 * The answer's schema; its root is an object. A TypeBox schema (the result is `Static<typeof
+	 * schema>`), a Standard Schema (the result is its output type) or a JSON Schema object.
+	 */
 	schema: TObjectSchema;
 	/** Names the schema (or the answer tool) for the API: letters, digits, `_`, `-`. Default "response". */
 	name?: string;
@@ -42,12 +46,12 @@ export type ObjectOptions<TObjectSchema extends TSchema> = ProviderStreamOptions
  * answer's length: one streaming parser fed each delta), then `done` with the validated object, or
  * `error` with a `StructuredOutputError`. Never throws: bad options end the stream with an error.
  */
-export function streamObject<TObjectSchema extends TSchema>(
+export function streamObject<TObjectSchema extends ToolParameters>(
 	model: Model<Api>,
 	context: Context,
 	options: ObjectOptions<TObjectSchema>,
-): ObjectStream<Static<TObjectSchema>> {
-	const output = new ObjectStream<Static<TObjectSchema>>();
+): ObjectStream<SchemaOutput<TObjectSchema>> {
+	const output = new ObjectStream<SchemaOutput<TObjectSchema>>();
 	// The model calls run on a signal of their own: the caller's abort reaches them, and a call still
 	// running when this one ends (an exception while reading it) is aborted rather than left open.
 	const abort = linkAbort((options as { signal?: unknown } | undefined)?.signal);
@@ -66,16 +70,16 @@ export function streamObject<TObjectSchema extends TSchema>(
 }
 
 /** The validated object of a structured answer; rejects with a `StructuredOutputError`. */
-export function completeObject<TObjectSchema extends TSchema>(
+export function completeObject<TObjectSchema extends ToolParameters>(
 	model: Model<Api>,
 	context: Context,
 	options: ObjectOptions<TObjectSchema>,
-): Promise<ObjectResult<Static<TObjectSchema>>> {
+): Promise<ObjectResult<SchemaOutput<TObjectSchema>>> {
 	return streamObject(model, context, options).result();
 }
 
-async function runStructuredCall<TObjectSchema extends TSchema>(
-	output: ObjectStream<Static<TObjectSchema>>,
+async function runStructuredCall<TObjectSchema extends ToolParameters>(
+	output: ObjectStream<SchemaOutput<TObjectSchema>>,
 	model: Model<Api>,
 	context: Context,
 	options: ObjectOptions<TObjectSchema>,
@@ -103,7 +107,7 @@ async function runStructuredCall<TObjectSchema extends TSchema>(
 		let problem: string;
 		if (answer.ok) {
 			try {
-				const object = validateJsonValue(schema, answer.value, format.name);
+				const object = (await checkJsonValue(schema, answer.value, format.name)) as SchemaOutput<TObjectSchema>;
 				output.push({ type: "done", object, message, usage });
 				return;
 			} catch (error) {

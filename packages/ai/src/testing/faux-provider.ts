@@ -4,7 +4,8 @@
 
 import { type ApiProvider, registerApiProvider, unregisterApiProviders } from "../api-registry.js";
 import { createProviderStream, type ProviderAttempt } from "../call/provider-stream.js";
-import type { Api, Context, Message, Model, SimpleStreamOptions, StopReason, StreamOptions } from "../types.js";
+import { toJsonSchema } from "../schema/to-json-schema.js";
+import type { Api, Context, Message, Model, SimpleStreamOptions, StopReason, StreamOptions, Tool } from "../types.js";
 import { formatThrownValue } from "../utils/error-message.js";
 import type { AssistantMessageEventStream } from "../utils/event-stream.js";
 
@@ -373,9 +374,18 @@ const IMAGE_CHARACTERS = 4000;
 /** The request as text, for token estimates and the simulated cache prefix. */
 function promptText(context: Context): string {
 	let text = context.systemPrompt ?? "";
-	for (const tool of context.tools ?? []) text += tool.name + tool.description + JSON.stringify(tool.parameters);
+	for (const tool of context.tools ?? []) text += tool.name + tool.description + JSON.stringify(toolSchemaText(tool));
 	for (const message of context.messages) text += messageText(message);
 	return text;
+}
+
+/** The tool's JSON Schema (a Zod or ArkType schema object is no JSON); the raw parameters when it has none. */
+function toolSchemaText(tool: Tool): unknown {
+	try {
+		return toJsonSchema(tool.parameters);
+	} catch {
+		return tool.name;
+	}
 }
 
 function messageText(message: Message): string {

@@ -2,6 +2,7 @@
 // LLM roles: the role-specific fields and the shape of every content block, which the provider
 // encoders rely on. Every failure names the field (`message.content[2].text must be a string, got a
 // number`). Pure: no I/O, nothing from Node, safe in any runtime.
+import { isStandardSchema } from "../schema/standard-schema.js";
 import type { Message } from "../types.js";
 
 /** A value that is not the shape Keel needs, with the path of the offending field. */
@@ -150,10 +151,10 @@ export function validateTool(value: unknown, path: string): void {
 	const tool = requireObject(value, path);
 	requireString(tool, "name", path);
 	optionalString(tool, "description", path);
-	if (!isPlainObject(tool.parameters)) {
+	if (!isPlainObject(tool.parameters) && !isStandardSchema(tool.parameters)) {
 		throw new MessageValidationError(
 			`${path}.parameters`,
-			`must be an object (a JSON Schema), got ${describeValue(tool.parameters)}`,
+			`must be a JSON Schema object, a TypeBox schema or a Standard Schema (Zod, Valibot, ArkType), got ${describeValue(tool.parameters)}`,
 		);
 	}
 	if (tool.strict !== undefined && typeof tool.strict !== "boolean") {

@@ -1,4 +1,8 @@
-// Validation of tool-call arguments against the tool's TypeBox (JSON Schema) parameters.
+// Validation of tool-call arguments (and structured answers) against their schema. A TypeBox
+// schema or a plain JSON Schema object is checked with AJV and the repairs below; a Standard Schema
+// (Zod, Valibot, ArkType, …) with its own library's `validate`, whose issues are listed the same
+// way, and whose output (transforms and defaults applied) is the validated value.
+// @see https://standardschema.dev
 //
 // Models get types slightly wrong all the time ("5" for 5, "true" for true), send null for an
 // optional argument they mean to leave out, and some send an array or object argument as a
@@ -13,8 +17,9 @@
 // evaluating AJV and ajv-formats would add ≈10 ms to every cold start, and many programs never
 // validate a tool call. The first validation pays it once.
 
-import type { Static, TSchema } from "@sinclair/typebox";
 import type { Ajv, ErrorObject, ValidateFunction } from "ajv";
+import { isStandardSchema, type StandardSchemaV1, type StandardSchemaV1Result } from "../schema/standard-schema.js";
+import type { SchemaOutput, ToolParameters } from "../schema/tool-parameters.js";
 import type { Tool, ToolCall } from "../types.js";
 import { createAjv } from "./create-ajv.cjs";
 import { parseJsonWithRepair } from "./json-repair.js";
@@ -53,31 +58,111 @@ export function validateToolCall(tools: readonly Tool[], toolCall: ToolCall): Re
  * failing path, then the received arguments. Where schemas cannot be compiled (a browser
  * extension, or a Content Security Policy without 'unsafe-eval') the raw arguments are returned.
  */
-export function validateToolArguments<TParameters extends TSchema>(
+export function validateToolArguments<TParameters extends ToolParameters>(
 	tool: Tool<TParameters>,
 	toolCall: ToolCall,
-): Static<TParameters> {
-	const label = {
-		subject: `Tool "${tool.name}"`,
-		schema: "parameters schema",
-		heading: `tool "${tool.name}"`,
-		received: "arguments",
-	};
-	return validateAgainstSchema(tool.parameters, toolCall.arguments ?? {}, label) as Static<TParameters>;
+): SchemaOutput<TParameters> {
+	return requireSynchronous(checkToolArguments(tool, toolCall), toolLabel(tool.name), "checkToolArguments");
 }
 
 /**
- * Validates any JSON value against a JSON schema the way `validateToolArguments` validates
+ * `validateToolArguments` for any schema library: the validated arguments at once, or a promise of
+ * them when a Standard Schema library validates asynchronously (async refinements). A Standard
+ * Schema's value is its library's output (transforms and defaults applied); its issues make the
+ * error, one `  - <path>: <message>` line each, as AJV's do. Throws (or rejects) on invalid input.
+ */
+export function checkToolArguments<TParameters extends ToolParameters>(
+	tool: Tool<TParameters>,
+	toolCall: ToolCall,
+): SchemaOutput<TParameters> | Promise<SchemaOutput<TParameters>> {
+	return checkAgainstSchema(tool.parameters, toolCall.arguments ?? {}, toolLabel(tool.name)) as
+		| SchemaOutput<TParameters>
+		| Promise<SchemaOutput<TParameters>>;
+}
+
+/**
+ * Validates any JSON value against a schema the way `validateToolArguments` validates
  * arguments (a coerced copy, JSON-encoded objects and arrays parsed, every failing path listed),
  * for structured output. `name` appears in errors: `Validation failed for schema "<name>":`.
  */
-export function validateJsonValue<TValue extends TSchema>(
+export function validateJsonValue<TValue extends ToolParameters>(
 	schema: TValue,
 	value: unknown,
 	name: string,
-): Static<TValue> {
-	const label = { subject: `Schema "${name}"`, schema: "schema", heading: `schema "${name}"`, received: "value" };
-	return validateAgainstSchema(schema, value, label) as Static<TValue>;
+): SchemaOutput<TValue> {
+	return requireSynchronous(checkJsonValue(schema, value, name), schemaLabel(name), "checkJsonValue");
+}
+
+/** `validateJsonValue`, or a promise when a Standard Schema library validates asynchronously. */
+export function checkJsonValue<TValue extends ToolParameters>(
+	schema: TValue,
+	value: unknown,
+	name: string,
+): SchemaOutput<TValue> | Promise<SchemaOutput<TValue>> {
+	return checkAgainstSchema(schema, value, schemaLabel(name)) as SchemaOutput<TValue> | Promise<SchemaOutput<TValue>>;
+}
+
+function toolLabel(name: string): ValidationLabel {
+	return { subject: `Tool "${name}"`, schema: "parameters schema", heading: `tool "${name}"`, received: "arguments" };
+}
+
+function schemaLabel(name: string): ValidationLabel {
+	return { subject: `Schema "${name}"`, schema: "schema", heading: `schema "${name}"`, received: "value" };
+}
+
+function requireSynchronous<T>(result: T | Promise<T>, label: ValidationLabel, asyncName: string): T {
+	if (!(result instanceof Promise)) return result;
+	// Nothing must be left unhandled: the caller gets the error below, not the rejection.
+	result.then(undefined, () => {});
+	throw new Error(
+		`${label.subject} has a ${label.schema} that validates asynchronously (a Standard Schema with asynchronous checks): use ${asyncName}, which returns a promise`,
+	);
+}
+
+function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+	return typeof (value as { then?: unknown } | null)?.then === "function";
+}
+
+/** The AJV path (TypeBox, JSON Schema) or the library's own validator (Standard Schema). */
+function checkAgainstSchema(schema: unknown, value: unknown, label: ValidationLabel): unknown {
+	if (isStandardSchema(schema)) return validateWithStandardSchema(schema, value, label);
+	return validateAgainstSchema(schema, value, label);
+}
+
+function validateWithStandardSchema(
+	schema: StandardSchemaV1,
+	value: unknown,
+	label: ValidationLabel,
+): unknown | Promise<unknown> {
+	const copy = copyArguments(label, value);
+	let result: StandardSchemaV1Result<unknown> | Promise<StandardSchemaV1Result<unknown>>;
+	try {
+		result = schema["~standard"].validate(copy);
+	} catch (error) {
+		throw new Error(
+			`${label.subject}: its ${label.schema} threw while validating: ${(error as Error)?.message ?? String(error)}`,
+		);
+	}
+	// A native promise whatever thenable the library gave, so callers can tell it by `instanceof`
+	// (a validated value may itself have a `then` key).
+	if (isThenable(result)) return Promise.resolve(result).then((settled) => readStandardResult(settled, label, value));
+	return readStandardResult(result, label, value);
+}
+
+function readStandardResult(
+	result: StandardSchemaV1Result<unknown>,
+	label: ValidationLabel,
+	received: unknown,
+): unknown {
+	if (!result.issues) return result.value;
+	const lines = result.issues.map((issue) => `  - ${describeIssuePath(issue.path)}: ${issue.message}`);
+	throw new Error(formatProblems(label, lines, received));
+}
+
+/** A Standard Schema issue's path as `a/0/b` (AJV's paths read the same), "root" when empty. */
+function describeIssuePath(path: ReadonlyArray<PropertyKey | { key: PropertyKey }> | undefined): string {
+	if (!path || path.length === 0) return "root";
+	return path.map((segment) => String(typeof segment === "object" ? segment.key : segment)).join("/");
 }
 
 interface ValidationLabel {
@@ -114,7 +199,9 @@ function validateAgainstSchema(schemaValue: unknown, value: unknown, label: Vali
 
 function getValidator(schema: unknown, label: ValidationLabel): ValidateFunction | undefined {
 	if (schema === null || (typeof schema !== "object" && typeof schema !== "boolean")) {
-		throw new Error(`${label.subject} has no valid ${label.schema}: expected a JSON Schema object`);
+		throw new Error(
+			`${label.subject} has no valid ${label.schema}: expected a JSON Schema object, a TypeBox schema or a Standard Schema (Zod, Valibot, ArkType)`,
+		);
 	}
 	if (typeof schema === "object") {
 		const cached = compiledValidators.get(schema);
@@ -326,7 +413,15 @@ function writePath(holder: { root: unknown }, segments: readonly string[], value
  * `schema "<name>"` and `Received value:`).
  */
 function formatValidationError(label: ValidationLabel, errors: readonly ErrorObject[], received: unknown): string {
-	const lines = new Set(errors.map((error) => `  - ${describePath(error)}: ${describeProblem(error)}`));
+	return formatProblems(
+		label,
+		errors.map((error) => `  - ${describePath(error)}: ${describeProblem(error)}`),
+		received,
+	);
+}
+
+function formatProblems(label: ValidationLabel, problems: readonly string[], received: unknown): string {
+	const lines = new Set(problems);
 	return [
 		`Validation failed for ${label.heading}:`,
 		...lines,

@@ -22,7 +22,8 @@ import { responsesModel } from "../providers/openai-responses/fixtures.js";
 const schema = Type.Object({ city: Type.String(), population: Type.Number() });
 const format: ResponseFormat = { type: "json_schema", name: "city", schema, strict: true, description: "A city" };
 const context: Context = { messages: [userMessage("Largest city of France?")] };
-const strictTool: Tool = { name: "lookup", description: "Look up", parameters: schema, strict: true };
+const strictSchema = Type.Object({ city: Type.String(), population: Type.Number() }, { additionalProperties: false });
+const strictTool: Tool = { name: "lookup", description: "Look up", parameters: strictSchema, strict: true };
 const looseTool: Tool = { name: "search", description: "Search", parameters: schema };
 const withTools: Context = { ...context, tools: [strictTool, looseTool] };
 const sonnet45 = claudeModel({ id: "claude-sonnet-4-5-20250929" });
@@ -180,6 +181,17 @@ describe("strict tools, per API", () => {
 	it("Mistral: strict where the tool asks, false otherwise", () => {
 		const body = encodeMistralRequest(mistralModel(), withTools, {});
 		expect(body.tools?.map((tool) => tool.function.strict)).toEqual([true, false]);
+	});
+
+	it("a strict tool whose schema breaks the strict-mode rules fails before the call, naming the tool and the place", () => {
+		const openTool: Tool = { name: "open", description: "Open", parameters: schema, strict: true };
+		const tools: Context = { ...context, tools: [openTool] };
+		const rule =
+			/Tool "open" asks for strict mode, but its schema breaks .* root: the object needs additionalProperties: false/;
+		expect(() => encodeOpenAICompletionsRequest(completionsModel(), tools, {})).toThrow(rule);
+		expect(() => encodeOpenAIResponsesRequest(responsesModel(), tools, {})).toThrow(rule);
+		expect(() => encodeMistralRequest(mistralModel(), tools, {})).toThrow(rule);
+		expect(() => encodeAnthropicRequest(sonnet45, tools, {})).toThrow(rule);
 	});
 
 	it("Anthropic: strict on the tools that ask, only for models with structured outputs", () => {

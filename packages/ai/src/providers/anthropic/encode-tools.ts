@@ -1,4 +1,5 @@
 import type Anthropic from "@anthropic-ai/sdk";
+import { providerToolSchema } from "../../schema/provider-tool-schema.js";
 import type { Tool } from "../../types.js";
 import type { AnthropicToolChoice } from "./options.js";
 
@@ -10,12 +11,7 @@ const KEPT_ROOT_KEYWORDS = ["additionalProperties", "$defs", "definitions"] as c
 /** Tools in Anthropic's schema: `{name, description, input_schema: {type: "object", …}}`. */
 export function encodeAnthropicTools(tools: readonly Tool[], eagerInputStreaming: boolean): ToolParam[] {
 	return tools.map((tool) => {
-		const schema = tool.parameters as Record<string, unknown>;
-		if (schema.type !== undefined && schema.type !== "object") {
-			throw new Error(
-				`Tool "${tool.name}": Anthropic needs an object schema for tool parameters, got type "${String(schema.type)}"; wrap it in Type.Object({...})`,
-			);
-		}
+		const schema = providerToolSchema(tool, { api: "Anthropic", strict: false });
 		const inputSchema: ToolParam["input_schema"] = {
 			type: "object",
 			properties: (schema.properties as Record<string, unknown> | undefined) ?? {},

@@ -3,6 +3,7 @@ import { NonRetryableError } from "../../call/provider-stream.js";
 import { resolveCacheRetention } from "../../message/simple-options.js";
 import { normalizeAnthropicToolCallId } from "../../message/tool-call-ids.js";
 import { transformMessages } from "../../message/transform-messages.js";
+import { providerToolSchema } from "../../schema/provider-tool-schema.js";
 import type { Context, Model, ResponseFormat, Tool } from "../../types.js";
 import { sanitizeSurrogates } from "../../utils/sanitize-unicode.js";
 import { keepSystemMessagesInPlace } from "../../utils/system-messages.js";
@@ -68,7 +69,10 @@ function markStrictTools(
 ): void {
 	if (!source.some((tool) => tool.strict) || !supportsAnthropicStructuredOutputs(model)) return;
 	for (const [index, tool] of source.entries()) {
-		if (tool.strict) tools[index].strict = true;
+		if (!tool.strict) continue;
+		// Checks the rules before the call (the schema was converted once already; this reads the cache).
+		providerToolSchema(tool, { api: "Anthropic", strict: true });
+		tools[index].strict = true;
 	}
 }
 

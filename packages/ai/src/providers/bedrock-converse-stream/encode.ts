@@ -2,6 +2,7 @@ import { NonRetryableError } from "../../call/provider-stream.js";
 import { resolveCacheRetention } from "../../message/simple-options.js";
 import { normalizeAnthropicToolCallId } from "../../message/tool-call-ids.js";
 import { transformMessages } from "../../message/transform-messages.js";
+import { providerToolSchema } from "../../schema/provider-tool-schema.js";
 import type { Context, Model, Tool } from "../../types.js";
 import { sanitizeSurrogates } from "../../utils/sanitize-unicode.js";
 import { foldSystemMessages } from "../../utils/system-messages.js";
@@ -36,12 +37,7 @@ function bedrockCachePoint(model: BedrockModel, options: BedrockOptions): CacheP
 /** Converse tool specs: the TypeBox schema goes in `inputSchema.json` as it is. */
 function encodeBedrockTools(tools: readonly Tool[]): BedrockTool[] {
 	return tools.map((tool): BedrockTool => {
-		const schema = tool.parameters as Record<string, unknown>;
-		if (schema.type !== undefined && schema.type !== "object") {
-			throw new Error(
-				`Tool "${tool.name}": Bedrock needs an object schema for tool parameters, got type "${String(schema.type)}"; wrap it in Type.Object({...})`,
-			);
-		}
+		const schema = providerToolSchema(tool, { api: "Bedrock", strict: false });
 		return {
 			toolSpec: {
 				name: tool.name,

@@ -3,6 +3,7 @@
 
 import { NonRetryableError } from "../../call/provider-attempt.js";
 import { transformMessages } from "../../message/transform-messages.js";
+import { providerToolSchema } from "../../schema/provider-tool-schema.js";
 import type { Api, Context, Model, Tool } from "../../types.js";
 import { sanitizeSurrogates } from "../../utils/sanitize-unicode.js";
 import { foldSystemMessages, hasSystemMessages } from "../../utils/system-messages.js";
@@ -14,12 +15,16 @@ import type { GeminiFunctionDeclaration, GeminiGenerationConfig, GeminiRequestBo
 const TOOL_CHOICE_MODES = { auto: "AUTO", none: "NONE", any: "ANY" } as const;
 
 function encodeTool(tool: Tool): GeminiFunctionDeclaration {
-	const schema = tool.parameters as unknown;
-	if (schema !== undefined && (typeof schema !== "object" || schema === null || Array.isArray(schema))) {
-		throw new NonRetryableError(`Tool "${tool.name}" has parameters that are not a JSON schema object`);
+	if (tool.parameters === undefined)
+		return { name: tool.name, description: tool.description, parametersJsonSchema: { type: "object" } };
+	let schema: Record<string, unknown>;
+	try {
+		schema = providerToolSchema(tool, { api: "Gemini", strict: false });
+	} catch (error) {
+		throw new NonRetryableError((error as Error).message);
 	}
 	// parametersJsonSchema takes full JSON Schema; `parameters` only an OpenAPI subset.
-	return { name: tool.name, description: tool.description, parametersJsonSchema: schema ?? { type: "object" } };
+	return { name: tool.name, description: tool.description, parametersJsonSchema: schema };
 }
 
 function encodeGenerationConfig(model: Model<Api>, options: GoogleOptions): GeminiGenerationConfig | undefined {

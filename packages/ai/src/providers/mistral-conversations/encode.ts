@@ -1,5 +1,6 @@
 import { resolveCacheRetention } from "../../message/simple-options.js";
 import { clampThinkingLevel } from "../../models/thinking-levels.js";
+import { providerToolSchema } from "../../schema/provider-tool-schema.js";
 import type { Context, MistralConversationsCompat, Model, ThinkingLevel, Tool } from "../../types.js";
 import { findSystemMessageProblem, foldSystemMessages } from "../../utils/system-messages.js";
 import { mergeHeaders } from "../../wire/headers.js";
@@ -65,7 +66,7 @@ function encodeTool(tool: Tool): MistralFunctionTool {
 		function: {
 			name: tool.name,
 			description: tool.description,
-			parameters: tool.parameters as unknown as Record<string, unknown>,
+			parameters: providerToolSchema(tool, { api: "Mistral", strict: tool.strict === true }),
 			strict: tool.strict === true,
 		},
 	};

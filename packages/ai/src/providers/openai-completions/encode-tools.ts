@@ -1,3 +1,4 @@
+import { providerToolSchema } from "../../schema/provider-tool-schema.js";
 import type { Message, Tool } from "../../types.js";
 import type { ResolvedOpenAICompletionsCompat } from "./compat.js";
 import type { ChatFunctionTool } from "./wire-types.js";
@@ -12,12 +13,13 @@ export function encodeOpenAICompletionsTools(
 	compat: ResolvedOpenAICompletionsCompat,
 ): ChatFunctionTool[] {
 	return tools.map((tool) => {
+		const strict = compat.supportsStrictMode && tool.strict === true;
 		const encoded: ChatFunctionTool = {
 			type: "function",
 			function: {
 				name: tool.name,
 				description: tool.description,
-				parameters: tool.parameters as unknown as Record<string, unknown>,
+				parameters: providerToolSchema(tool, { api: "Chat Completions", strict }),
 			},
 		};
 		if (compat.supportsStrictMode) encoded.function.strict = tool.strict === true;

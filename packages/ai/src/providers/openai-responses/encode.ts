@@ -7,6 +7,7 @@ import type { ReasoningEffort } from "openai/resources/shared";
 import { resolveCacheRetention } from "../../message/simple-options.js";
 import { normalizeOpenAIResponsesToolCallId } from "../../message/tool-call-ids.js";
 import { transformMessages } from "../../message/transform-messages.js";
+import { providerToolSchema } from "../../schema/provider-tool-schema.js";
 import type { Api, Context, Model, Tool } from "../../types.js";
 import { sanitizeSurrogates } from "../../utils/sanitize-unicode.js";
 import { keepSystemMessagesInPlace } from "../../utils/system-messages.js";
@@ -101,7 +102,7 @@ export function encodeResponsesTool(tool: Tool): ResponsesTool {
 		type: "function",
 		name: tool.name,
 		description: tool.description,
-		parameters: tool.parameters as unknown as Record<string, unknown>,
+		parameters: providerToolSchema(tool, { api: "OpenAI Responses", strict: tool.strict === true }),
 		strict: tool.strict === true,
 	};
 }
