@@ -128,7 +128,7 @@ describe("the proxy refuses a malformed context with 400 naming the field, befor
 		[
 			"a tool whose parameters are not a schema object",
 			{ messages: [user("hi")], tools: [{ name: "add", description: "Adds", parameters: "number" }] },
-			'"context.tools[0].parameters" must be an object (a JSON Schema), got a string',
+			'"context.tools[0].parameters" must be a JSON Schema object, a TypeBox schema or a Standard Schema (Zod, Valibot, ArkType), got a string',
 		],
 	])("%s", async (_name, context, field) => {
 		const response = await handler()(post(context));
