@@ -5,7 +5,7 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { UserContent } from "@keel/ai";
+import type { UserContent, UserMessage } from "@keel/ai";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createMemoryTranscriptStore, type SessionMessageRecord } from "../src/session/index.js";
 import { createJsonlTranscriptStore } from "../src/session/jsonl/index.js";
@@ -39,7 +39,7 @@ const pdfBlock = (): UserContent => ({
 });
 
 function contentOf(record: unknown): UserContent[] {
-	return (record as SessionMessageRecord).message.content as UserContent[];
+	return ((record as SessionMessageRecord).message as UserMessage).content as UserContent[];
 }
 
 describe("file blocks in the JSONL store", () => {

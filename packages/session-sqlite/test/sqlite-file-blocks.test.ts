@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { SessionMessageRecord } from "@keel/agent-core/session";
-import type { UserContent } from "@keel/ai";
+import type { UserContent, UserMessage } from "@keel/ai";
 import { afterEach, expect, it } from "vitest";
 import { createSqliteTranscriptStore } from "../src/index.js";
 
@@ -39,7 +39,7 @@ it("round-trips a 5 MB PDF file block byte for byte", async () => {
 		await writer.close();
 		const { records, problems } = await store.read("s1");
 		expect(problems).toEqual([]);
-		const [read] = (records[1] as SessionMessageRecord).message.content as UserContent[];
+		const [read] = ((records[1] as SessionMessageRecord).message as UserMessage).content as UserContent[];
 		expect(read).toEqual(block);
 		expect(Buffer.from((read as { data: string }).data, "base64").equals(pdf)).toBe(true);
 	} finally {

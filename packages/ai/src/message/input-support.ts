@@ -6,31 +6,35 @@ import type { Api, AudioContent, Context, FileContent, Message, Model } from "..
 import { audioFormatOf, fileNameOf, isPdfFile, isTextFile } from "./file-content.js";
 
 /**
- * The APIs that fetch a PDF from a URL themselves: Anthropic `document` url sources
- * (https://docs.claude.com/en/docs/build-with-claude/pdf-support), OpenAI Responses `input_file`
- * `file_url` (https://platform.openai.com/docs/guides/pdf-files), Gemini `fileData`
- * (https://ai.google.dev/gemini-api/docs/document-processing), Mistral `document_url`
- * (https://docs.mistral.ai/capabilities/document_ai/document_qna). Chat Completions takes only
- * inline data or uploaded file ids, Bedrock only bytes or S3 locations.
+ * Built-in APIs that cannot fetch a PDF from a URL: Chat Completions takes only inline data or
+ * uploaded file ids (https://platform.openai.com/docs/guides/pdf-files), Bedrock Converse only
+ * bytes or S3 locations (https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_DocumentSource.html).
+ * The others do: Anthropic `document` url sources, Responses `input_file.file_url`, Gemini
+ * `fileData`, Mistral `document_url`. An API Keel does not know is trusted with the URL.
  */
-const FILE_URL_APIS: ReadonlySet<string> = new Set([
+const NO_FILE_URL_APIS: ReadonlySet<string> = new Set(["openai-completions", "bedrock-converse-stream"]);
+
+/** Built-in APIs that read a text file given by URL themselves (Gemini's `fileData`). */
+const TEXT_URL_APIS: ReadonlySet<string> = new Set(["google-generative-ai", "google-vertex"]);
+
+/**
+ * Built-in APIs without an audio input part: Anthropic Messages, the Responses API family and
+ * Bedrock Converse. Chat Completions (`input_audio`, https://platform.openai.com/docs/guides/audio),
+ * Gemini (`inlineData`, https://ai.google.dev/gemini-api/docs/audio) and Mistral (`input_audio`,
+ * https://docs.mistral.ai/capabilities/audio/) carry it; an API Keel does not know goes by the
+ * model's flag alone.
+ */
+const NO_AUDIO_APIS: ReadonlySet<string> = new Set([
 	"anthropic-messages",
 	"openai-responses",
 	"azure-openai-responses",
 	"openai-codex-responses",
-	"google-generative-ai",
-	"google-vertex",
-	"mistral-conversations",
+	"bedrock-converse-stream",
 ]);
 
-/**
- * The APIs with an audio input part: Chat Completions `input_audio`
- * (https://platform.openai.com/docs/guides/audio), Gemini `inlineData`
- * (https://ai.google.dev/gemini-api/docs/audio), Mistral `input_audio`
- * (https://docs.mistral.ai/capabilities/audio/). Anthropic Messages, the Responses API and Bedrock
- * Converse have none.
- */
-const AUDIO_APIS: ReadonlySet<string> = new Set([
+/** The built-in APIs, whose encoders handle text files given as data only (except TEXT_URL_APIS). */
+const BUILT_IN_APIS: ReadonlySet<string> = new Set([
+	...NO_AUDIO_APIS,
 	"openai-completions",
 	"google-generative-ai",
 	"google-vertex",
@@ -59,13 +63,13 @@ export function fileProblem(file: FileContent, model: Model<Api>): string | unde
 		if (!model.input.includes("pdf")) {
 			return `${modelName(model)} does not read PDF files ("${name}"): choose a model whose input includes "pdf", or extract the document's text and send that`;
 		}
-		if (file.url !== undefined && !FILE_URL_APIS.has(model.api)) {
+		if (file.url !== undefined && NO_FILE_URL_APIS.has(model.api)) {
 			return `the ${model.api} API cannot fetch a PDF from a URL ("${name}"): download it and pass its bytes as data (base64)`;
 		}
 		return undefined;
 	}
 	if (isTextFile(file)) {
-		if (file.data === undefined && !(model.api === "google-generative-ai" || model.api === "google-vertex")) {
+		if (file.data === undefined && BUILT_IN_APIS.has(model.api) && !TEXT_URL_APIS.has(model.api)) {
 			return `the ${model.api} API cannot fetch a text file from a URL ("${name}"): download it and pass its bytes as data (base64)`;
 		}
 		return undefined;
@@ -75,7 +79,7 @@ export function fileProblem(file: FileContent, model: Model<Api>): string | unde
 
 /** Why the model cannot be sent this audio, or undefined when it can. */
 export function audioProblem(audio: AudioContent, model: Model<Api>): string | undefined {
-	if (!AUDIO_APIS.has(model.api)) {
+	if (NO_AUDIO_APIS.has(model.api)) {
 		return `the ${model.api} API takes no audio (${modelName(model)}): choose a model whose input includes "audio" on an API that carries it (OpenAI Chat Completions, Gemini, Mistral), or send a transcript`;
 	}
 	if (!model.input.includes("audio")) {
