@@ -40,6 +40,14 @@ const FAMILY_RULES: readonly FamilyRule[] = [
 		adds: ["pdf"],
 	},
 	{
+		// Document understanding: a PDF as a `document_url` chunk to the vision chat models.
+		source: "https://docs.mistral.ai/capabilities/OCR/document_understanding",
+		providers: ["mistral"],
+		id: /^mistral-(?:small|medium|large)/,
+		needsImage: true,
+		adds: ["pdf"],
+	},
+	{
 		// Voxtral models take audio in chat messages (`input_audio`).
 		source: "https://docs.mistral.ai/capabilities/audio/",
 		providers: ["mistral"],

@@ -10,7 +10,7 @@ import { audioFormatOf, fileNameOf, isPdfFile, isTextFile } from "./file-content
  * uploaded file ids (https://platform.openai.com/docs/guides/pdf-files), Bedrock Converse only
  * bytes or S3 locations (https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_DocumentSource.html).
  * The others do: Anthropic `document` url sources, Responses `input_file.file_url`, Gemini
- * `fileData`, Mistral `document_url`. An API Keel does not know is trusted with the URL.
+ * `fileData`, Mistral `document_url` (https://docs.mistral.ai/capabilities/OCR/document_understanding). An API Keel does not know is trusted with the URL.
  */
 const NO_FILE_URL_APIS: ReadonlySet<string> = new Set(["openai-completions", "bedrock-converse-stream"]);
 

@@ -16,7 +16,7 @@ export interface MistralImageChunk {
 
 /**
  * A document (a PDF) as a URL or a `data:` URL, with its name
- * (https://docs.mistral.ai/capabilities/document_ai/document_qna/).
+ * (https://docs.mistral.ai/capabilities/OCR/document_understanding).
  */
 export interface MistralDocumentChunk {
 	type: "document_url";
