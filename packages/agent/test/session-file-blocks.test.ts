@@ -111,3 +111,15 @@ describe("file blocks in the memory store", () => {
 		expect(contentOf(records[1])).toEqual([pdfBlock()]);
 	});
 });
+
+describe("searching a JSONL store with blobs", () => {
+	it("finds a session by the text next to a stored PDF without its blob files", async () => {
+		const store = createJsonlTranscriptStore({ directory });
+		const writer = await store.openWriter("s5", { create: header("s5") });
+		await writer.append(recordWith("s5", "u1", [{ type: "text", text: "quarterly numbers" }, pdfBlock()]));
+		await writer.close();
+		rmSync(join(directory, "s5.jsonl.blobs"), { recursive: true });
+		const found = await store.list({ search: "quarterly" });
+		expect(found.map((info) => info.sessionId)).toEqual(["s5"]);
+	});
+});

@@ -112,3 +112,12 @@ export function restoreBlobs(record: Record<string, unknown>, directory: string)
 		block.data = bytes.toString("base64");
 	});
 }
+
+/** Puts empty data in place of every blob reference (in place): for reads that need only the text. */
+export function emptyBlobData(record: Record<string, unknown>): void {
+	for (const block of userContent(record) ?? []) {
+		if (!isBinaryBlock(block) || block.blob === undefined) continue;
+		delete block.blob;
+		block.data = "";
+	}
+}

@@ -29,7 +29,7 @@ import type {
 	TranscriptStore,
 	TranscriptTail,
 } from "../session-types.js";
-import { blobDirectory, DEFAULT_BLOB_THRESHOLD_BYTES, restoreBlobs } from "./blob-files.js";
+import { blobDirectory, DEFAULT_BLOB_THRESHOLD_BYTES, emptyBlobData, restoreBlobs } from "./blob-files.js";
 import {
 	type JsonlDurability,
 	type JsonlTranscriptWriter,
@@ -119,7 +119,12 @@ export function createJsonlTranscriptStore(options: JsonlTranscriptStoreOptions)
 		}
 	}
 
-	async function scan(sessionId: string, visit: TranscriptRecordVisitor): Promise<TranscriptReadProblem[]> {
+	async function scan(
+		sessionId: string,
+		visit: TranscriptRecordVisitor,
+		// Searching needs no blob data (it holds no text): skipping it avoids reading every file attached.
+		restore = true,
+	): Promise<TranscriptReadProblem[]> {
 		const handle = await openForReading(sessionId);
 		const problems: TranscriptReadProblem[] = [];
 		try {
@@ -130,7 +135,9 @@ export function createJsonlTranscriptStore(options: JsonlTranscriptStoreOptions)
 				(text, lineNumber, byteOffset) => {
 					let records: ParsedSessionRecord[];
 					try {
-						records = parseLine(sessionId, text, lineNumber);
+						records = restore
+							? parseLine(sessionId, text, lineNumber)
+							: parseSessionRecords(text, lineNumber, emptyBlobData);
 					} catch (error) {
 						problems.push({ line: lineNumber, byteOffset, kind: "malformed", message: (error as Error).message });
 						return true;
@@ -149,9 +156,13 @@ export function createJsonlTranscriptStore(options: JsonlTranscriptStoreOptions)
 	async function transcriptContains(sessionId: string, foldedSearch: string): Promise<boolean> {
 		let found = false;
 		try {
-			await scan(sessionId, (record) => {
-				if (!found && foldForSearch(searchableText(record)).includes(foldedSearch)) found = true;
-			});
+			await scan(
+				sessionId,
+				(record) => {
+					if (!found && foldForSearch(searchableText(record)).includes(foldedSearch)) found = true;
+				},
+				false,
+			);
 		} catch (error) {
 			if (error instanceof SessionNotFoundError) return false; // Deleted while listing.
 			throw error;
