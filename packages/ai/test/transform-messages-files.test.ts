@@ -82,3 +82,17 @@ describe("transformMessages with file and audio blocks", () => {
 		expect(findInputProblem(target, { messages: [userMessage([pdf]), failed] })).toContain("does not read PDF files");
 	});
 });
+
+describe("findInputProblem with malformed blocks", () => {
+	it("names the missing field of a hand-built file or audio block instead of failing obscurely", () => {
+		const target = model("google-generative-ai", ["text", "image", "pdf", "audio"]);
+		const noType = { type: "file", data: "aGk=" } as unknown as UserContent;
+		const both = { type: "file", mimeType: "application/pdf", data: "aGk=", url: "https://x/a.pdf" } as UserContent;
+		const noData = { type: "audio", mimeType: "audio/wav" } as unknown as UserContent;
+		expect(findInputProblem(target, { messages: [userMessage([noType])] })).toContain("needs a mimeType");
+		expect(findInputProblem(target, { messages: [userMessage([both])] })).toContain(
+			"exactly one of data (base64) and url",
+		);
+		expect(findInputProblem(target, { messages: [userMessage([noData])] })).toContain("an audio block needs data");
+	});
+});

@@ -58,6 +58,11 @@ function modelName(model: Model<Api>): string {
 
 /** Why the model cannot be sent this file, or undefined when it can. */
 export function fileProblem(file: FileContent, model: Model<Api>): string | undefined {
+	// A block built by hand may miss a field (validateContext reports these for untrusted input).
+	if (typeof file.mimeType !== "string") return 'a file block needs a mimeType such as "application/pdf"';
+	if ((typeof file.data === "string") === (typeof file.url === "string")) {
+		return "a file block needs exactly one of data (base64) and url";
+	}
 	const name = fileNameOf(file);
 	if (isPdfFile(file)) {
 		if (!model.input.includes("pdf")) {
@@ -79,6 +84,9 @@ export function fileProblem(file: FileContent, model: Model<Api>): string | unde
 
 /** Why the model cannot be sent this audio, or undefined when it can. */
 export function audioProblem(audio: AudioContent, model: Model<Api>): string | undefined {
+	if (typeof audio.mimeType !== "string" || typeof audio.data !== "string") {
+		return 'an audio block needs data (base64) and a mimeType such as "audio/wav"';
+	}
 	if (NO_AUDIO_APIS.has(model.api)) {
 		return `the ${model.api} API takes no audio (${modelName(model)}): choose a model whose input includes "audio" on an API that carries it (OpenAI Chat Completions, Gemini, Mistral), or send a transcript`;
 	}
