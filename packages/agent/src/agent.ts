@@ -2,11 +2,11 @@
 // (agent-loop.ts); this class only keeps state and reduces the loop's events into it.
 import {
 	formatThrownValue,
-	type ImageContent,
 	type Model,
 	type SimpleStreamOptions,
 	type ThinkingBudgets,
 	type Transport,
+	type UserContent,
 } from "@keel/ai";
 import { defaultConvertToLlm, defaultStreamFn, UNKNOWN_MODEL } from "./agent-defaults.js";
 import { runAgentLoop, runAgentLoopAfterApprovals, runAgentLoopContinue } from "./agent-loop.js";
@@ -494,9 +494,10 @@ export class Agent {
 
 	/**
 	 * Starts a run with a prompt and resolves when the agent is idle again (after the agent_end
-	 * listeners). Rejects at once when a run is in progress.
+	 * listeners). Rejects at once when a run is in progress. With a string, `images` may also hold
+	 * file and audio blocks (docs/files.md), sent after the text.
 	 */
-	prompt(input: string | AgentMessage | AgentMessage[], images?: ImageContent[]): Promise<void> {
+	prompt(input: string | AgentMessage | AgentMessage[], images?: UserContent[]): Promise<void> {
 		if (this.running) return Promise.reject(new Error(ALREADY_PROCESSING_PROMPT_TEXT));
 		if (this.paused) return Promise.reject(new Error(waitingForApprovalText(this.paused)));
 		let prompts: AgentMessage[];

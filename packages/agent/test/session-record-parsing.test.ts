@@ -164,13 +164,13 @@ describe("serialising and parsing session records", () => {
 			message: { ...record.message, content: [{ type: "toolCall", id: "c", name: "n", arguments: {} }] },
 		});
 		expect(recordError(line, 3).message).toBe(
-			'line 3: message.content[0].type "toolCall" is not allowed here (expected text, image)',
+			'line 3: message.content[0].type "toolCall" is not allowed here (expected text, image, file, audio)',
 		);
 	});
 
 	it("keeps content blocks and record types it does not know", () => {
 		const record = userRecord("s1", "u1", null, "x");
-		const future = { type: "audio", data: "AAA", format: "wav" };
+		const future = { type: "video", data: "AAA", format: "mp4" };
 		const line = JSON.stringify({
 			...record,
 			message: { ...record.message, content: [future, { type: "text", text: "t" }] },

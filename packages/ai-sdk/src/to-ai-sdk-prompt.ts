@@ -1,7 +1,9 @@
 import type {
+	LanguageModelV3FilePart,
 	LanguageModelV3FunctionTool,
 	LanguageModelV3Message,
 	LanguageModelV3Prompt,
+	LanguageModelV3TextPart,
 	LanguageModelV3ToolResultOutput,
 } from "@ai-sdk/provider";
 import {
@@ -13,6 +15,7 @@ import {
 	type ToolResultMessage,
 	toJsonSchema,
 	transformMessages,
+	type UserContent,
 } from "@keel/ai";
 
 // A Keel Context as an AI SDK (LanguageModelV3) prompt and tool list.
@@ -42,11 +45,7 @@ export function toAiSdkPrompt(context: Context, model: Model): AiSdkPrompt {
 					content:
 						typeof message.content === "string"
 							? [{ type: "text", text: message.content }]
-							: message.content.map((block) =>
-									block.type === "text"
-										? { type: "text", text: block.text }
-										: { type: "file", data: block.data, mediaType: block.mimeType },
-								),
+							: message.content.map(toFilePartOrText),
 				});
 				break;
 			case "assistant": {
@@ -104,4 +103,19 @@ function toToolResultOutput(message: ToolResultMessage): LanguageModelV3ToolResu
 				: { type: "image-data" as const, data: block.data, mediaType: block.mimeType },
 		),
 	};
+}
+
+/** A user block as an AI SDK part: images, audio and files are all `file` parts there. */
+function toFilePartOrText(block: UserContent): LanguageModelV3TextPart | LanguageModelV3FilePart {
+	if (block.type === "text") return { type: "text", text: block.text };
+	if (block.type === "file") {
+		const part: LanguageModelV3FilePart = {
+			type: "file",
+			data: block.url !== undefined ? new URL(block.url) : (block.data ?? ""),
+			mediaType: block.mimeType,
+		};
+		if (block.filename) part.filename = block.filename;
+		return part;
+	}
+	return { type: "file", data: block.data, mediaType: block.mimeType };
 }

@@ -17,6 +17,7 @@ import type {
 	Tool,
 	ToolCall,
 	TSchema,
+	UserContent,
 } from "@keel/ai";
 
 // Translates the AI SDK's call (LanguageModelV3 prompt and tools) into a Keel Context.
@@ -51,10 +52,10 @@ export function toKeelContext(
 				else messages.push({ role: "system", content: message.content, timestamp: now });
 				break;
 			case "user": {
-				const content: (TextContent | ImageContent)[] = [];
+				const content: UserContent[] = [];
 				for (const part of message.content) {
 					if (part.type === "text") content.push({ type: "text", text: part.text });
-					else content.push(toImageContent(part));
+					else content.push(toUserContent(part));
 				}
 				messages.push({ role: "user", content, timestamp: now });
 				break;
@@ -137,14 +138,22 @@ export function toKeelTools(options: LanguageModelV3CallOptions, warnings: Share
 	return tools;
 }
 
-function toImageContent(part: LanguageModelV3FilePart): ImageContent {
-	if (!part.mediaType.startsWith("image/")) {
-		throw new UnsupportedFunctionalityError({
-			functionality: `file parts of type ${part.mediaType} (Keel takes images)`,
-		});
+/** An AI SDK file part as Keel's image, audio or file block (PDFs and text; see docs/files.md). */
+function toUserContent(part: LanguageModelV3FilePart): UserContent {
+	const type = part.mediaType.toLowerCase();
+	if (type.startsWith("image/")) {
+		const mimeType = type === "image/*" ? "image/png" : part.mediaType;
+		return { type: "image", data: toBase64(part.data), mimeType };
 	}
-	const mimeType = part.mediaType === "image/*" ? "image/png" : part.mediaType;
-	return { type: "image", data: toBase64(part.data), mimeType };
+	if (type.startsWith("audio/")) return { type: "audio", data: toBase64(part.data), mimeType: part.mediaType };
+	if (type === "application/pdf" || type.startsWith("text/") || type === "application/json") {
+		const file: UserContent = { type: "file", data: toBase64(part.data), mimeType: part.mediaType };
+		if (part.filename) file.filename = part.filename;
+		return file;
+	}
+	throw new UnsupportedFunctionalityError({
+		functionality: `file parts of type ${part.mediaType} (Keel takes images, audio, PDFs and text files)`,
+	});
 }
 
 /** `supportedUrls` is empty, so the AI SDK downloads URLs first: data arrives as bytes or base64. */
@@ -152,7 +161,7 @@ function toBase64(data: LanguageModelV3FilePart["data"]): string {
 	if (typeof data === "string") return data.startsWith("data:") ? data.slice(data.indexOf(",") + 1) : data;
 	if (data instanceof URL) {
 		if (data.protocol === "data:") return data.href.slice(data.href.indexOf(",") + 1);
-		throw new UnsupportedFunctionalityError({ functionality: "image URLs (pass the image data)" });
+		throw new UnsupportedFunctionalityError({ functionality: "file URLs (pass the file's data)" });
 	}
 	let binary = "";
 	const chunk = 0x8000;

@@ -1,13 +1,13 @@
 // The shape of the curated catalogue rows. api, baseUrl, compat and headers default to the
 // provider's rule in scripts/generate-models/providers.ts; a row sets them only to differ.
-import type { Api, ModelCost, OpenAICompletionsCompat, ThinkingLevelMap } from "../src/types.js";
+import type { Api, ModelCost, ModelInput, OpenAICompletionsCompat, ThinkingLevelMap } from "../src/types.js";
 
 export interface CuratedModel {
 	provider: string;
 	id: string;
 	name: string;
 	reasoning: boolean;
-	input: ("text" | "image")[];
+	input: ModelInput[];
 	/** USD per million tokens. Subscription-only endpoints (Codex, Cloud Code Assist, Copilot) are 0. */
 	cost: ModelCost;
 	contextWindow: number;

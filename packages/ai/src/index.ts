@@ -59,6 +59,7 @@ export {
 	MAX_TOOL_ARGUMENTS_LENGTH,
 	TOOL_ARGUMENTS_REJECTED,
 } from "./message/assistant-message-builder.js";
+export { blockProblem as contentBlockProblem, findInputProblem } from "./message/input-support.js";
 export {
 	adjustMaxTokensForThinking,
 	buildBaseOptions,

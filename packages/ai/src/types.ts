@@ -118,6 +118,39 @@ export interface ImageContent {
 	mimeType: string;
 }
 
+/**
+ * A document given to the model: a PDF, or a text file (text/plain, text/markdown, text/csv,
+ * text/html, application/json, …). Exactly one of `data` and `url` is set. Models whose `input`
+ * includes "pdf" read PDFs; every model reads text files (APIs without a text document block get
+ * the decoded text). See docs/files.md for what each API takes.
+ */
+export interface FileContent {
+	type: "file";
+	/** The media type, e.g. "application/pdf" or "text/plain". */
+	mimeType: string;
+	/** Base64 bytes, without a `data:` prefix. */
+	data?: string;
+	/**
+	 * Where the API fetches the file itself: an https URL, or a provider file reference such as a
+	 * Gemini Files API URI (`https://generativelanguage.googleapis.com/v1beta/files/…`) or `gs://…`.
+	 */
+	url?: string;
+	/** Shown to the model; some APIs require one (a default is made from the media type). */
+	filename?: string;
+}
+
+/** Sound given to the model. Models whose `input` includes "audio" read it. */
+export interface AudioContent {
+	type: "audio";
+	/** The media type, e.g. "audio/wav", "audio/mpeg", "audio/flac", "audio/ogg". */
+	mimeType: string;
+	/** Base64 bytes, without a `data:` prefix. */
+	data: string;
+}
+
+/** What a user message may hold besides text and images. */
+export type UserContent = TextContent | ImageContent | FileContent | AudioContent;
+
 export interface ToolCall {
 	type: "toolCall";
 	id: string;
@@ -180,7 +213,7 @@ export interface SystemMessage {
 
 export interface UserMessage {
 	role: "user";
-	content: string | (TextContent | ImageContent)[];
+	content: string | UserContent[];
 	/** Epoch milliseconds. */
 	timestamp: number;
 }
@@ -565,6 +598,9 @@ export interface ModelCostTier {
 	cacheWrite: number;
 }
 
+/** One kind of input a model reads (see `Model.input`). */
+export type ModelInput = "text" | "image" | "pdf" | "audio";
+
 export interface Model<TApi extends Api = Api> {
 	id: string;
 	name: string;
@@ -572,7 +608,11 @@ export interface Model<TApi extends Api = Api> {
 	provider: Provider;
 	baseUrl: string;
 	reasoning: boolean;
-	input: ("text" | "image")[];
+	/**
+	 * What the model reads: "text" always; "image" image blocks; "pdf" PDF file blocks; "audio"
+	 * audio blocks. Text files are read by every model.
+	 */
+	input: ModelInput[];
 	cost: ModelCost;
 	contextWindow: number;
 	maxTokens: number;

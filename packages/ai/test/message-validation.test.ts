@@ -86,15 +86,15 @@ describe("validateMessage", () => {
 		);
 		const toolCallInUser = { role: "user", content: [assistant.content[2]], timestamp: 1 };
 		expect(failure(() => validateMessage(toolCallInUser)).message).toBe(
-			'message.content[0].type "toolCall" is not allowed here (expected text, image)',
+			'message.content[0].type "toolCall" is not allowed here (expected text, image, file, audio)',
 		);
 	});
 
 	it("keeps a block type it does not know by default, and refuses it when asked to", () => {
-		const newer = { role: "user", content: [{ type: "audio", data: "x" }], timestamp: 1 };
+		const newer = { role: "user", content: [{ type: "video", data: "x" }], timestamp: 1 };
 		expect(validateMessage(newer)).toBe(newer);
 		expect(failure(() => validateMessage(newer, "message", { unknownBlockTypes: "reject" })).message).toBe(
-			'message.content[0].type must be one of text, image, got "audio"',
+			'message.content[0].type must be one of text, image, file, audio, got "video"',
 		);
 	});
 });

@@ -59,7 +59,7 @@ describe("getModel", () => {
 			api: "anthropic-messages",
 			baseUrl: "https://api.anthropic.com",
 			reasoning: true,
-			input: ["text", "image"],
+			input: ["text", "image", "pdf"],
 			cost: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
 			contextWindow: 200_000,
 			maxTokens: 64_000,

@@ -95,7 +95,7 @@ describe("defineModel validation", () => {
 		[{ ...base, maxTokens: 1.5 }, 'defineModel "m": maxTokens must be a positive whole number of tokens, got 1.5.'],
 		[{ ...base, contextWindow: 1000, maxTokens: 2000 }, "maxTokens (2000) is larger than contextWindow (1000)."],
 		[{ ...base, cost: { input: -0.5 } }, 'defineModel "m": cost.input must be a number ≥ 0'],
-		[{ ...base, input: ["audio"] }, 'input may hold "text" and "image", got "audio".'],
+		[{ ...base, input: ["video"] }, 'input may hold "text", "image", "pdf", "audio", got "video".'],
 	])("rejects %j", (definition, message) => {
 		expect(() => defineModel(definition as Parameters<typeof defineModel>[0])).toThrow(message);
 	});

@@ -101,7 +101,7 @@ describe("rules for models.dev rows", () => {
 		expect(convertModelsDevModel(bedrock, modelsDevModel("amazon.nova-pro-v1:0"), undefined)).toBeDefined();
 	});
 
-	it("maps prices, limits, image input and reasoning", () => {
+	it("maps prices, limits, image and PDF input and reasoning", () => {
 		const model = convertModelsDevModel(
 			anthropic,
 			modelsDevModel("claude-x", {
@@ -118,7 +118,7 @@ describe("rules for models.dev rows", () => {
 			provider: "anthropic",
 			baseUrl: "https://api.anthropic.com",
 			reasoning: true,
-			input: ["text", "image"],
+			input: ["text", "image", "pdf"],
 			cost: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
 			contextWindow: 100_000,
 			maxTokens: 10_000,

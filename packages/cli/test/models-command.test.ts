@@ -39,6 +39,8 @@ describe("keel models", () => {
 			"$ cache w/M",
 			"reasoning",
 			"images",
+			"pdf",
+			"audio",
 		]);
 		const model = getModels("anthropic").find((candidate) => candidate.id === "claude-sonnet-4-5")!;
 		const row = rows.find((line) => line.split(/\s+/)[1] === "claude-sonnet-4-5")!.split(/\s+/);
@@ -54,6 +56,8 @@ describe("keel models", () => {
 			String(model.cost.cacheWrite),
 			"yes",
 			"yes",
+			"yes",
+			"no",
 		]);
 		// Piped: no escape codes, no hint line.
 		expect(result.stdout).not.toContain("\u001b[");

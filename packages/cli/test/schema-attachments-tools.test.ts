@@ -1,7 +1,8 @@
-// --schema (JSON through completeObject), -a (images as content blocks) and -T (built-in tools with
+// --schema (JSON through completeObject), -a (files as content blocks) and -T (built-in tools with
 // a confirmation unless --yes), through pipes against the wire-test server: what reaches the
 // server, what is printed and logged, and the usage errors (exit 2) for a schema that does not
-// parse and an attachment that is missing, too big, not an image, or a URL without --allow-urls.
+// parse and an attachment that is missing, too big, of a kind the model cannot read, or a URL
+// without --allow-urls.
 import { mkdtempSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -139,7 +140,7 @@ describe("-a attachments", () => {
 		expect((request(1).messages[0].content as unknown[])[1]).toMatchObject({ type: "image_url" });
 	});
 
-	it("a missing, oversized or non-image file exits 2 naming what is supported; so does a model without image input", async () => {
+	it("a missing, oversized or unknown binary file exits 2 naming what is supported; so does a model without image input", async () => {
 		const env = environment();
 		const missing = await runKeel([...imageModel, server.url, "-a", "/no/such/file.png", "hi"], { env });
 		expect(missing.exitCode).toBe(2);
@@ -151,14 +152,71 @@ describe("-a attachments", () => {
 		expect(oversized.exitCode).toBe(2);
 		expect(oversized.stderr).toContain("is 21 MB: the limit is 20 MB");
 
-		const pdf = scratchFile("paper.pdf", "%PDF-1.7\n");
-		const notImage = await runKeel([...imageModel, server.url, "-a", pdf, "hi"], { env });
-		expect(notImage.exitCode).toBe(2);
-		expect(notImage.stderr).toContain("-a takes PNG, JPEG, GIF or WebP images (other files have no content block yet");
+		const binary = scratchFile("data.bin", Buffer.from([0x00, 0x01, 0x02, 0xfe, 0xff]));
+		const unknown = await runKeel([...imageModel, server.url, "-a", binary, "hi"], { env });
+		expect(unknown.exitCode).toBe(2);
+		expect(unknown.stderr).toContain(
+			"is not a file Keel can send: -a takes PNG, JPEG, GIF or WebP images, PDFs, text files",
+		);
 
 		const textOnly = await runKeel(["-a", scratchFile("dot.png", PNG), "hi"], { env });
 		expect(textOnly.exitCode).toBe(2);
 		expect(textOnly.stderr).toContain('custom/test-model does not accept images: choose a model with images "yes"');
+		expect(server.requests).toHaveLength(0);
+	});
+});
+
+describe("-a files and audio", () => {
+	const catalogue = (getProviders() as string[]).flatMap((provider) => getModels(provider as never) as Model<Api>[]);
+	const completionsModel = (kind: "pdf" | "audio", has: boolean) =>
+		catalogue.find((model) => model.api === "openai-completions" && model.input.includes(kind) === has)!;
+	const asModel = (model: Model<Api>) => ["-m", `${model.provider}/${model.id}`, "--base-url", server.url];
+	const PDF = Buffer.from("%PDF-1.7\n%keel test\n");
+	const WAV = Buffer.concat([Buffer.from("RIFF"), Buffer.alloc(4), Buffer.from("WAVEfmt "), Buffer.alloc(8)]);
+
+	it("sends a PDF (type from its bytes) as a file part and a markdown file as text, after the prompt", async () => {
+		const env = { ...environment(), KEEL_API_KEY: "sk-test" };
+		server.enqueue(chatCompletionsResponse({ text: ["Read."] }));
+		const pdf = scratchFile("paper", PDF);
+		const notes = scratchFile("notes.md", "# Notes\nline");
+		const result = await runKeel([...asModel(completionsModel("pdf", true)), "-a", pdf, "-a", notes, "Compare"], {
+			env,
+		});
+		expect(result.stderr).not.toContain("Error");
+		expect(result.exitCode).toBe(0);
+		expect(request(0).messages[0].content).toEqual([
+			{ type: "text", text: "Compare" },
+			{ type: "file", file: { file_data: `data:application/pdf;base64,${PDF.toString("base64")}`, filename: "paper" } },
+			{ type: "text", text: '<file name="notes.md">\n# Notes\nline\n</file>' },
+		]);
+	});
+
+	it("sends WAV audio piped on stdin with -a - as input_audio", async () => {
+		const env = { ...environment(), KEEL_API_KEY: "sk-test" };
+		server.enqueue(chatCompletionsResponse({ text: ["Heard."] }));
+		const result = await runKeel([...asModel(completionsModel("audio", true)), "-a", "-", "Transcribe"], {
+			env,
+			input: WAV,
+		});
+		expect(result.exitCode).toBe(0);
+		expect((request(0).messages[0].content as unknown[])[1]).toEqual({
+			type: "input_audio",
+			input_audio: { data: WAV.toString("base64"), format: "wav" },
+		});
+	});
+
+	it("exits 2 before any request, saying what to do, when the model cannot read a PDF or audio", async () => {
+		const env = { ...environment(), KEEL_API_KEY: "sk-test" };
+		const noPdf = completionsModel("pdf", false);
+		const pdfRefused = await runKeel([...asModel(noPdf), "-a", scratchFile("paper.pdf", PDF), "hi"], { env });
+		expect(pdfRefused.exitCode).toBe(2);
+		expect(pdfRefused.stderr).toContain(`${noPdf.provider}/${noPdf.id} does not read PDF files ("paper.pdf")`);
+		expect(pdfRefused.stderr).toContain('choose a model whose input includes "pdf"');
+
+		const noAudio = completionsModel("audio", false);
+		const audioRefused = await runKeel([...asModel(noAudio), "-a", scratchFile("voice.wav", WAV), "hi"], { env });
+		expect(audioRefused.exitCode).toBe(2);
+		expect(audioRefused.stderr).toContain(`${noAudio.provider}/${noAudio.id} does not read audio`);
 		expect(server.requests).toHaveLength(0);
 	});
 });

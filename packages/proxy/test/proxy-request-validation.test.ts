@@ -94,7 +94,7 @@ describe("the proxy refuses a malformed context with 400 naming the field, befor
 		[
 			"a block type no provider encodes",
 			{ messages: [user([{ type: "video", url: "x" }])] },
-			'"context.messages[0].content[0].type" must be one of text, image, got "video"',
+			'"context.messages[0].content[0].type" must be one of text, image, file, audio, got "video"',
 		],
 		[
 			"a user message without a timestamp",

@@ -54,7 +54,12 @@ export function serializeSessionRecord(record: SessionRecord): string {
  * Parses one line of a transcript into the records it holds: one, except when migrating an older
  * format splits a line (a version-0 user line with several tool results).
  */
-export function parseSessionRecords(line: string, lineNumber?: number): ParsedSessionRecord[] {
+export function parseSessionRecords(
+	line: string,
+	lineNumber?: number,
+	/** Runs on the parsed object before validation (the JSONL store puts blob data back here). */
+	prepare?: (record: Record<string, unknown>) => void,
+): ParsedSessionRecord[] {
 	const prefix = lineNumber === undefined ? "" : `line ${lineNumber}: `;
 	let value: unknown;
 	try {
@@ -67,6 +72,7 @@ export function parseSessionRecords(line: string, lineNumber?: number): ParsedSe
 	}
 	try {
 		const record = requireObject(value, "record");
+		prepare?.(record);
 		const version = recordVersion(record);
 		if (version >= SESSION_FORMAT_VERSION) return [validateRecord(record)];
 		return migrateRecord(record, version).map(validateRecord);

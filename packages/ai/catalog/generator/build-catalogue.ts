@@ -13,6 +13,7 @@ import {
 	convertToolkitModel,
 	convertVercelGatewayModel,
 } from "./convert.js";
+import { withFamilyFileInput } from "./file-input.js";
 import {
 	apiForCopilotModel,
 	MODELS_DEV_PROVIDER_RULES,
@@ -95,6 +96,7 @@ function curatedToModel(row: CuratedModel): Model<Api> {
 /** Provider-level compat and headers, per-model compat and the thinking-level map, in that order. */
 function applyProviderDefaults(model: Model<Api>, mapIsCurated: boolean): Model<Api> {
 	const rule = ruleForProvider(model.provider);
+	model.input = withFamilyFileInput(model);
 	if (model.api === "openai-completions") {
 		const compat: OpenAICompletionsCompat = {
 			...rule?.compat,
@@ -163,6 +165,8 @@ interface Candidate {
 	source: SourceSnapshot;
 	/** The fields this source actually gave (the rest are the converter's defaults). */
 	present: ReadonlySet<MergedField>;
+	/** False for sources whose input list names text and images only (the toolkits' lists). */
+	knowsFileInput?: boolean;
 }
 
 function modelsDevPresence(source: ModelsDevModel): Set<MergedField> {
@@ -207,19 +211,32 @@ function mergeCandidates(candidates: Candidate[]): { model: Model<Api>; provenan
 		provenance[field] = giver.source.name;
 	}
 	if (!provenance.thinkingLevelMap) delete model.thinkingLevelMap;
+	// PDF and audio input from the newest source that can say so; image input stays the giver's.
+	const fileGiver = candidates.find(
+		(candidate) => candidate.present.has("input") && candidate.knowsFileInput !== false,
+	);
+	if (fileGiver && provenance.input !== fileGiver.source.name) {
+		const fileKinds = fileGiver.model.input.filter((kind) => kind === "pdf" || kind === "audio");
+		model.input = [...model.input.filter((kind) => kind === "text" || kind === "image"), ...fileKinds];
+	}
 	return { model, provenance };
 }
 
 export function buildCatalogue(input: CatalogueInput): BuiltCatalogue {
 	const warnings: string[] = [];
 	const candidatesByKey = new Map<string, Candidate[]>();
-	const addCandidate = (model: Model<Api> | undefined, source: SourceSnapshot, present: ReadonlySet<MergedField>) => {
+	const addCandidate = (
+		model: Model<Api> | undefined,
+		source: SourceSnapshot,
+		present: ReadonlySet<MergedField>,
+		knowsFileInput = true,
+	) => {
 		if (!model) return;
 		const rowKey = key(model.provider, model.id);
 		const list = candidatesByKey.get(rowKey) ?? [];
 		// Within one source the first occurrence of an id wins.
 		if (list.some((candidate) => candidate.source === source)) return;
-		list.push({ model, source, present });
+		list.push({ model, source, present, knowsFileInput });
 		candidatesByKey.set(rowKey, list);
 	};
 
@@ -257,7 +274,7 @@ export function buildCatalogue(input: CatalogueInput): BuiltCatalogue {
 				unclassifiedBedrock.add(model.id);
 				continue;
 			}
-			if (model) addCandidate(model, snapshot, toolkitPresence(source, model));
+			if (model) addCandidate(model, snapshot, toolkitPresence(source, model), false);
 		}
 	}
 
@@ -405,5 +422,7 @@ function comparable(field: MergedField, value: unknown): string {
 		const cost = value as Model<Api>["cost"];
 		return JSON.stringify([cost.input, cost.output]);
 	}
+	// Curated rows and most sources record image input only; PDF and audio come from family rules.
+	if (field === "input") return JSON.stringify((value as Model<Api>["input"]).includes("image"));
 	return JSON.stringify(value);
 }

@@ -1,6 +1,7 @@
 // Turns one row of each public catalogue into a Keel Model, or undefined when the rules drop it
 // (no tool calling, deprecated, not a text model): Keel's callers are agents, and a model that
 // cannot call tools or answer in text is of no use to them.
+import { inputKindsFromModalities } from "../../src/models/input-kinds.js";
 import type { Api, Model, ModelCost, ThinkingLevelMap } from "../../src/types.js";
 import { apiForCopilotModel, apiForOpencodeModel, COPILOT_COMPLETIONS_COMPAT, type ProviderRule } from "./providers.js";
 import type { ModelsDevModel, OpenRouterModel, ToolkitModel, VercelGatewayModel } from "./source-types.js";
@@ -60,7 +61,7 @@ export function convertModelsDevModel(
 		name: source.name || source.id,
 		...baseModel(rule, api, baseUrl),
 		reasoning: source.reasoning === true,
-		input: source.modalities?.input?.includes("image") ? ["text", "image"] : ["text"],
+		input: inputKindsFromModalities(source.modalities?.input),
 		cost,
 		contextWindow: positiveOr(source.limit?.context, rule.defaultContextWindow ?? FALLBACK_LIMIT),
 		maxTokens: positiveOr(source.limit?.output, rule.defaultMaxTokens ?? FALLBACK_LIMIT),
@@ -79,7 +80,7 @@ export function convertOpenRouterModel(rule: ProviderRule, source: OpenRouterMod
 		name: source.name || source.id,
 		...baseModel(rule, rule.api, rule.baseUrl),
 		reasoning: parameters.includes("reasoning"),
-		input: source.architecture?.input_modalities?.includes("image") ? ["text", "image"] : ["text"],
+		input: inputKindsFromModalities(source.architecture?.input_modalities),
 		cost: {
 			input: perTokenToPerMillion(source.pricing?.prompt),
 			output: perTokenToPerMillion(source.pricing?.completion),

@@ -8,7 +8,7 @@
 // Compact rows: the fields most of a provider's rows share (api, baseUrl, compat, headers) are
 // written once, so are its distinct thinking-level maps, and each model is one line, a JSON array
 // (models/catalogue-rows.ts reads it back):
-//   [id, name or 0 when it equals the id, flags (1 reasoning, 2 image input), contextWindow,
+//   [id, name or 0 when it equals the id, flags (1 reasoning, 2 image, 4 PDF, 8 audio input), contextWindow,
 //    maxTokens, [input, output, cacheRead?, cacheWrite?], {anything else}?]
 // An id or name that shares more than three leading characters with the previous row's is written
 // as [shared length, rest] (front coding; rows are sorted by id). "Anything else" is "anything else" holds shared fields that differ, `levels` (an index into the provider's
@@ -118,7 +118,11 @@ export function compactRow(
 		);
 	}
 	if (model.deprecated) extra.deprecated = model.deprecated;
-	const flags = (model.reasoning ? 1 : 0) | (model.input.includes("image") ? 2 : 0);
+	const flags =
+		(model.reasoning ? 1 : 0) |
+		(model.input.includes("image") ? 2 : 0) |
+		(model.input.includes("pdf") ? 4 : 0) |
+		(model.input.includes("audio") ? 8 : 0);
 	const { input, output, cacheRead, cacheWrite } = model.cost;
 	const row: unknown[] = [
 		frontCoded(model.id, previous?.id),

@@ -3,6 +3,7 @@
 // top-level catch is the one place in @keel/ai where an unexpected exception becomes an error event.
 import { AMBIENT_CREDENTIALS, getEnvApiKey, missingApiKeyMessage } from "../env-api-keys.js";
 import { AssistantMessageBuilder } from "../message/assistant-message-builder.js";
+import { findInputProblem } from "../message/input-support.js";
 import { isValidMaxTokens } from "../message/simple-options.js";
 import { startModelCallTrace } from "../tracing/guarded-hooks.js";
 import type { ModelCallTrace } from "../tracing/hooks.js";
@@ -100,7 +101,7 @@ export function startProviderCall<TApi extends Api>(
 	const builder = new AssistantMessageBuilder(model, trace ? pushTracingEvents(push, trace) : push, { secret });
 	const call: CallFailureContext = { model, builder };
 	builder.start();
-	runProviderCall(model, options, apiKey, builder, prepare, trace)
+	runProviderCall(model, options, apiKey, builder, prepare, trace, context)
 		.catch((error: unknown) => {
 			if (error instanceof CallStoppedError) failStoppedCall(call, error.stopCause);
 			else failUnexpectedly(call, error);
@@ -122,9 +123,13 @@ async function runProviderCall<TApi extends Api>(
 	builder: AssistantMessageBuilder,
 	prepare: () => PreparedProviderCall<TApi> | Promise<PreparedProviderCall<TApi>>,
 	trace: ModelCallTrace | undefined,
+	context: Context | undefined,
 ): Promise<void> {
 	const signalProblem = findSignalProblem(callerOptions.signal);
 	if (signalProblem) return void builder.fail("error", signalProblem);
+	// A file or audio block the model cannot read fails here, before the provider loads or any request.
+	const inputProblem = context ? findInputProblem(model, context) : undefined;
+	if (inputProblem) return void builder.fail("error", inputProblem);
 	const lifetime = new CallLifetime({
 		signal: callerOptions.signal,
 		timeoutMs: callerOptions.timeoutMs ?? DEFAULT_TIMEOUT_MS,

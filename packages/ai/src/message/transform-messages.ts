@@ -3,7 +3,17 @@
 // signed or encrypted thinking, provider-specific ids, tool calls whose results never arrived.
 // Provider encoders call this first, then translate the result to their wire format.
 
-import type { Api, AssistantMessage, Message, Model, SystemMessage, ToolCall, ToolResultMessage } from "../types.js";
+import type {
+	Api,
+	AssistantMessage,
+	Message,
+	Model,
+	SystemMessage,
+	ToolCall,
+	ToolResultMessage,
+	UserMessage,
+} from "../types.js";
+import { blockProblem, currentTurnStart, omittedBlockNote } from "./input-support.js";
 import { hashToAlphanumeric, type ToolCallIdNormalizer } from "./tool-call-ids.js";
 
 /** The text of the synthetic result given to a tool call that never got one. */
@@ -17,7 +27,10 @@ export function isSameModel(message: AssistantMessage, model: Model<Api>): boole
 /**
  * Returns the messages rewritten for `targetModel`; the input is not modified.
  *
- * - User messages pass through unchanged.
+ * - User messages pass through unchanged, except that in turns before the current one (the user
+ *   messages after the last completed assistant message) a file or audio block the target model
+ *   cannot take becomes a text note saying it was omitted. In the current turn such a block is an
+ *   error before the call (see input-support.ts), so it reaches here only when an encoder is used directly.
  * - Assistant turns that ended in `error` or `aborted` are dropped, with the tool results after
  *   them: their content is incomplete (half a tool call, thinking without its signature) and APIs
  *   reject it. To keep what an interrupted turn said, copy its text into the next user message yourself.
@@ -63,7 +76,8 @@ export function transformMessages(
 		held = [];
 	};
 
-	for (const message of messages) {
+	const turnStart = currentTurnStart(messages);
+	for (const [index, message] of messages.entries()) {
 		if (message.role === "system") {
 			if (pending.length > 0) held.push(message);
 			else output.push(message);
@@ -72,7 +86,7 @@ export function transformMessages(
 		if (message.role === "user") {
 			answerPending();
 			releaseHeld();
-			output.push(message);
+			output.push(index < turnStart ? withoutUnreadableBlocks(message, targetModel) : message);
 			continue;
 		}
 		if (message.role === "toolResult") {
@@ -119,6 +133,18 @@ export function transformMessages(
 		usedIds.add(normalized);
 		return normalized;
 	}
+}
+
+/** A user message of an earlier turn with each file or audio block the model cannot take replaced by a note. */
+function withoutUnreadableBlocks(message: UserMessage, model: Model<Api>): UserMessage {
+	if (typeof message.content === "string") return message;
+	let changed = false;
+	const content = message.content.map((block) => {
+		if ((block.type !== "file" && block.type !== "audio") || blockProblem(block, model) === undefined) return block;
+		changed = true;
+		return { type: "text" as const, text: omittedBlockNote(block) };
+	});
+	return changed ? { ...message, content } : message;
 }
 
 function keepForSameModel(message: AssistantMessage): AssistantMessage {

@@ -1,12 +1,12 @@
 // Reads one provider's generated data (models/generated/<provider>.ts) back into models. The
 // format is written by catalog/generator/render.ts: the fields most rows share and the distinct
 // thinking-level maps once, then one compact row per model:
-//   [id, name or 0 when it equals the id, flags (1 reasoning, 2 image input), contextWindow,
+//   [id, name or 0 when it equals the id, flags (1 reasoning, 2 image, 4 PDF, 8 audio input), contextWindow,
 //    maxTokens, [input, output, cacheRead?, cacheWrite?], {anything else}?]
 // An id or name may be [length shared with the previous row's, rest] (front coding).
 // "Anything else": shared fields that differ (null removes one), `levels` (index of the row's
 // thinking-level map) and `tiers` ([inputTokensAbove, input, output, cacheRead?, cacheWrite?] each).
-import type { Api, Model, ModelCost, ThinkingLevelMap } from "../types.js";
+import type { Api, Model, ModelCost, ModelInput, ThinkingLevelMap } from "../types.js";
 
 /** A text, or [length shared with the previous row's text, rest] (front coding). */
 type FrontCoded = string | [number, string];
@@ -32,6 +32,15 @@ function pricesOf(prices: number[]): Pick<ModelCost, "input" | "output" | "cache
 	return { input: prices[0] ?? 0, output: prices[1] ?? 0, cacheRead: prices[2] ?? 0, cacheWrite: prices[3] ?? 0 };
 }
 
+/** The input kinds a row's flags name, in the order Model.input lists them. */
+function inputOf(flags: number): ModelInput[] {
+	const input: ModelInput[] = ["text"];
+	if ((flags & 2) === 2) input.push("image");
+	if ((flags & 4) === 4) input.push("pdf");
+	if ((flags & 8) === 8) input.push("audio");
+	return input;
+}
+
 function decodeFrontCoded(text: FrontCoded, previous: string | undefined): string {
 	return typeof text === "string" ? text : (previous ?? "").slice(0, text[0]) + text[1];
 }
@@ -54,7 +63,7 @@ export function modelFromCompactRow(
 		provider,
 		baseUrl: defaults.baseUrl,
 		reasoning: (flags & 1) === 1,
-		input: (flags & 2) === 2 ? ["text", "image"] : ["text"],
+		input: inputOf(flags),
 		cost,
 		contextWindow,
 		maxTokens,

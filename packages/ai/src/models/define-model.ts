@@ -9,10 +9,13 @@ import type {
 	Model,
 	ModelCompat,
 	ModelCost,
+	ModelInput,
 	OpenAICompletionsCompat,
 	Provider,
 	ThinkingLevelMap,
 } from "../types.js";
+
+const MODEL_INPUTS: readonly string[] = ["text", "image", "pdf", "audio"] satisfies ModelInput[];
 
 /** Where the common local servers listen by default, each with its OpenAI-compatible path. */
 export const LOCAL_SERVER_URLS = {
@@ -36,7 +39,7 @@ export interface ModelDefinition<TApi extends Api = "openai-completions"> {
 	/** Default false. */
 	reasoning?: boolean;
 	/** Default ["text"]. */
-	input?: ("text" | "image")[];
+	input?: ModelInput[];
 	/** USD per million tokens; default 0 for every part (local inference costs nothing per token). */
 	cost?: Partial<ModelCost>;
 	/** Default 128000. */
@@ -112,7 +115,9 @@ function checkDefinition(definition: ModelDefinition<Api>): void {
 		}
 	}
 	for (const kind of definition.input ?? []) {
-		if (kind !== "text" && kind !== "image") fail(definition, `input may hold "text" and "image", got "${kind}".`);
+		if (!MODEL_INPUTS.includes(kind)) {
+			fail(definition, `input may hold ${MODEL_INPUTS.map((name) => `"${name}"`).join(", ")}, got "${kind}".`);
+		}
 	}
 }
 

@@ -9,6 +9,7 @@ import { RETIRED_MODELS } from "../models.generated.js";
 import type { Api, Model, OpenAICompletionsCompat } from "../types.js";
 import { urlForMessages, withUrlForMessages } from "../utils/url-for-messages.js";
 import { addCatalogueModels, getModels, getProviders } from "./catalogue.js";
+import { inputKindsFromModalities } from "./input-kinds.js";
 
 export type RefreshSource =
 	/** models.dev's api.json: every provider it lists that Keel's catalogue knows. */
@@ -126,7 +127,7 @@ export function modelsFromModelsDev(body: unknown): Model<Api>[] {
 					id: typeof row.id === "string" ? row.id : id,
 					name: typeof row.name === "string" && row.name ? row.name : id,
 					reasoning: row.reasoning === true,
-					input: Array.isArray(modalities.input) && modalities.input.includes("image") ? ["text", "image"] : ["text"],
+					input: inputKindsFromModalities(modalities.input),
 					cost: {
 						input: rate(cost.input),
 						output: rate(cost.output),
@@ -166,7 +167,7 @@ export function modelsFromOpenRouter(body: unknown): Model<Api>[] {
 				id: row.id,
 				name: typeof row.name === "string" && row.name ? row.name : row.id,
 				reasoning: parameters.includes("reasoning"),
-				input: inputKinds.includes("image") ? ["text", "image"] : ["text"],
+				input: inputKindsFromModalities(inputKinds),
 				cost: {
 					input: perTokenToPerMillion(pricing.prompt),
 					output: perTokenToPerMillion(pricing.completion),

@@ -32,5 +32,7 @@ export function getThinking(message: Message, separator = "\n\n"): string {
 /** The images of a user or tool-result message, in order; an empty array for other messages. */
 export function getImages(message: Message): ImageContent[] {
 	if (message.role === "assistant" || message.role === "system" || typeof message.content === "string") return [];
-	return message.content.filter((block): block is ImageContent => block.type === "image");
+	const images: ImageContent[] = [];
+	for (const block of message.content) if (block.type === "image") images.push(block);
+	return images;
 }

@@ -82,8 +82,9 @@ export interface MessageValidationOptions {
 }
 
 /** The content block types Keel knows. */
-export type ContentBlockType = "text" | "image" | "thinking" | "toolCall";
-const USER_BLOCKS: readonly ContentBlockType[] = ["text", "image"];
+export type ContentBlockType = "text" | "image" | "file" | "audio" | "thinking" | "toolCall";
+const USER_BLOCKS: readonly ContentBlockType[] = ["text", "image", "file", "audio"];
+const TOOL_RESULT_BLOCKS: readonly ContentBlockType[] = ["text", "image"];
 const ASSISTANT_BLOCKS: readonly ContentBlockType[] = ["text", "thinking", "toolCall"];
 
 /**
@@ -108,6 +109,19 @@ export function validateContentBlocks(
 				optionalString(block, "textSignature", blockPath);
 				break;
 			case "image":
+				requireString(block, "data", blockPath);
+				requireString(block, "mimeType", blockPath);
+				break;
+			case "file":
+				requireString(block, "mimeType", blockPath);
+				optionalString(block, "data", blockPath);
+				optionalString(block, "url", blockPath);
+				optionalString(block, "filename", blockPath);
+				if ((block.data === undefined) === (block.url === undefined)) {
+					throw new MessageValidationError(blockPath, "must have exactly one of data (base64) and url");
+				}
+				break;
+			case "audio":
 				requireString(block, "data", blockPath);
 				requireString(block, "mimeType", blockPath);
 				break;
@@ -245,7 +259,7 @@ export function validateMessage(value: unknown, path = "message", options: Messa
 		case "toolResult":
 			requireString(message, "toolCallId", path);
 			requireString(message, "toolName", path);
-			validateContentBlocks(requireArray(message, "content", path), `${path}.content`, USER_BLOCKS, options);
+			validateContentBlocks(requireArray(message, "content", path), `${path}.content`, TOOL_RESULT_BLOCKS, options);
 			requireBoolean(message, "isError", path);
 			requireNumber(message, "timestamp", path);
 			// What the tool itself spent (an agent run as a tool); absent on most results.

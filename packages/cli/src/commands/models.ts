@@ -11,7 +11,8 @@ const help = `Usage: keel models [provider] [--search text] [--wide] [--json]
 
 Lists the models Keel knows: context window, maximum output tokens, prices in USD per million
 tokens (input, output), reasoning and image input. The table fits an 80-column terminal; on a
-wider terminal, or with --wide, it also shows the provider, the API and the cache prices.
+wider terminal, or with --wide, it also shows the provider, the API, the cache prices and PDF and
+audio input (what \`keel -a\` can send).
 
 \`keel models default\` shows the model used when no -m, template or KEEL_MODEL names one;
 \`keel models default <model>\` stores it (in $KEEL_HOME/config.json); --unset removes it.
@@ -125,6 +126,8 @@ const wideColumns: Column<Model<Api>>[] = [
 	{ header: "$ cache w/M", value: (model) => formatPrice(model.cost.cacheWrite), align: "right" },
 	{ header: "reasoning", value: (model) => yesNo(model.reasoning) },
 	{ header: "images", value: (model) => yesNo(model.input.includes("image")) },
+	{ header: "pdf", value: (model) => yesNo(model.input.includes("pdf")) },
+	{ header: "audio", value: (model) => yesNo(model.input.includes("audio")) },
 ];
 
 /** The columns that always show; the model's provider/id comes first. */

@@ -5,7 +5,7 @@
 import { createInterface } from "node:readline";
 import type { ToolApprovalRequest } from "@keel/agent-core";
 import { Session, type TranscriptStore } from "@keel/agent-core/session";
-import { type Api, completeObject, type ImageContent, type Model, StructuredOutputError } from "@keel/ai";
+import { type Api, completeObject, type Model, StructuredOutputError, type UserContent } from "@keel/ai";
 import { formatUsage } from "../answer-output.js";
 import {
 	buildSetup,
@@ -47,8 +47,9 @@ ${CALL_OPTIONS_HELP}
       --cid id             continue the conversation with this id (keel logs shows them)
       --schema spec        answer with JSON matching a schema: a JSON Schema file, inline JSON,
                            or fields such as "name str, age int" (str, int, float, bool)
-  -a, --attach path        attach an image (PNG, JPEG, GIF, WebP): a file, or - for stdin;
-                           repeatable
+  -a, --attach path        attach a file: an image (PNG, JPEG, GIF, WebP), a PDF, a text file or
+                           audio (WAV, MP3, FLAC, OGG, M4A), checked against the model's input;
+                           a path, or - for stdin; repeatable
       --allow-urls         let -a take an http(s) URL, which keel downloads
       --json               print every stream event as one JSON line (no partial message)
   -h, --help               show this help
@@ -100,7 +101,7 @@ export const promptCommand: Command = {
 		try {
 			const attachSpecs = values.attach ?? [];
 			const stdinIsAttachment = attachSpecs.includes("-");
-			const images = await readAttachments("prompt", setup.model, attachSpecs, {
+			const attachments = await readAttachments("prompt", setup.model, attachSpecs, {
 				stdin: terminal.stdin,
 				allowUrls: values["allow-urls"] === true,
 			});
@@ -108,14 +109,14 @@ export const promptCommand: Command = {
 			for (const note of notes) terminal.stderr.write(`${note}\n`);
 			if (values.schema !== undefined) {
 				const schema = parseSchemaSpec("prompt", values.schema);
-				return await answerWithSchema(terminal, setup, store, text, images, schema);
+				return await answerWithSchema(terminal, setup, store, text, attachments, schema);
 			}
 
 			const conversation = new Conversation(terminal, setup, store, (request) => confirmAtTerminal(terminal, request));
 			if (resumed) await conversation.resume(resumed.sessionId);
 			const stopListening = terminal.onInterrupt(() => conversation.abort());
 			try {
-				const message = await conversation.send(text, images);
+				const message = await conversation.send(text, attachments);
 				if (message?.stopReason === "aborted") return EXIT_INTERRUPTED;
 				return message === undefined || message.stopReason === "error" ? EXIT_FAILURE : EXIT_SUCCESS;
 			} finally {
@@ -173,7 +174,7 @@ async function answerWithSchema(
 	setup: ConversationSetup,
 	store: TranscriptStore | undefined,
 	text: string,
-	images: ImageContent[],
+	attachments: UserContent[],
 	schema: Parameters<typeof completeObject>[2]["schema"],
 ): Promise<number> {
 	if (setup.tools.length > 0)
@@ -181,7 +182,7 @@ async function answerWithSchema(
 	const styles = createStyles(colorEnabled(terminal.stderr, terminal.env));
 	const userMessage = {
 		role: "user" as const,
-		content: images.length > 0 ? [{ type: "text" as const, text }, ...images] : text,
+		content: attachments.length > 0 ? [{ type: "text" as const, text }, ...attachments] : text,
 		timestamp: Date.now(),
 	};
 	const controller = new AbortController();

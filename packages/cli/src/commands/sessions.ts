@@ -210,7 +210,12 @@ function formatBytes(bytes: number): string {
 function textOf(message: Message): string {
 	if (typeof message.content === "string") return message.content;
 	return message.content
-		.map((block) => (block.type === "text" ? block.text : block.type === "image" ? "[image]" : ""))
+		.map((block) => {
+			if (block.type === "text") return block.text;
+			if (block.type === "image") return "[image]";
+			if (block.type === "file") return `[file ${block.filename ?? block.mimeType}]`;
+			return block.type === "audio" ? "[audio]" : "";
+		})
 		.filter((text) => text !== "")
 		.join("\n");
 }

@@ -4,7 +4,7 @@
 // opens the session, turns the Agent's events into output, and asks before each tool call.
 import { Agent, type AgentEvent, type AgentTool, type ToolApprovalRequest } from "@keel/agent-core";
 import { Session, type TranscriptStore } from "@keel/agent-core/session";
-import type { Api, AssistantMessage, ImageContent, Message, Model, ThinkingLevel } from "@keel/ai";
+import type { Api, AssistantMessage, Message, Model, ThinkingLevel, UserContent } from "@keel/ai";
 import { AnswerPrinter } from "../answer-output.js";
 import type { CallCredentials } from "../api-key.js";
 import type { ModelFlags } from "../model-selection.js";
@@ -116,10 +116,10 @@ export class Conversation {
 	 * Sends one message and waits for the answer (tool calls included, each confirmed first). Returns
 	 * the last answer, with stopReason "error" or "aborted" when it failed or was stopped.
 	 */
-	async send(text: string, images: ImageContent[] = []): Promise<TimedAssistantMessage | undefined> {
+	async send(text: string, attachments: UserContent[] = []): Promise<TimedAssistantMessage | undefined> {
 		const agent = await this.ensureAgent(text);
-		// Text alone goes as a string, as it was typed; with images, as content blocks.
-		const content = images.length > 0 ? [{ type: "text" as const, text }, ...images] : text;
+		// Text alone goes as a string, as it was typed; with attachments, as content blocks.
+		const content = attachments.length > 0 ? [{ type: "text" as const, text }, ...attachments] : text;
 		await agent.prompt({ role: "user", content, timestamp: Date.now() });
 		while (agent.pendingApprovals.length > 0) {
 			const decisions = [];

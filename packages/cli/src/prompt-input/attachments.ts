@@ -1,16 +1,18 @@
-// `-a`: images sent with the prompt as @keel/ai image content blocks. A local path, `-` for stdin,
-// or (only with --allow-urls) an http(s) URL. Keel's messages carry text and images; other files
-// (PDF, audio, …) have no content block yet and are refused by name.
+// `-a`: files sent with the prompt as @keel/ai content blocks: images, PDFs, text files and audio.
+// A local path, `-` for stdin, or (only with --allow-urls) an http(s) URL. The type comes from the
+// first bytes (magic numbers), then the extension, then whether the bytes read as UTF-8 text; each
+// attachment is checked against the model's input flags before anything is sent.
 import { readFileSync, statSync } from "node:fs";
+import { basename, extname } from "node:path";
 import { Readable } from "node:stream";
-import type { Api, ImageContent, Model } from "@keel/ai";
+import { type Api, contentBlockProblem, type Model, type UserContent } from "@keel/ai";
 import { UsageError } from "../command.js";
 import type { InputStream } from "../terminal.js";
 
 /** The largest attachment read: providers refuse images much larger than this anyway. */
 export const MAX_ATTACHMENT_BYTES = 20 * 1024 * 1024;
 
-const SUPPORTED = "PNG, JPEG, GIF or WebP images";
+const SUPPORTED = "PNG, JPEG, GIF or WebP images, PDFs, text files, or WAV, MP3, FLAC, OGG or M4A audio";
 
 /** The image type from the first bytes, or undefined. */
 export function imageMimeType(bytes: Uint8Array): string | undefined {
@@ -22,6 +24,76 @@ export function imageMimeType(bytes: Uint8Array): string | undefined {
 	return undefined;
 }
 
+/** PDF and audio types from the first bytes, or undefined. */
+function documentOrAudioMimeType(bytes: Uint8Array): string | undefined {
+	const text = (start: number, end: number) => String.fromCharCode(...bytes.slice(start, end));
+	if (text(0, 5) === "%PDF-") return "application/pdf";
+	if (text(0, 4) === "RIFF" && text(8, 12) === "WAVE") return "audio/wav";
+	if (text(0, 3) === "ID3" || (bytes[0] === 0xff && (bytes[1] & 0xe0) === 0xe0 && bytes.length > 2))
+		return "audio/mpeg";
+	if (text(0, 4) === "fLaC") return "audio/flac";
+	if (text(0, 4) === "OggS") return "audio/ogg";
+	if (text(4, 8) === "ftyp" && text(8, 11) === "M4A") return "audio/mp4";
+	return undefined;
+}
+
+/** Text types by extension; anything else that reads as UTF-8 goes as text/plain. */
+const TEXT_EXTENSIONS: Record<string, string> = {
+	".md": "text/markdown",
+	".markdown": "text/markdown",
+	".csv": "text/csv",
+	".html": "text/html",
+	".htm": "text/html",
+	".json": "application/json",
+	".xml": "application/xml",
+	".yaml": "application/yaml",
+	".yml": "application/yaml",
+};
+
+/** True when the bytes are UTF-8 without NUL bytes: a text file, whatever its extension. */
+function isUtf8Text(bytes: Uint8Array): boolean {
+	if (bytes.includes(0)) return false;
+	try {
+		new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+/** The content block for an attachment's bytes, or undefined when Keel has none for them. */
+export function attachmentBlock(bytes: Uint8Array, name: string): UserContent | undefined {
+	const data = Buffer.from(bytes).toString("base64");
+	const image = imageMimeType(bytes);
+	if (image) return { type: "image", data, mimeType: image };
+	const binary = documentOrAudioMimeType(bytes);
+	if (binary?.startsWith("audio/")) return { type: "audio", data, mimeType: binary };
+	if (binary) return { type: "file", data, mimeType: binary, filename: name };
+	if (bytes.length > 0 && isUtf8Text(bytes)) {
+		return {
+			type: "file",
+			data,
+			mimeType: TEXT_EXTENSIONS[extname(name).toLowerCase()] ?? "text/plain",
+			filename: name,
+		};
+	}
+	return undefined;
+}
+
+/** The name the model sees: the file's base name, the last part of a URL's path, or "stdin". */
+function attachmentName(spec: string): string {
+	if (spec === "-") return "stdin";
+	if (!/^https?:\/\//i.test(spec)) return basename(spec);
+	try {
+		return decodeURIComponent(basename(new URL(spec).pathname)) || "attachment";
+	} catch {
+		return "attachment";
+	}
+}
+
+/** What `keel models` shows for each kind, for the advice to pick another model. */
+const KIND_NAMES: Record<string, string> = { image: "images", file: "PDFs", audio: "audio" };
+
 export interface AttachmentSources {
 	stdin: InputStream;
 	allowUrls: boolean;
@@ -32,15 +104,8 @@ export async function readAttachments(
 	model: Model<Api>,
 	specs: string[],
 	sources: AttachmentSources,
-): Promise<ImageContent[]> {
-	if (specs.length === 0) return [];
-	if (!model.input.includes("image")) {
-		throw new UsageError(
-			`${model.provider}/${model.id} does not accept images: choose a model with images "yes" in \`keel models\``,
-			commandName,
-		);
-	}
-	const images: ImageContent[] = [];
+): Promise<UserContent[]> {
+	const blocks: UserContent[] = [];
 	for (const spec of specs) {
 		const bytes = await readAttachment(commandName, spec, sources);
 		if (bytes.length > MAX_ATTACHMENT_BYTES) {
@@ -49,16 +114,27 @@ export async function readAttachments(
 				commandName,
 			);
 		}
-		const mimeType = imageMimeType(bytes);
-		if (mimeType === undefined) {
+		const name = attachmentName(spec);
+		const block = attachmentBlock(bytes, name);
+		if (block === undefined) {
+			throw new UsageError(`attachment ${spec} is not a file Keel can send: -a takes ${SUPPORTED}`, commandName);
+		}
+		if (block.type === "image" && !model.input.includes("image")) {
 			throw new UsageError(
-				`attachment ${spec} is not an image Keel can send: -a takes ${SUPPORTED} (other files have no content block yet; pipe text on stdin instead)`,
+				`${model.provider}/${model.id} does not accept images: choose a model with images "yes" in \`keel models\``,
 				commandName,
 			);
 		}
-		images.push({ type: "image", data: Buffer.from(bytes).toString("base64"), mimeType });
+		const problem = contentBlockProblem(block, model);
+		if (problem) {
+			throw new UsageError(
+				`attachment ${spec}: ${problem} (\`keel models --wide\` shows which models take ${KIND_NAMES[block.type] ?? "it"})`,
+				commandName,
+			);
+		}
+		blocks.push(block);
 	}
-	return images;
+	return blocks;
 }
 
 async function readAttachment(commandName: string, spec: string, sources: AttachmentSources): Promise<Uint8Array> {

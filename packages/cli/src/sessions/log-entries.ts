@@ -72,7 +72,7 @@ export function entriesOf(
 				response: "",
 				usage: emptyUsage(),
 				attachments:
-					typeof message.content === "string" ? 0 : message.content.filter((block) => block.type === "image").length,
+					typeof message.content === "string" ? 0 : message.content.filter((block) => block.type !== "text").length,
 			};
 			entries.push(current);
 		} else if (message.role === "assistant" && current) {

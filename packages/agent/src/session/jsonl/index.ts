@@ -1,6 +1,8 @@
 // @keel/agent-core/session/jsonl: the JSONL file transcript store. Node only (node:fs), so it has its
 // own entry and the browser-safe entries never import it. It also holds the writer-lease helpers the
 // database stores (@keel/session-sqlite, @keel/session-postgres) share.
+
+export { DEFAULT_BLOB_THRESHOLD_BYTES } from "./blob-files.js";
 export {
 	createJsonlTranscriptStore,
 	DEFAULT_MAX_LINE_BYTES,

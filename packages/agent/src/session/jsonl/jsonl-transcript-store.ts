@@ -9,7 +9,7 @@
 //                     lost, list() falls back to the header's title.
 // - `<file>.torn-<t>` the bytes of a torn last line a writer set aside when it opened the file.
 
-import { type FileHandle, open, readdir, readFile, stat, unlink } from "node:fs/promises";
+import { type FileHandle, open, readdir, readFile, rm, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { isSummaryRecord } from "../memory-transcript-store.js";
 import { type ParsedSessionRecord, parseSessionRecord, parseSessionRecords } from "../record-format.js";
@@ -29,6 +29,7 @@ import type {
 	TranscriptStore,
 	TranscriptTail,
 } from "../session-types.js";
+import { blobDirectory, DEFAULT_BLOB_THRESHOLD_BYTES, emptyBlobData, restoreBlobs } from "./blob-files.js";
 import {
 	type JsonlDurability,
 	type JsonlTranscriptWriter,
@@ -48,6 +49,12 @@ export interface JsonlTranscriptStoreOptions {
 	durability?: JsonlDurability;
 	/** Lines longer than this are skipped by readers (and refused by the writer). Default 32 MiB. */
 	maxLineBytes?: number;
+	/**
+	 * A user message's file or audio block whose base64 data is longer than this is stored as a
+	 * content-addressed file in `<transcript>.blobs/` and referenced from the line; reads put the
+	 * data back. Default 64 KiB.
+	 */
+	blobThresholdBytes?: number;
 }
 
 /** One record as `scan` visits it. */
@@ -91,7 +98,17 @@ export function createJsonlTranscriptStore(options: JsonlTranscriptStoreOptions)
 		throw new Error(`maxLineBytes must be a positive integer, got ${String(maxLineBytes)}.`);
 	}
 
+	const blobThresholdBytes = options.blobThresholdBytes ?? DEFAULT_BLOB_THRESHOLD_BYTES;
+	if (!Number.isInteger(blobThresholdBytes) || blobThresholdBytes < 0) {
+		throw new Error(`blobThresholdBytes must be a non-negative integer, got ${String(blobThresholdBytes)}.`);
+	}
+
 	const pathOf = (sessionId: string) => join(directory, transcriptFileName(sessionId));
+	/** Parses a line of the session's transcript, putting blob data back. */
+	const parseLine = (sessionId: string, text: string, lineNumber?: number) => {
+		const blobs = blobDirectory(pathOf(sessionId));
+		return parseSessionRecords(text, lineNumber, (record) => restoreBlobs(record, blobs));
+	};
 
 	async function openForReading(sessionId: string) {
 		try {
@@ -102,7 +119,12 @@ export function createJsonlTranscriptStore(options: JsonlTranscriptStoreOptions)
 		}
 	}
 
-	async function scan(sessionId: string, visit: TranscriptRecordVisitor): Promise<TranscriptReadProblem[]> {
+	async function scan(
+		sessionId: string,
+		visit: TranscriptRecordVisitor,
+		// Searching needs no blob data (it holds no text): skipping it avoids reading every file attached.
+		restore = true,
+	): Promise<TranscriptReadProblem[]> {
 		const handle = await openForReading(sessionId);
 		const problems: TranscriptReadProblem[] = [];
 		try {
@@ -113,7 +135,9 @@ export function createJsonlTranscriptStore(options: JsonlTranscriptStoreOptions)
 				(text, lineNumber, byteOffset) => {
 					let records: ParsedSessionRecord[];
 					try {
-						records = parseSessionRecords(text, lineNumber);
+						records = restore
+							? parseLine(sessionId, text, lineNumber)
+							: parseSessionRecords(text, lineNumber, emptyBlobData);
 					} catch (error) {
 						problems.push({ line: lineNumber, byteOffset, kind: "malformed", message: (error as Error).message });
 						return true;
@@ -132,9 +156,13 @@ export function createJsonlTranscriptStore(options: JsonlTranscriptStoreOptions)
 	async function transcriptContains(sessionId: string, foldedSearch: string): Promise<boolean> {
 		let found = false;
 		try {
-			await scan(sessionId, (record) => {
-				if (!found && foldForSearch(searchableText(record)).includes(foldedSearch)) found = true;
-			});
+			await scan(
+				sessionId,
+				(record) => {
+					if (!found && foldForSearch(searchableText(record)).includes(foldedSearch)) found = true;
+				},
+				false,
+			);
 		} catch (error) {
 			if (error instanceof SessionNotFoundError) return false; // Deleted while listing.
 			throw error;
@@ -193,6 +221,7 @@ export function createJsonlTranscriptStore(options: JsonlTranscriptStoreOptions)
 				create: writerOptions?.create,
 				durability,
 				maxLineBytes,
+				blobThresholdBytes,
 			});
 		},
 
@@ -217,7 +246,7 @@ export function createJsonlTranscriptStore(options: JsonlTranscriptStoreOptions)
 				for (const offset of [...new Set(byteOffsets)].sort((a, b) => a - b)) {
 					const text = await readLineAt(handle, offset, size, maxLineBytes, window);
 					try {
-						byOffset.set(offset, parseSessionRecords(text));
+						byOffset.set(offset, parseLine(sessionId, text));
 					} catch (error) {
 						throw new SessionRecordError(`byte ${offset}: ${(error as Error).message}`, {
 							field: (error as SessionRecordError).field,
@@ -247,7 +276,7 @@ export function createJsonlTranscriptStore(options: JsonlTranscriptStoreOptions)
 						if (!collecting && (!findSummary || bytes.indexOf(SUMMARY_MARKER) === -1)) return findSummary;
 						let records: ParsedSessionRecord[];
 						try {
-							records = parseSessionRecords(bytes.toString("utf8"), lineFromEnd);
+							records = parseLine(sessionId, bytes.toString("utf8"), lineFromEnd);
 						} catch (error) {
 							if (collecting)
 								problems.push({ line: lineFromEnd, byteOffset, kind: "malformed", message: (error as Error).message });
@@ -324,6 +353,7 @@ export function createJsonlTranscriptStore(options: JsonlTranscriptStoreOptions)
 					throw error;
 				}
 				await unlink(titleSidecarPath(path)).catch(() => {});
+				await rm(blobDirectory(path), { recursive: true, force: true });
 			} finally {
 				lock.release();
 			}

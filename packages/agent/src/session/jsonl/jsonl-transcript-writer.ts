@@ -24,6 +24,7 @@ import { promisify } from "node:util";
 import { serializeSessionRecord } from "../record-format.js";
 import { SessionNotFoundError, SessionRecordError } from "../session-errors.js";
 import type { SessionHeaderRecord, SessionRecord, TranscriptReadProblem, TranscriptWriter } from "../session-types.js";
+import { blobDirectory, moveLargeBlocksToBlobs } from "./blob-files.js";
 import {
 	ensureOwnerOnlyDirectory,
 	OWNER_ONLY_FILE_MODE,
@@ -46,6 +47,8 @@ export interface OpenJsonlWriterOptions {
 	create?: SessionHeaderRecord;
 	durability: JsonlDurability;
 	maxLineBytes: number;
+	/** File and audio blocks with more base64 characters than this go to blob files (blob-files.ts). */
+	blobThresholdBytes: number;
 }
 
 const fdatasyncAsync = promisify(fdatasync);
@@ -60,7 +63,7 @@ export function lockPath(transcriptPath: string): string {
 }
 
 export function openJsonlTranscriptWriter(options: OpenJsonlWriterOptions): JsonlTranscriptWriter {
-	const { sessionId, path, create, durability, maxLineBytes } = options;
+	const { sessionId, path, create, durability, maxLineBytes, blobThresholdBytes } = options;
 	if (create && (create.type !== "session" || create.sessionId !== sessionId)) {
 		throw new SessionRecordError(
 			`the create header must be a "session" record with sessionId "${sessionId}", got type ${JSON.stringify(create.type)} and sessionId ${JSON.stringify(create.sessionId)}`,
@@ -117,7 +120,8 @@ export function openJsonlTranscriptWriter(options: OpenJsonlWriterOptions): Json
 	function encode(records: SessionRecord[]): Buffer {
 		const lines: Buffer[] = [];
 		for (const record of records) {
-			const line = Buffer.from(`${serializeSessionRecord(record)}\n`);
+			const stored = moveLargeBlocksToBlobs(record, blobDirectory(path), blobThresholdBytes);
+			const line = Buffer.from(`${serializeSessionRecord(stored)}\n`);
 			if (line.length - 1 > maxLineBytes) {
 				throw new SessionRecordError(
 					`a ${record.type} record of ${line.length - 1} bytes is over the limit of ${maxLineBytes} bytes (maxLineBytes); readers would skip it, so it was not written`,

@@ -5,9 +5,11 @@ import {
 	modelAcceptsImages,
 	splitToolResultContent,
 } from "../../message/encode-content.js";
+import { decodeTextFile, fileNameOf, isPdfFile } from "../../message/file-content.js";
 import type {
 	Api,
 	AssistantMessage,
+	FileContent,
 	ImageContent,
 	Message,
 	Model,
@@ -23,6 +25,7 @@ type MessageParam = Anthropic.Messages.MessageParam;
 type ContentBlockParam = Anthropic.Messages.ContentBlockParam;
 type TextBlockParam = Anthropic.Messages.TextBlockParam;
 type ImageBlockParam = Anthropic.Messages.ImageBlockParam;
+type DocumentBlockParam = Anthropic.Messages.DocumentBlockParam;
 type ToolResultBlockParam = Anthropic.Messages.ToolResultBlockParam;
 export type CacheControl = Anthropic.Messages.CacheControlEphemeral;
 
@@ -45,6 +48,28 @@ function encodeImage(image: ImageContent, model: Model<Api>): ImageBlockParam | 
 	};
 }
 
+/**
+ * A file as a `document` block (https://docs.claude.com/en/docs/build-with-claude/pdf-support and
+ * https://docs.claude.com/en/api/messages): a PDF as a base64 or url source, a text file as a
+ * `text` source holding the decoded text. The file name goes in `title`.
+ */
+function encodeFile(file: FileContent): DocumentBlockParam {
+	const title = fileNameOf(file);
+	if (!isPdfFile(file)) {
+		return {
+			type: "document",
+			source: { type: "text", media_type: "text/plain", data: sanitizeSurrogates(decodeTextFile(file)) },
+			title,
+		};
+	}
+	if (file.url !== undefined) return { type: "document", source: { type: "url", url: file.url }, title };
+	return {
+		type: "document",
+		source: { type: "base64", media_type: "application/pdf", data: file.data ?? "" },
+		title,
+	};
+}
+
 function encodeUserContent(message: UserMessage, model: Model<Api>): ContentBlockParam[] {
 	if (typeof message.content === "string") {
 		return isBlank(message.content) ? [] : [{ type: "text", text: sanitizeSurrogates(message.content) }];
@@ -53,8 +78,13 @@ function encodeUserContent(message: UserMessage, model: Model<Api>): ContentBloc
 	for (const part of message.content) {
 		if (part.type === "text") {
 			if (!isBlank(part.text)) blocks.push({ type: "text", text: sanitizeSurrogates(part.text) });
-		} else {
+		} else if (part.type === "image") {
 			blocks.push(encodeImage(part, model));
+		} else if (part.type === "file") {
+			blocks.push(encodeFile(part));
+		} else {
+			// Checked before the call (input-support.ts); reached only when the encoder is used directly.
+			throw new Error(`The Anthropic Messages API takes no audio (${model.provider}/${model.id}); send a transcript`);
 		}
 	}
 	return blocks;

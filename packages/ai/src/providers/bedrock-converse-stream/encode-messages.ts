@@ -4,9 +4,11 @@ import {
 	modelAcceptsImages,
 	splitToolResultContent,
 } from "../../message/encode-content.js";
+import { baseMimeType, fileNameOf } from "../../message/file-content.js";
 import type {
 	AssistantMessage,
 	BedrockConverseCompat,
+	FileContent,
 	ImageContent,
 	Message,
 	Model,
@@ -18,6 +20,7 @@ import type {
 	BedrockMessage,
 	CachePointBlock,
 	ContentBlock,
+	DocumentFormat,
 	DocumentType,
 	ImageBlock,
 	ToolResultContentBlock,
@@ -54,16 +57,58 @@ function encodeImage(image: ImageContent, model: BedrockModel): ContentBlock {
 	return { image: { format, source: { bytes: image.data } } };
 }
 
+// Converse names a document's format, not its media type; formats per
+// https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_DocumentBlock.html
+const DOCUMENT_FORMATS: Record<string, DocumentFormat> = {
+	"application/pdf": "pdf",
+	"text/plain": "txt",
+	"text/markdown": "md",
+	"text/csv": "csv",
+	"text/html": "html",
+};
+
+/**
+ * A document name Converse accepts: it allows only alphanumerics, single whitespace characters,
+ * hyphens, parentheses and square brackets (DocumentBlock `name`, see the page above), so the
+ * extension's dot and anything else become spaces. Names must differ within a message.
+ */
+function documentName(file: FileContent, used: Set<string>): string {
+	const base =
+		fileNameOf(file)
+			.replace(/[^A-Za-z0-9\s\-()[\]]/g, " ")
+			.replace(/\s+/g, " ")
+			.trim() || "document";
+	let name = base;
+	for (let count = 2; used.has(name); count++) name = `${base} (${count})`;
+	used.add(name);
+	return name;
+}
+
+/** A file as a `document` block of bytes; text types other than the listed ones go as txt. */
+function encodeFile(file: FileContent, usedNames: Set<string>): ContentBlock {
+	if (file.data === undefined) {
+		throw new Error(`Bedrock Converse cannot fetch "${fileNameOf(file)}" from a URL; pass its bytes as data (base64)`);
+	}
+	const format = DOCUMENT_FORMATS[baseMimeType(file.mimeType)] ?? "txt";
+	return { document: { format, name: documentName(file, usedNames), source: { bytes: file.data } } };
+}
+
 function encodeUserContent(message: UserMessage, model: BedrockModel): ContentBlock[] {
 	if (typeof message.content === "string") {
 		return isBlank(message.content) ? [] : [{ text: sanitizeSurrogates(message.content) }];
 	}
 	const blocks: ContentBlock[] = [];
+	const documentNames = new Set<string>();
 	for (const part of message.content) {
 		if (part.type === "text") {
 			if (!isBlank(part.text)) blocks.push({ text: sanitizeSurrogates(part.text) });
-		} else {
+		} else if (part.type === "image") {
 			blocks.push(encodeImage(part, model));
+		} else if (part.type === "file") {
+			blocks.push(encodeFile(part, documentNames));
+		} else {
+			// Checked before the call (input-support.ts); reached only when the encoder is used directly.
+			throw new Error(`Bedrock Converse takes no audio (${model.id}); send a transcript`);
 		}
 	}
 	return blocks;

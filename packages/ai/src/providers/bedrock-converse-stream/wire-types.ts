@@ -19,12 +19,25 @@ export interface ImageBlock {
 	source: { bytes: string };
 }
 
+/** @see https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_DocumentBlock.html */
+export type DocumentFormat = "pdf" | "csv" | "doc" | "docx" | "xls" | "xlsx" | "html" | "txt" | "md";
+
+/** @see https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_DocumentBlock.html */
+export interface DocumentBlock {
+	format: DocumentFormat;
+	/** Alphanumerics, single spaces, hyphens, parentheses and square brackets only; unique in a message. */
+	name: string;
+	/** The document's bytes, base64. */
+	source: { bytes: string };
+}
+
 export type ToolResultContentBlock = { text: string } | { image: ImageBlock } | { json: DocumentType };
 
 /** @see https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ContentBlock.html */
 export type ContentBlock =
 	| { text: string }
 	| { image: ImageBlock }
+	| { document: DocumentBlock }
 	| { cachePoint: CachePointBlock }
 	| { toolUse: { toolUseId: string; name: string; input: DocumentType } }
 	| {

@@ -8,10 +8,12 @@ import {
 	modelAcceptsImages,
 	splitToolResultContent,
 } from "../../message/encode-content.js";
+import { baseMimeType, isPdfFile, textFileAsText } from "../../message/file-content.js";
 import { sanitizeToolCallIdCharacters } from "../../message/tool-call-ids.js";
 import type {
 	Api,
 	AssistantMessage,
+	FileContent,
 	ImageContent,
 	Message,
 	Model,
@@ -58,6 +60,18 @@ function imagePart(image: ImageContent): GeminiPart {
 	return { inlineData: { mimeType: image.mimeType, data: image.data } };
 }
 
+/**
+ * A file as a part (https://ai.google.dev/gemini-api/docs/document-processing): bytes as
+ * `inlineData`, a URL or Files API URI as `fileData`. A text file given as bytes goes as text,
+ * which every Gemini model reads.
+ */
+function filePart(file: FileContent): GeminiPart {
+	const mimeType = baseMimeType(file.mimeType);
+	if (file.url !== undefined) return { fileData: { mimeType, fileUri: file.url } };
+	if (!isPdfFile(file)) return { text: sanitizeSurrogates(textFileAsText(file).text) };
+	return { inlineData: { mimeType, data: file.data ?? "" } };
+}
+
 function encodeUserParts(message: UserMessage, model: Model<Api>): GeminiPart[] {
 	if (typeof message.content === "string") {
 		return message.content.trim() === "" ? [] : [{ text: sanitizeSurrogates(message.content) }];
@@ -66,8 +80,13 @@ function encodeUserParts(message: UserMessage, model: Model<Api>): GeminiPart[] 
 	for (const block of message.content) {
 		if (block.type === "text") {
 			if (block.text.trim() !== "") parts.push({ text: sanitizeSurrogates(block.text) });
-		} else {
+		} else if (block.type === "image") {
 			parts.push(modelAcceptsImages(model) ? imagePart(block) : { text: IMAGE_OMITTED_NOTE });
+		} else if (block.type === "file") {
+			parts.push(filePart(block));
+		} else {
+			// Audio as inline data (https://ai.google.dev/gemini-api/docs/audio).
+			parts.push({ inlineData: { mimeType: baseMimeType(block.mimeType), data: block.data } });
 		}
 	}
 	return parts;

@@ -36,6 +36,8 @@ export interface GeminiPart {
 	/** Opaque signature of the model's reasoning, to be sent back with the same part. */
 	thoughtSignature?: string;
 	inlineData?: GeminiInlineData;
+	/** A file the API fetches: a Files API URI, a `gs://` object (Vertex) or an https URL. */
+	fileData?: { mimeType: string; fileUri: string };
 	functionCall?: GeminiFunctionCall;
 	functionResponse?: GeminiFunctionResponse;
 }

@@ -5,6 +5,7 @@ import {
 	modelAcceptsImages,
 	splitToolResultContent,
 } from "../../message/encode-content.js";
+import { fileDataUrl, fileNameOf, isPdfFile, textFileAsText } from "../../message/file-content.js";
 import { transformMessages } from "../../message/transform-messages.js";
 import type {
 	Api,
@@ -12,8 +13,8 @@ import type {
 	ImageContent,
 	Message,
 	Model,
-	TextContent,
 	ToolResultMessage,
+	UserContent,
 	UserMessage,
 } from "../../types.js";
 import { sanitizeSurrogates } from "../../utils/sanitize-unicode.js";
@@ -25,6 +26,7 @@ import type {
 	MistralTextChunk,
 	MistralThinkingChunk,
 	MistralToolMessage,
+	MistralUserChunk,
 	MistralUserMessage,
 } from "./wire-types.js";
 
@@ -65,11 +67,15 @@ function encodeUserMessage(message: UserMessage, acceptsImages: boolean): Mistra
 	return { role: "user", content: chunks.length > 0 ? chunks : [{ type: "text", text: IMAGE_OMITTED_NOTE }] };
 }
 
-function encodeUserBlock(
-	block: TextContent | ImageContent,
-	acceptsImages: boolean,
-): MistralTextChunk | MistralImageChunk {
+function encodeUserBlock(block: UserContent, acceptsImages: boolean): MistralUserChunk {
 	if (block.type === "text") return { type: "text", text: sanitizeSurrogates(block.text) };
+	if (block.type === "file") {
+		// A PDF as document_url (a URL or a data: URL); a text file as text, which every model reads.
+		if (!isPdfFile(block)) return { type: "text", text: sanitizeSurrogates(textFileAsText(block).text) };
+		const url = block.url ?? fileDataUrl({ ...block, data: block.data ?? "" });
+		return { type: "document_url", document_url: url, document_name: fileNameOf(block) };
+	}
+	if (block.type === "audio") return { type: "input_audio", input_audio: block.data };
 	if (!acceptsImages) return { type: "text", text: IMAGE_OMITTED_NOTE };
 	return imageChunk(block);
 }

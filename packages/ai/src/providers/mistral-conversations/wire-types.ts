@@ -14,6 +14,25 @@ export interface MistralImageChunk {
 	image_url: string;
 }
 
+/**
+ * A document (a PDF) as a URL or a `data:` URL, with its name
+ * (https://docs.mistral.ai/capabilities/OCR/document_understanding).
+ */
+export interface MistralDocumentChunk {
+	type: "document_url";
+	document_url: string;
+	document_name?: string;
+}
+
+/** Audio as base64 for the Voxtral models (https://docs.mistral.ai/capabilities/audio/). */
+export interface MistralAudioChunk {
+	type: "input_audio";
+	input_audio: string;
+}
+
+/** What a user message may hold. */
+export type MistralUserChunk = MistralTextChunk | MistralImageChunk | MistralDocumentChunk | MistralAudioChunk;
+
 /** Reasoning of Magistral and adjustable-reasoning models: text chunks inside a thinking chunk. */
 export interface MistralThinkingChunk {
 	type: "thinking";
@@ -36,7 +55,7 @@ export interface MistralSystemMessage {
 
 export interface MistralUserMessage {
 	role: "user";
-	content: string | (MistralTextChunk | MistralImageChunk)[];
+	content: string | MistralUserChunk[];
 }
 
 export interface MistralAssistantMessage {

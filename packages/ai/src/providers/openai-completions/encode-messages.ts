@@ -6,17 +6,20 @@ import {
 	parseJsonSignature,
 	splitToolResultContent,
 } from "../../message/encode-content.js";
+import { audioFormatOf, fileDataUrl, fileNameOf, isPdfFile, textFileAsText } from "../../message/file-content.js";
 import { normalizeOpenAICompletionsToolCallId } from "../../message/tool-call-ids.js";
 import { transformMessages } from "../../message/transform-messages.js";
 import type {
 	Api,
 	AssistantMessage,
+	FileContent,
 	ImageContent,
 	Message,
 	Model,
 	TextContent,
 	ThinkingContent,
 	ToolResultMessage,
+	UserContent,
 	UserMessage,
 } from "../../types.js";
 import { sanitizeSurrogates } from "../../utils/sanitize-unicode.js";
@@ -101,10 +104,27 @@ function encodeUserMessage(message: UserMessage, acceptsImages: boolean): ChatUs
 	return { role: "user", content: parts };
 }
 
-function encodeUserBlock(block: TextContent | ImageContent, acceptsImages: boolean): ChatContentPart {
+function encodeUserBlock(block: UserContent, acceptsImages: boolean): ChatContentPart {
 	if (block.type === "text") return { type: "text", text: sanitizeSurrogates(block.text) };
+	if (block.type === "file") return encodeFile(block);
+	if (block.type === "audio") {
+		// Only wav and mp3 are accepted; input-support.ts refuses other formats before the call.
+		return { type: "input_audio", input_audio: { data: block.data, format: audioFormatOf(block) ?? "wav" } };
+	}
 	if (!acceptsImages) return { type: "text", text: IMAGE_OMITTED_NOTE };
 	return imagePart(block);
+}
+
+/**
+ * A PDF as a `file` part holding a data URL and its name; a text file as text, since the API's
+ * file part is for PDFs (https://platform.openai.com/docs/guides/pdf-files).
+ */
+function encodeFile(file: FileContent): ChatContentPart {
+	if (!isPdfFile(file)) return { type: "text", text: sanitizeSurrogates(textFileAsText(file).text) };
+	if (file.data === undefined) {
+		throw new Error(`Chat Completions cannot fetch "${fileNameOf(file)}" from a URL; pass its bytes as data (base64)`);
+	}
+	return { type: "file", file: { file_data: fileDataUrl({ ...file, data: file.data }), filename: fileNameOf(file) } };
 }
 
 function imagePart(image: ImageContent): ChatContentPart {

@@ -20,7 +20,19 @@ export interface ChatImagePart {
 	image_url: { url: string };
 }
 
-export type ChatContentPart = ChatTextPart | ChatImagePart;
+/** A file inline as a data URL (https://platform.openai.com/docs/api-reference/chat/create). */
+export interface ChatFilePart {
+	type: "file";
+	file: { file_data: string; filename: string };
+}
+
+/** Audio as base64 with its format (https://platform.openai.com/docs/guides/audio). */
+export interface ChatAudioPart {
+	type: "input_audio";
+	input_audio: { data: string; format: string };
+}
+
+export type ChatContentPart = ChatTextPart | ChatImagePart | ChatFilePart | ChatAudioPart;
 
 export interface ChatToolCall {
 	id: string;

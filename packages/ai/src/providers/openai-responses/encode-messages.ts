@@ -12,8 +12,17 @@ import {
 	parseJsonSignature,
 	splitToolResultContent,
 } from "../../message/encode-content.js";
+import { fileDataUrl, fileNameOf, isPdfFile, textFileAsText } from "../../message/file-content.js";
 import { hashToAlphanumeric, parseResponsesToolCallId } from "../../message/tool-call-ids.js";
-import type { Api, AssistantMessage, Message, Model, ToolResultMessage, UserMessage } from "../../types.js";
+import type {
+	Api,
+	AssistantMessage,
+	FileContent,
+	Message,
+	Model,
+	ToolResultMessage,
+	UserMessage,
+} from "../../types.js";
 import { sanitizeSurrogates } from "../../utils/sanitize-unicode.js";
 import { renderSystemMessageUpdate } from "../../utils/system-messages.js";
 import { parseTextSignature } from "./text-signature.js";
@@ -56,6 +65,11 @@ function encodeUserMessage(message: UserMessage, model: Model<Api>): ResponseInp
 	for (const block of message.content) {
 		if (block.type === "text") {
 			if (block.text.trim() !== "") content.push({ type: "input_text", text: sanitizeSurrogates(block.text) });
+		} else if (block.type === "file") {
+			content.push(encodeFile(block));
+		} else if (block.type === "audio") {
+			// Checked before the call (input-support.ts); reached only when the encoder is used directly.
+			throw new Error(`The Responses API takes no audio input (${model.provider}/${model.id}); send a transcript`);
 		} else if (modelAcceptsImages(model)) {
 			content.push({ type: "input_image", detail: "auto", image_url: imageDataUrl(block) });
 		} else {
@@ -63,6 +77,16 @@ function encodeUserMessage(message: UserMessage, model: Model<Api>): ResponseInp
 		}
 	}
 	return content.length > 0 ? { role: "user", content } : undefined;
+}
+
+/**
+ * A PDF as `input_file` with inline `file_data` (a data URL) and its name, or with `file_url`
+ * (https://platform.openai.com/docs/guides/pdf-files); a text file as `input_text`.
+ */
+function encodeFile(file: FileContent): ResponseInputContent {
+	if (!isPdfFile(file)) return { type: "input_text", text: sanitizeSurrogates(textFileAsText(file).text) };
+	if (file.url !== undefined) return { type: "input_file", file_url: file.url };
+	return { type: "input_file", file_data: fileDataUrl({ ...file, data: file.data ?? "" }), filename: fileNameOf(file) };
 }
 
 function encodeAssistantMessage(
