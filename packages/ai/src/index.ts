@@ -107,6 +107,7 @@ export {
 export {
 	clampThinkingLevel,
 	getSupportedThinkingLevels,
+	supportsMax,
 	supportsXhigh,
 	type ThinkingLevelOrOff,
 } from "./models/thinking-levels.js";

@@ -68,10 +68,14 @@ export type KnownProvider =
 
 export type Provider = KnownProvider | (string & {});
 
-/** Unified reasoning level for streamSimple. Undefined means thinking is off. */
-export type ThinkingLevel = "minimal" | "low" | "medium" | "high" | "xhigh";
+/**
+ * Unified reasoning level for streamSimple. Undefined means thinking is off. "xhigh" and "max" exist
+ * only on models whose `thinkingLevelMap` declares them; elsewhere they move to the nearest level the
+ * model has (models/thinking-levels.ts).
+ */
+export type ThinkingLevel = "minimal" | "low" | "medium" | "high" | "xhigh" | "max";
 
-/** Token budgets for providers that take a budget; xhigh uses the high budget. */
+/** Token budgets for providers that take a budget; xhigh and max use the high budget. */
 export interface ThinkingBudgets {
 	minimal?: number;
 	low?: number;
@@ -529,7 +533,7 @@ export type ModelCompat<TApi extends Api> = TApi extends "openai-completions"
 					? BedrockConverseCompat
 					: Record<string, unknown>;
 
-/** Keys off…xhigh; a string is the provider's value for that level, null means unsupported. */
+/** Keys off…max; a string is the provider's value for that level, null means unsupported. */
 export type ThinkingLevelMap = Partial<Record<"off" | ThinkingLevel, string | null>>;
 
 export interface ModelCost {

@@ -46,7 +46,7 @@ export interface ValidatedProxyRequest {
 	options: ProxyForwardedOptions;
 }
 
-const thinkingLevels = new Set(["minimal", "low", "medium", "high", "xhigh"]);
+const thinkingLevels = new Set(["minimal", "low", "medium", "high", "xhigh", "max"]);
 const cacheRetentions = new Set(["none", "short", "long"]);
 const transports = new Set(["sse", "websocket", "websocket-cached", "auto"]);
 

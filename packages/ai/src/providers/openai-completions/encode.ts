@@ -77,7 +77,8 @@ export function encodeOpenAICompletionsRequest(
 
 /**
  * The vendor value for a level: `compat.reasoningEffortMap` first, then the model's
- * `thinkingLevelMap`; xhigh becomes high unless the model declares xhigh.
+ * `thinkingLevelMap`; a level above high the model does not declare moves down to the nearest one it
+ * declares (max → xhigh → high), as the model would reject the name.
  */
 export function mapOpenAICompletionsReasoningEffort(
 	model: Model<"openai-completions">,
@@ -88,7 +89,8 @@ export function mapOpenAICompletionsReasoningEffort(
 	if (mapped !== undefined) return mapped;
 	const fromModel = model.thinkingLevelMap?.[level];
 	if (typeof fromModel === "string") return fromModel;
-	if (level === "xhigh" && typeof model.thinkingLevelMap?.xhigh !== "string") return "high";
+	if (level === "max") return mapOpenAICompletionsReasoningEffort(model, compat, "xhigh");
+	if (level === "xhigh") return "high";
 	return level;
 }
 
