@@ -59,6 +59,8 @@ export {
 	MAX_TOOL_ARGUMENTS_LENGTH,
 	TOOL_ARGUMENTS_REJECTED,
 } from "./message/assistant-message-builder.js";
+export { checkSamplingParams, samplingParamKeys } from "./message/sampling-keys.js";
+export { resolveSamplingParams } from "./message/sampling-params.js";
 export {
 	adjustMaxTokensForThinking,
 	buildBaseOptions,

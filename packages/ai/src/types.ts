@@ -291,8 +291,29 @@ export interface RawStreamEvent {
 	readonly data: string;
 }
 
+/**
+ * Sampling parameters by their wire names (`top_p`, `top_k`, `min_p`, `repetition_penalty`,
+ * `frequency_penalty`, `presence_penalty`, `seed`, …). See StreamOptions.samplingParams.
+ */
+export type SamplingParams = Record<string, unknown>;
+
+/** Sampling parameters per thinking level ("off" included). */
+export type SamplingParamsByThinkingLevel = Partial<Record<"off" | ThinkingLevel, SamplingParams>>;
+
 export interface StreamOptions {
 	temperature?: number;
+	/**
+	 * Sampling parameters beyond temperature, merged over `Model.samplingParams` (and, through
+	 * streamSimple, the model's `samplingParamsByThinkingLevel`) per key. OpenAI-compatible APIs
+	 * (Chat Completions, Responses, Azure) and Mistral take the keys into the request body as given,
+	 * after the named fields, so a key here overrides them (custom servers such as vLLM or llama.cpp
+	 * receive what Keel does not model). Anthropic takes `temperature`, `top_p`, `top_k`; Gemini
+	 * takes them in `generationConfig` (top_p as topP); Bedrock takes temperature and top_p in
+	 * `inferenceConfig` and other keys in `additionalModelRequestFields`. The Codex endpoint takes
+	 * none. A key the model does not take by its catalogue flags is left out (Claude Opus 4.7 and
+	 * later take no sampling parameters).
+	 */
+	samplingParams?: SamplingParams;
 	maxTokens?: number;
 	signal?: AbortSignal;
 	/** Overrides the environment lookup. */
@@ -572,6 +593,10 @@ export interface Model<TApi extends Api = Api> {
 	headers?: Record<string, string>;
 	compat?: ModelCompat<TApi>;
 	thinkingLevelMap?: ThinkingLevelMap;
+	/** Default sampling parameters for this model; a request's `samplingParams` override them per key. */
+	samplingParams?: SamplingParams;
+	/** Sampling parameters for the thinking level the model really gets (after clamping), over `samplingParams`. */
+	samplingParamsByThinkingLevel?: SamplingParamsByThinkingLevel;
 	/**
 	 * Set when the provider has announced the model's retirement: calls still work until `retiresOn`,
 	 * and each call warns (once per process on the console, and as a diagnostic on the final message).

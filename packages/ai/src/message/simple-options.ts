@@ -1,4 +1,5 @@
 import type { Api, Model, SimpleStreamOptions, StreamOptions, ThinkingBudgets, ThinkingLevel } from "../types.js";
+import { resolveSamplingParams } from "./sampling-params.js";
 
 /** Default token budgets per level; xhigh and max use the high budget. */
 export const DEFAULT_THINKING_BUDGETS: Readonly<Required<ThinkingBudgets>> = {
@@ -20,6 +21,7 @@ export function defaultMaxTokens(model: Model<Api>): number {
 export function buildBaseOptions(model: Model<Api>, options: SimpleStreamOptions | undefined): StreamOptions {
 	return {
 		temperature: options?.temperature,
+		samplingParams: resolveSamplingParams(model, options?.reasoning ?? "off", options?.samplingParams),
 		maxTokens: options?.maxTokens ?? defaultMaxTokens(model),
 		signal: options?.signal,
 		apiKey: options?.apiKey,

@@ -1,3 +1,4 @@
+import { samplingParamsForRequest } from "../../message/sampling-params.js";
 import { resolveCacheRetention } from "../../message/simple-options.js";
 import type { Context, Model, ThinkingLevel } from "../../types.js";
 import {
@@ -72,6 +73,10 @@ export function encodeOpenAICompletionsRequest(
 		const { only, order } = compat.vercelGatewayRouting;
 		body.providerOptions = { gateway: { ...(only ? { only } : {}), ...(order ? { order } : {}) } };
 	}
+	// Last, so a sampling key overrides a named field: servers such as vLLM, SGLang and llama.cpp take
+	// keys Keel does not model (top_k, min_p, repetition_penalty) beside OpenAI's top_p and penalties.
+	// @see https://docs.vllm.ai/en/latest/serving/openai_compatible_server.html#extra-parameters
+	Object.assign(body, samplingParamsForRequest(model, options));
 	return body;
 }
 
