@@ -55,6 +55,7 @@ export {
 	pendingToolApprovals,
 } from "./approval/paused-run.js";
 // --- agent core, continued (Biome sorts exports by path) ---
+export { type AgentToolCallOutcome, type RunToolCallOptions, runToolCall } from "./run-tool-call.js";
 export { ABORTED_TOOL_TEXT, SKIPPED_FOR_STEERING_TEXT, TRUNCATED_TOOL_CALL_TEXT } from "./tool-execution.js";
 export type {
 	AfterToolCallContext,
