@@ -337,7 +337,7 @@ async function runLoop(run: Run, prompts: AgentMessage[], resume?: PausedToolRun
 				if (assistantMessage.stopReason === "error" || assistantMessage.stopReason === "aborted") {
 					// Its tool calls (complete or cut short) are never run, but each still gets its result.
 					const toolResults = await addMissingToolResults(run, assistantMessage, notRunText(assistantMessage));
-					// The run ends whatever finishTurn answers: it is told, as pi 1.5 tells it.
+					// The run ends whatever finishTurn answers; it is told so that it sees every turn.
 					await askFinishTurn(run, assistantMessage, toolResults);
 					await emit(run, { type: "turn_end", message: assistantMessage, toolResults });
 					await emit(run, { type: "agent_end", messages: run.newMessages });

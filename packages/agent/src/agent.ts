@@ -66,9 +66,9 @@ export interface AgentOptions {
 	shouldStopAfterTurn?: AgentLoopConfig["shouldStopAfterTurn"];
 	/** Changes model, thinking level, context or messages before each turn after the first. */
 	prepareNextTurn?: AgentLoopConfig["prepareNextTurn"];
-	/** Changes context, model or thinking level right before every LLM call, the first included (pi 1.5). */
+	/** Changes context, model or thinking level right before every LLM call, the first included. */
 	prepareRequest?: AgentLoopConfig["prepareRequest"];
-	/** Ends the run, or asks for one more LLM call, after each turn, before turn_end (pi 1.5). */
+	/** Ends the run, or asks for one more LLM call, after each turn, before turn_end. */
 	finishTurn?: AgentLoopConfig["finishTurn"];
 	/** Decides which tool calls wait for approval (see docs/approvals.md). */
 	approvalPolicy?: AgentLoopConfig["approvalPolicy"];

@@ -195,7 +195,7 @@ export type AgentTurnDecision = { action: "continue" } | { action: "end" };
 export type FinishTurn = (
 	turn: AgentTurnContext,
 	signal?: AbortSignal,
-	// biome-ignore lint/suspicious/noConfusingVoidType: a hook with no return statement is valid, as in pi 1.5.
+	// biome-ignore lint/suspicious/noConfusingVoidType: a hook with no return statement is a valid hook.
 ) => MaybePromise<AgentTurnDecision | undefined | void>;
 
 /** What prepareRequest sees: the state the next LLM call would use. */
@@ -217,7 +217,7 @@ export type AgentRequestUpdate = Omit<AgentLoopTurnUpdate, "messages">;
 export type PrepareRequest = (
 	request: PrepareRequestContext,
 	signal?: AbortSignal,
-	// biome-ignore lint/suspicious/noConfusingVoidType: a hook with no return statement is valid, as in pi 1.5.
+	// biome-ignore lint/suspicious/noConfusingVoidType: a hook with no return statement is a valid hook.
 ) => MaybePromise<AgentRequestUpdate | undefined | void>;
 
 /**
@@ -286,9 +286,9 @@ export interface AgentLoopConfig extends SimpleStreamOptions {
 	prepareNextTurn?: (context: PrepareNextTurnContext) => MaybePromise<AgentLoopTurnUpdate | undefined>;
 	/** Called after each turn_end; returning true ends the run (agent_end) without polling follow-ups. */
 	shouldStopAfterTurn?: (context: ShouldStopAfterTurnContext) => MaybePromise<boolean>;
-	/** pi 1.5's hook before turn_end: end the run, or make sure one more LLM call follows (see FinishTurn). */
+	/** Before turn_end: end the run, or make sure one more LLM call follows (see FinishTurn). */
 	finishTurn?: FinishTurn;
-	/** pi 1.5's hook right before every LLM call, the first included (see PrepareRequest). */
+	/** Right before every LLM call, the first included (see PrepareRequest). */
 	prepareRequest?: PrepareRequest;
 }
 
