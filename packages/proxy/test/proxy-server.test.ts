@@ -159,6 +159,11 @@ describe("proxy server refusals (fetch adapter)", () => {
 			reasoning: "max",
 			samplingParams: { top_p: 0.9, top_k: 40 },
 		});
+		// streamProxy sends them too.
+		expect(pickForwardedOptions({ reasoning: "max", samplingParams: { top_p: 0.5 } })).toEqual({
+			reasoning: "max",
+			samplingParams: { top_p: 0.5 },
+		});
 	});
 
 	it("drops unknown options instead of passing them upstream", async () => {
