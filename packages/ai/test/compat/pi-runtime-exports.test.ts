@@ -1,6 +1,6 @@
 // pi-ai 1.5's transcript helpers, parseToolCallArguments, ModelsError, getModelType/isModelType,
 // the diagnostics helpers and lazyApi/lazyStream, each pinned to pi's documented behaviour.
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import {
 	type AssistantMessageEvent,
 	appendAssistantMessageDiagnostic,
@@ -8,6 +8,7 @@ import {
 	createAssistantMessageDiagnostic,
 	createInitialSystemMessage,
 	declarationsEqual,
+	defaultProviderAuthContext,
 	extractDiagnosticError,
 	getCurrentSystemMessage,
 	getCurrentSystemPrompt,
@@ -153,6 +154,17 @@ describe("ModelsError", () => {
 		expect(error.code).toBe("auth");
 		expect(error.message).toBe("No key for anthropic: store unreadable");
 		expect(new ModelsError("provider", "x: boom", { cause: "boom" }).message).toBe("x: boom");
+	});
+});
+
+describe("defaultProviderAuthContext", () => {
+	it("reads process.env, an empty variable counting as unset", async () => {
+		vi.stubEnv("KEEL_TEST_AUTH_CONTEXT", "value-1");
+		vi.stubEnv("KEEL_TEST_AUTH_CONTEXT_EMPTY", "");
+		const context = defaultProviderAuthContext();
+		expect(await context.env("KEEL_TEST_AUTH_CONTEXT")).toBe("value-1");
+		expect(await context.env("KEEL_TEST_AUTH_CONTEXT_EMPTY")).toBeUndefined();
+		vi.unstubAllEnvs();
 	});
 });
 
