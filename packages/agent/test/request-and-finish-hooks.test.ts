@@ -134,6 +134,21 @@ describe("finishTurn", () => {
 		]);
 	});
 
+	it("gives a batch whose tools asked to terminate one more call when it answers continue", async () => {
+		const { faux, models } = collectionWithFaux();
+		faux.setResponses([fauxAssistantMessage([fauxToolCall("echo", { value: "a" })]), fauxAssistantMessage("after")]);
+		let turns = 0;
+		const agent = new Agent({
+			initialState: { model: faux.getModel("first"), tools: [echoTool()] },
+			streamFn: models.streamSimple,
+			beforeToolCall: () => ({ block: true, reason: "stop here", terminate: true }),
+			finishTurn: () => (++turns === 1 ? { action: "continue" } : undefined),
+		});
+		await agent.prompt("go");
+		expect(faux.state.callCount).toBe(2);
+		expect(textOf(agent.state.messages.at(-1) as never)).toBe("after");
+	});
+
 	it("adds no extra call when a follow-up already gives the next one", async () => {
 		const { faux, models } = collectionWithFaux();
 		faux.setResponses([fauxAssistantMessage("one"), fauxAssistantMessage("two")]);
