@@ -78,7 +78,11 @@ describe("runToolCall", () => {
 		const unknown = await runToolCall(call("nope", {}), { tools: [echoTool()], assistantMessage, context });
 		expect(unknown.isError).toBe(true);
 		expect(textOf(unknown.result as never)).toContain('Tool "nope" not found');
-		const invalid = await runToolCall(call("echo", { other: true }), { tools: [echoTool()], assistantMessage, context });
+		const invalid = await runToolCall(call("echo", { other: true }), {
+			tools: [echoTool()],
+			assistantMessage,
+			context,
+		});
 		expect(invalid.isError).toBe(true);
 		const throwing: AgentTool = {
 			...echoTool("boom"),
