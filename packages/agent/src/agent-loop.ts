@@ -72,9 +72,12 @@ import type {
 	AgentEventSink,
 	AgentLoopConfig,
 	AgentMessage,
+	AgentRequestUpdate,
+	AgentTurnDecision,
 	PausedToolCall,
 	PausedToolRun,
 	PrepareNextTurnContext,
+	PrepareRequestContext,
 	StreamFn,
 	ToolApprovalDecision,
 } from "./types.js";
@@ -341,6 +344,8 @@ async function runLoop(run: Run, prompts: AgentMessage[], resume?: PausedToolRun
 		if (!resume) run.pending = await pollSteering(run);
 		let firstTurn = true;
 		let lastTurn: PrepareNextTurnContext | undefined;
+		// finishTurn asked for one more LLM call, not yet given by tool results, steering or follow-ups.
+		let continuationAsked = false;
 		while (true) {
 			let hadToolCalls = true;
 			while (hadToolCalls || run.pending.length > 0) {
@@ -356,6 +361,7 @@ async function runLoop(run: Run, prompts: AgentMessage[], resume?: PausedToolRun
 				}
 
 				const resumed = resume ? findLastAssistantMessage(context.messages) : undefined;
+				if (!resumed && config.prepareRequest) await applyRequestUpdate(run);
 				const assistantMessage = resumed ?? (await streamAssistantResponse(run));
 				if (isInterruptedMessage(assistantMessage) && !resumed) {
 					// Cut short by steering: none of its calls started, each is answered, the steering goes next.
@@ -369,6 +375,8 @@ async function runLoop(run: Run, prompts: AgentMessage[], resume?: PausedToolRun
 				if (assistantMessage.stopReason === "error" || assistantMessage.stopReason === "aborted") {
 					// Its tool calls (complete or cut short) are never run, but each still gets its result.
 					const toolResults = await addMissingToolResults(run, assistantMessage, notRunText(assistantMessage));
+					// The run ends whatever finishTurn answers; it is told so that it sees every turn.
+					await askFinishTurn(run, assistantMessage, toolResults);
 					await emit(run, { type: "turn_end", message: assistantMessage, toolResults });
 					await emit(run, { type: "agent_end", messages: run.newMessages });
 					return run.newMessages;
@@ -408,6 +416,8 @@ async function runLoop(run: Run, prompts: AgentMessage[], resume?: PausedToolRun
 					endToolStep(run);
 				}
 				resume = undefined;
+				// A batch that waits for approval has not finished its turn: finishTurn is asked when it has.
+				const decision = batch.paused ? undefined : await askFinishTurn(run, assistantMessage, batch.toolResults);
 				const ended = emit(run, { type: "turn_end", message: assistantMessage, toolResults: batch.toolResults });
 				if (ended) await ended;
 				lastTurn = { message: assistantMessage, toolResults: batch.toolResults, context, newMessages: run.newMessages };
@@ -420,7 +430,8 @@ async function runLoop(run: Run, prompts: AgentMessage[], resume?: PausedToolRun
 				// Steering messages already taken from the queue are never dropped: while they wait, the
 				// run goes on so the model answers them, even if a tool or the hook asked to stop.
 				if (run.pending.length === 0) {
-					let stop = batch.terminate;
+					continuationAsked = decision?.action === "continue";
+					let stop = decision?.action === "end" || (batch.terminate && !continuationAsked);
 					const shouldStopAfterTurn = config.shouldStopAfterTurn;
 					if (!stop && shouldStopAfterTurn) {
 						const turn = {
@@ -437,11 +448,18 @@ async function runLoop(run: Run, prompts: AgentMessage[], resume?: PausedToolRun
 					}
 					const polled = pollSteering(run);
 					run.pending = isPromiseLike(polled) ? await polled : polled;
+					// A terminating batch asked to stop; finishTurn's "continue" gives it one more call.
+					if (batch.terminate) hadToolCalls = false;
 				}
+				if (hadToolCalls || run.pending.length > 0) continuationAsked = false;
 			}
 			// The agent would stop here: follow-ups, if any, start the turns again.
 			run.pending = await pollMessages("getFollowUpMessages", config.getFollowUpMessages, signal);
-			if (run.pending.length === 0) break;
+			if (run.pending.length === 0) {
+				// finishTurn asked for one more call and nothing else gave one: a turn on the current context.
+				if (!continuationAsked) break;
+				continuationAsked = false;
+			}
 		}
 		await emit(run, { type: "agent_end", messages: run.newMessages });
 		return run.newMessages;
@@ -489,6 +507,12 @@ async function applyNextTurnUpdate(run: Run, turn: PrepareNextTurnContext): Prom
 	if (!prepareNextTurn) return;
 	const update = await callCallback("prepareNextTurn", () => prepareNextTurn(turn), run.signal);
 	if (!update) return;
+	applyTurnUpdate(run, update);
+	if (update.messages && update.messages.length > 0) run.pending.unshift(...update.messages);
+}
+
+/** A new model or thinking level for the next calls, and context fields replaced in place. */
+function applyTurnUpdate(run: Run, update: AgentRequestUpdate): void {
 	if (update.model !== undefined || update.thinkingLevel !== undefined) {
 		const config = Object.assign({}, run.config);
 		if (update.model !== undefined) config.model = update.model;
@@ -506,7 +530,35 @@ async function applyNextTurnUpdate(run: Run, turn: PrepareNextTurnContext): Prom
 		}
 		if (tools !== undefined) run.context.tools = tools;
 	}
-	if (update.messages && update.messages.length > 0) run.pending.unshift(...update.messages);
+}
+
+/**
+ * Asks prepareRequest for changes to the call about to be made, and applies them as
+ * prepareNextTurn's are (without messages: the queues were already taken).
+ */
+async function applyRequestUpdate(run: Run): Promise<void> {
+	const prepareRequest = run.config.prepareRequest;
+	if (!prepareRequest) return;
+	const request: PrepareRequestContext = {
+		context: run.context,
+		model: run.config.model,
+		thinkingLevel: run.config.reasoning ?? "off",
+	};
+	const update = await callCallback("prepareRequest", () => prepareRequest(request, run.signal), run.signal);
+	if (update) applyTurnUpdate(run, update);
+}
+
+/** Asks finishTurn about the turn that just ended; undefined without the hook or an answer. */
+async function askFinishTurn(
+	run: Run,
+	message: AssistantMessage,
+	toolResults: ToolResultMessage[],
+): Promise<AgentTurnDecision | undefined> {
+	const finishTurn = run.config.finishTurn;
+	if (!finishTurn) return undefined;
+	const turn = { message, toolResults, context: run.context, newMessages: run.newMessages };
+	const decision = await callCallback("finishTurn", () => finishTurn(turn, run.signal), run.signal);
+	return decision ?? undefined;
 }
 
 /** Adds a steering, follow-up or toolResult message to the transcript, with its events. */

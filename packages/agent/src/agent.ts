@@ -67,6 +67,10 @@ export interface AgentOptions {
 	shouldStopAfterTurn?: AgentLoopConfig["shouldStopAfterTurn"];
 	/** Changes model, thinking level, context or messages before each turn after the first. */
 	prepareNextTurn?: AgentLoopConfig["prepareNextTurn"];
+	/** Changes context, model or thinking level right before every LLM call, the first included. */
+	prepareRequest?: AgentLoopConfig["prepareRequest"];
+	/** Ends the run, or asks for one more LLM call, after each turn, before turn_end. */
+	finishTurn?: AgentLoopConfig["finishTurn"];
 	/** Decides which tool calls wait for approval (see docs/approvals.md). */
 	approvalPolicy?: AgentLoopConfig["approvalPolicy"];
 	/**
@@ -190,6 +194,8 @@ export class Agent {
 	afterToolCall: AgentLoopConfig["afterToolCall"];
 	shouldStopAfterTurn: AgentLoopConfig["shouldStopAfterTurn"];
 	prepareNextTurn: AgentLoopConfig["prepareNextTurn"];
+	prepareRequest: AgentLoopConfig["prepareRequest"];
+	finishTurn: AgentLoopConfig["finishTurn"];
 	approvalPolicy: AgentLoopConfig["approvalPolicy"];
 	onListenerError: (error: unknown, event: AgentEvent) => void;
 	deduplicateQueuedMessages: boolean;
@@ -216,6 +222,8 @@ export class Agent {
 		this.afterToolCall = options.afterToolCall;
 		this.shouldStopAfterTurn = options.shouldStopAfterTurn;
 		this.prepareNextTurn = options.prepareNextTurn;
+		this.prepareRequest = options.prepareRequest;
+		this.finishTurn = options.finishTurn;
 		this.approvalPolicy = options.approvalPolicy;
 		if (options.pausedRun && !store) {
 			assertCanResume(this.liveState.messages, options.pausedRun);
@@ -700,6 +708,8 @@ export class Agent {
 			afterToolCall: this.afterToolCall,
 			shouldStopAfterTurn: this.shouldStopAfterTurn,
 			prepareNextTurn: this.prepareNextTurn,
+			prepareRequest: this.prepareRequest,
+			finishTurn: this.finishTurn,
 			approvalPolicy: this.approvalPolicy,
 			convertToLlm: this.convertToLlm,
 			transformContext: this.agentStore?.prepareContext ? this.preparingTransform(model) : this.transformContext,

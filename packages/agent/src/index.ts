@@ -70,6 +70,7 @@ export {
 	assertPausedToolRun,
 	pendingToolApprovals,
 } from "./approval/paused-run.js";
+export { type AgentToolCallOutcome, type RunToolCallOptions, runToolCall } from "./run-tool-call.js";
 // --- agent core, continued (Biome sorts exports by path) ---
 export {
 	INTERRUPTED_BY_STEERING_TEXT,
@@ -87,15 +88,21 @@ export type {
 	AgentLoopConfig,
 	AgentLoopTurnUpdate,
 	AgentMessage,
+	AgentRequestUpdate,
 	AgentState,
 	AgentTool,
 	AgentToolCall,
 	AgentToolResult,
 	AgentToolUpdateCallback,
+	AgentTurnContext,
+	AgentTurnDecision,
 	BeforeToolCallContext,
 	BeforeToolCallResult,
 	CustomAgentMessages,
+	FinishTurn,
 	PrepareNextTurnContext,
+	PrepareRequest,
+	PrepareRequestContext,
 	QueueMode,
 	ShouldStopAfterTurnContext,
 	SteeringCheck,

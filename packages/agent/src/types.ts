@@ -191,6 +191,47 @@ export interface ShouldStopAfterTurnContext {
 /** What prepareNextTurn sees: the turn that just ended. */
 export type PrepareNextTurnContext = ShouldStopAfterTurnContext;
 
+/** What finishTurn sees: the turn that just ended, its tool results appended to the context. */
+export type AgentTurnContext = ShouldStopAfterTurnContext;
+
+/** finishTurn's answer; undefined keeps the loop's own scheduling. */
+export type AgentTurnDecision = { action: "continue" } | { action: "end" };
+
+/**
+ * Called after a turn's assistant message and tool results, before `turn_end`. `{ action: "end" }`
+ * ends the run after `turn_end` (unless steering messages already taken from the queue wait, which
+ * are never dropped); `{ action: "continue" }` makes sure one more LLM call follows, with the
+ * current context when no tool result, steering or follow-up asks for one anyway (a tool's
+ * `terminate` included). Called on error and aborted turns too, whose runs end whatever it answers.
+ */
+export type FinishTurn = (
+	turn: AgentTurnContext,
+	signal?: AbortSignal,
+	// biome-ignore lint/suspicious/noConfusingVoidType: a hook with no return statement is a valid hook.
+) => MaybePromise<AgentTurnDecision | undefined | void>;
+
+/** What prepareRequest sees: the state the next LLM call would use. */
+export interface PrepareRequestContext {
+	context: AgentContext;
+	model: Model;
+	/** "off" when the run sends no reasoning level. */
+	thinkingLevel: ThinkingLevel;
+}
+
+/** Changes for the LLM call being prepared (and later calls of the run): prepareNextTurn's, without messages. */
+export type AgentRequestUpdate = Omit<AgentLoopTurnUpdate, "messages">;
+
+/**
+ * Called right before every LLM call of a run, the first included, after queued messages entered
+ * the transcript. What it returns replaces the run's context fields, model and thinking level for
+ * this call and the later ones. It polls no queue.
+ */
+export type PrepareRequest = (
+	request: PrepareRequestContext,
+	signal?: AbortSignal,
+	// biome-ignore lint/suspicious/noConfusingVoidType: a hook with no return statement is a valid hook.
+) => MaybePromise<AgentRequestUpdate | undefined | void>;
+
 /**
  * Changes for the next LLM call of a run, returned by prepareNextTurn. Each field given replaces the
  * run's own from that call on; `messages` are added to the transcript first, with their events.
@@ -267,6 +308,10 @@ export interface AgentLoopConfig extends SimpleStreamOptions {
 	prepareNextTurn?: (context: PrepareNextTurnContext) => MaybePromise<AgentLoopTurnUpdate | undefined>;
 	/** Called after each turn_end; returning true ends the run (agent_end) without polling follow-ups. */
 	shouldStopAfterTurn?: (context: ShouldStopAfterTurnContext) => MaybePromise<boolean>;
+	/** Before turn_end: end the run, or make sure one more LLM call follows (see FinishTurn). */
+	finishTurn?: FinishTurn;
+	/** Right before every LLM call, the first included (see PrepareRequest). */
+	prepareRequest?: PrepareRequest;
 }
 
 // ---------------------------------------------------------------------------

@@ -26,15 +26,47 @@ export {
 	type ProviderStreamConfig,
 } from "./call/provider-stream.js";
 export {
+	appendAssistantMessageDiagnostic,
+	collapseSystemMessages,
 	contentText,
+	createAssistantMessageDiagnostic,
+	createInitialSystemMessage,
 	DEFAULT_MAX_AGENT_RETRY_DELAY_MS,
+	type DiagnosticErrorInfo,
+	declarationsEqual,
+	extractDiagnosticError,
+	getCurrentSystemMessage,
+	getCurrentSystemPrompt,
+	getCurrentTools,
+	getDeclaredTools,
+	getInitialSystemMessage,
+	getModelType,
+	getSystemMessageText,
+	getToolStateChanges,
+	hasNonAdditiveToolChanges,
+	hasToolRedefinitions,
+	isModelType,
 	isRecoverableLength,
 	isRetryableAssistantError,
+	type LazyStreamObserver,
+	lazyApi,
+	lazyStream,
+	ModelsError,
+	type ModelsErrorCode,
+	type ModelType,
+	normalizeContext,
+	parseToolCallArguments,
 	type RetryCallbacks,
 	type RetryPolicy,
+	resolveTranscript,
 	retryAssistantCall,
 	retryDelayMs,
+	type ToolStateChanges,
+	type TranscriptContext,
+	type TranscriptMessages,
+	toToolDeclaration,
 	uuidv7,
+	withoutInitialSystemMessage,
 } from "./compat/index.js";
 export {
 	CallFailedError,
@@ -60,6 +92,8 @@ export {
 	TOOL_ARGUMENTS_REJECTED,
 } from "./message/assistant-message-builder.js";
 export { blockProblem as contentBlockProblem, findInputProblem } from "./message/input-support.js";
+export { checkSamplingParams, samplingParamKeys } from "./message/sampling-keys.js";
+export { resolveSamplingParams } from "./message/sampling-params.js";
 export {
 	adjustMaxTokensForThinking,
 	buildBaseOptions,
@@ -108,6 +142,7 @@ export {
 export {
 	clampThinkingLevel,
 	getSupportedThinkingLevels,
+	supportsMax,
 	supportsXhigh,
 	type ThinkingLevelOrOff,
 } from "./models/thinking-levels.js";

@@ -69,10 +69,14 @@ export type KnownProvider =
 
 export type Provider = KnownProvider | (string & {});
 
-/** Unified reasoning level for streamSimple. Undefined means thinking is off. */
-export type ThinkingLevel = "minimal" | "low" | "medium" | "high" | "xhigh";
+/**
+ * Unified reasoning level for streamSimple. Undefined means thinking is off. "xhigh" and "max" exist
+ * only on models whose `thinkingLevelMap` declares them; elsewhere they move to the nearest level the
+ * model has (models/thinking-levels.ts).
+ */
+export type ThinkingLevel = "minimal" | "low" | "medium" | "high" | "xhigh" | "max";
 
-/** Token budgets for providers that take a budget; xhigh uses the high budget. */
+/** Token budgets for providers that take a budget; xhigh and max use the high budget. */
 export interface ThinkingBudgets {
 	minimal?: number;
 	low?: number;
@@ -331,8 +335,29 @@ export interface RawStreamEvent {
 	readonly data: string;
 }
 
+/**
+ * Sampling parameters by their wire names (`top_p`, `top_k`, `min_p`, `repetition_penalty`,
+ * `frequency_penalty`, `presence_penalty`, `seed`, …). See StreamOptions.samplingParams.
+ */
+export type SamplingParams = Record<string, unknown>;
+
+/** Sampling parameters per thinking level ("off" included). */
+export type SamplingParamsByThinkingLevel = Partial<Record<"off" | ThinkingLevel, SamplingParams>>;
+
 export interface StreamOptions {
 	temperature?: number;
+	/**
+	 * Sampling parameters beyond temperature, merged over `Model.samplingParams` (and, through
+	 * streamSimple, the model's `samplingParamsByThinkingLevel`) per key. OpenAI-compatible APIs
+	 * (Chat Completions, Responses, Azure) and Mistral take the keys into the request body as given,
+	 * after the named fields, so a key here overrides them (custom servers such as vLLM or llama.cpp
+	 * receive what Keel does not model). Anthropic takes `temperature`, `top_p`, `top_k`; Gemini
+	 * takes them in `generationConfig` (top_p as topP); Bedrock takes temperature and top_p in
+	 * `inferenceConfig` and other keys in `additionalModelRequestFields`. The Codex endpoint takes
+	 * none. A key the model does not take by its catalogue flags is left out (Claude Opus 4.7 and
+	 * later take no sampling parameters).
+	 */
+	samplingParams?: SamplingParams;
 	maxTokens?: number;
 	signal?: AbortSignal;
 	/** Overrides the environment lookup. */
@@ -573,7 +598,7 @@ export type ModelCompat<TApi extends Api> = TApi extends "openai-completions"
 					? BedrockConverseCompat
 					: Record<string, unknown>;
 
-/** Keys off…xhigh; a string is the provider's value for that level, null means unsupported. */
+/** Keys off…max; a string is the provider's value for that level, null means unsupported. */
 export type ThinkingLevelMap = Partial<Record<"off" | ThinkingLevel, string | null>>;
 
 export interface ModelCost {
@@ -619,6 +644,10 @@ export interface Model<TApi extends Api = Api> {
 	headers?: Record<string, string>;
 	compat?: ModelCompat<TApi>;
 	thinkingLevelMap?: ThinkingLevelMap;
+	/** Default sampling parameters for this model; a request's `samplingParams` override them per key. */
+	samplingParams?: SamplingParams;
+	/** Sampling parameters for the thinking level the model really gets (after clamping), over `samplingParams`. */
+	samplingParamsByThinkingLevel?: SamplingParamsByThinkingLevel;
 	/**
 	 * Set when the provider has announced the model's retirement: calls still work until `retiresOn`,
 	 * and each call warns (once per process on the console, and as a diagnostic on the final message).

@@ -201,7 +201,7 @@ describe("thinking-level families", () => {
 	it("gives maps to reasoning models only, and none to other vendors behind the Messages API", () => {
 		expect(thinkingLevelMapFor("o3", false)).toBeUndefined();
 		expect(thinkingLevelMapFor("o3", true)).toEqual({ off: null, minimal: null });
-		expect(thinkingLevelMapFor("us.anthropic.claude-opus-4-6-v1:0", true)).toEqual({ xhigh: "max" });
+		expect(thinkingLevelMapFor("us.anthropic.claude-opus-4-6-v1:0", true)).toEqual({ xhigh: "max", max: "max" });
 		expect(thinkingLevelMapFor("openai/gpt-5.2", true, "anthropic-messages")).toBeUndefined();
 		expect(thinkingLevelMapFor("gemini-3-pro-preview", true)).toEqual({
 			off: null,

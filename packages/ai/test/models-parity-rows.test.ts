@@ -26,7 +26,7 @@ describe("Bedrock Claude Fable", () => {
 
 	it("cannot turn Fable's thinking off (AWS: adaptive thinking is always on)", () => {
 		const model = findModel("amazon-bedrock", "us.anthropic.claude-fable-5");
-		expect(model && getSupportedThinkingLevels(model)).toEqual(["minimal", "low", "medium", "high", "xhigh"]);
+		expect(model && getSupportedThinkingLevels(model)).toEqual(["minimal", "low", "medium", "high", "xhigh", "max"]);
 	});
 });
 
@@ -45,6 +45,24 @@ describe("models whose vendor effort tops out at max", () => {
 				wrong.push(`${row.provider}/${row.id}: ${JSON.stringify(model.thinkingLevelMap)}`);
 		}
 		expect(wrong).toEqual([]);
+	});
+
+	it("offer the max level itself on every row that keeps a map, where the newest toolkit list has max", async () => {
+		const [newest] = await loadToolkitCatalogues();
+		const wrong: string[] = [];
+		let checked = 0;
+		for (const row of newest.models) {
+			const map = row.thinkingLevelMap as Record<string, string | null> | undefined;
+			if (!map || typeof map.max !== "string") continue;
+			const model = findModel(row.provider, row.id);
+			// A row Keel calls through another API than the toolkit's does not take the toolkit's map.
+			if (!model?.thinkingLevelMap || model.api !== row.api) continue;
+			checked++;
+			if (!getSupportedThinkingLevels(model).includes("max") || model.thinkingLevelMap.max !== map.max)
+				wrong.push(`${row.provider}/${row.id}: ${JSON.stringify(model.thinkingLevelMap)}`);
+		}
+		expect(wrong).toEqual([]);
+		expect(checked).toBeGreaterThan(100);
 	});
 
 	it("gives Claude Opus 4.6 xhigh as max by family rule, and Sonnet 4.6 the same from the sources", () => {

@@ -113,10 +113,14 @@ describe("merging sources", () => {
 		});
 	});
 
-	it("translates a toolkit's levels to Keel's: xhigh takes the toolkit's xhigh, else its max", () => {
-		expect(toKeelThinkingLevelMap({ off: null, xhigh: null, max: "max" })).toEqual({ off: null, xhigh: "max" });
-		expect(toKeelThinkingLevelMap({ xhigh: "xhigh", max: "max" })).toEqual({ xhigh: "xhigh" });
-		expect(toKeelThinkingLevelMap({ max: null })).toBeUndefined();
+	it("keeps a toolkit's max level, and gives xhigh the toolkit's xhigh, else its max", () => {
+		expect(toKeelThinkingLevelMap({ off: null, xhigh: null, max: "max" })).toEqual({
+			off: null,
+			xhigh: "max",
+			max: "max",
+		});
+		expect(toKeelThinkingLevelMap({ xhigh: "xhigh", max: "max" })).toEqual({ xhigh: "xhigh", max: "max" });
+		expect(toKeelThinkingLevelMap({ max: null })).toEqual({ max: null });
 	});
 
 	it("keeps a toolkit's long-context price tiers", () => {

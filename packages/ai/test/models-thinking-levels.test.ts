@@ -50,7 +50,7 @@ describe("clampThinkingLevel", () => {
 	it("rejects an unknown level with a clear error", () => {
 		// @ts-expect-error not a level
 		expect(() => clampThinkingLevel(plainReasoning, "maximum")).toThrow(
-			'Unknown thinking level "maximum". Expected one of: off, minimal, low, medium, high, xhigh.',
+			'Unknown thinking level "maximum". Expected one of: off, minimal, low, medium, high, xhigh, max.',
 		);
 	});
 });

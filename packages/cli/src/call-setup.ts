@@ -39,7 +39,8 @@ export const CALL_OPTIONS = {
 
 export const CALL_OPTIONS_HELP = `${MODEL_OPTIONS_HELP}
   -s, --system text        the system prompt
-  -o, --option name value  a model option: temperature (0–2), max_tokens, reasoning; repeatable
+  -o, --option name value  a model option: temperature (0–2), max_tokens, reasoning, or a
+                           sampling key the model takes (top_p, top_k, seed, …); repeatable
       --max-tokens n       the most tokens an answer may use (-o max_tokens n)
   -T, --tool name          let the model call a built-in tool (current_time, calculator; keel
                            tools lists them); each call is confirmed first

@@ -40,8 +40,8 @@ export const MODEL_OPTIONS_HELP = `  -m, --model provider/id  the model (keel mo
       --key key            the API key; default $KEEL_API_KEY, then the stored key (keel login),
                            then the provider's environment variable. A --base-url server
                            without either is called with no key
-      --reasoning level    off, minimal, low, medium, high or xhigh (the nearest level the
-                           model supports is used)`;
+      --reasoning level    off, minimal, low, medium, high, xhigh or max (the nearest level
+                           the model supports is used)`;
 
 /** The model named by the flags (or their environment variables). Throws a UsageError that says what exists. */
 export function selectModel(
@@ -127,7 +127,7 @@ function unknownModelMessage(spec: string): string {
 	return `unknown model "${spec}": use provider/id (\`keel models --search <text>\` finds it), an alias (\`keel aliases\` lists them), or --base-url for a server Keel does not list`;
 }
 
-const LEVELS: readonly ThinkingLevelOrOff[] = ["off", "minimal", "low", "medium", "high", "xhigh"];
+const LEVELS: readonly ThinkingLevelOrOff[] = ["off", "minimal", "low", "medium", "high", "xhigh", "max"];
 
 /** Parses `--reasoning`; returns the level sent (undefined = off) and a note when it had to be clamped. */
 export function selectReasoning(

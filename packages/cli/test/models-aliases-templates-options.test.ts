@@ -150,14 +150,29 @@ describe("-o model options", () => {
 		expect(lastRequest().max_tokens).toBe(77);
 	});
 
+	it("sends top_p, top_k and the other sampling keys the model's API takes as samplingParams", async () => {
+		const env = isolatedEnvironment(createTemporaryHome(), { KEEL_BASE_URL: server.url, KEEL_MODEL: "m" });
+		server.enqueue(chatCompletionsResponse({ text: ["ok"] }));
+		const result = await runKeel(["-o", "top_p", "0.9", "-o", "top-k", "20", "-o", "seed", "7", "hello"], { env });
+		expect(result.exitCode).toBe(0);
+		expect(lastRequest()).toMatchObject({ top_p: 0.9, top_k: 20, seed: 7 });
+	});
+
 	it("checks each option against the model and exits 2 naming what is accepted", async () => {
 		const env = isolatedEnvironment(createTemporaryHome());
 		const model = getModels("anthropic").find((candidate) => candidate.id === "claude-haiku-4-5")!;
-		const topP = await runKeel(["-m", "anthropic/claude-haiku-4-5", "-o", "top_p", "0.9", "hi"], { env });
-		expect(topP.exitCode).toBe(2);
-		expect(topP.stderr).toContain(
-			"-o top_p is not an option Keel can send to anthropic/claude-haiku-4-5: use temperature, max_tokens, reasoning",
+		const minP = await runKeel(["-m", "anthropic/claude-haiku-4-5", "-o", "min_p", "0.1", "hi"], { env });
+		expect(minP.exitCode).toBe(2);
+		expect(minP.stderr).toContain(
+			"-o min_p is not an option Keel can send to anthropic/claude-haiku-4-5 (anthropic-messages): use temperature, max_tokens, reasoning, top_p, top_k",
 		);
+		// Claude Opus 4.7 takes no sampling parameters at all.
+		const opus = await runKeel(["-m", "anthropic/claude-opus-4-7", "-o", "top_p", "0.9", "hi"], { env });
+		expect(opus.exitCode).toBe(2);
+		expect(opus.stderr).toContain("use temperature, max_tokens, reasoning\n".slice(0, -2));
+		const word = await runKeel(["-m", "anthropic/claude-haiku-4-5", "-o", "top_k", "many", "hi"], { env });
+		expect(word.exitCode).toBe(2);
+		expect(word.stderr).toContain('-o top_k expects a number, got "many"');
 		const tooMany = await runKeel(
 			["-m", "anthropic/claude-haiku-4-5", "-o", "max_tokens", String(model.maxTokens + 1), "hi"],
 			{ env },

@@ -77,7 +77,14 @@ describe("-o model options", () => {
 		expect(parseModelOptions("prompt", model, { maxTokens: "10" }).callOptions).toEqual({ maxTokens: 10 });
 		expect(() => parseModelOptions("prompt", model, { max_tokens: "1001" })).toThrow("from 1 to 1000");
 		expect(() => parseModelOptions("prompt", model, { temperature: "" })).toThrow("from 0 to 2");
-		expect(() => parseModelOptions("prompt", model, { seed: "1" })).toThrow("-o seed is not an option");
+		expect(() => parseModelOptions("prompt", model, { mirostat: "1" })).toThrow("-o mirostat is not an option");
+	});
+
+	it("takes the sampling keys the model's API takes as samplingParams, by any spelling", () => {
+		expect(parseModelOptions("prompt", model, { "top-p": "0.9", seed: "1" }).callOptions).toEqual({
+			samplingParams: { top_p: 0.9, seed: 1 },
+		});
+		expect(() => parseModelOptions("prompt", model, { top_p: "" })).toThrow('-o top_p expects a number, got ""');
 	});
 });
 

@@ -104,6 +104,17 @@ describe("keel prompt from a pipe", () => {
 		expect((server.lastRequest!.json as Record<string, unknown>).reasoning_effort).toBeUndefined();
 	});
 
+	it("sends --reasoning max as the model's top effort (Kimi K3: reasoning_effort max)", async () => {
+		server.enqueue(chatCompletionsResponse({ text: ["ok"] }));
+		const result = await runKeel(
+			["prompt", "-m", "moonshotai/kimi-k3", "--base-url", server.url, "--key", "sk-test", "--reasoning", "max", "hi"],
+			{ env: environment() },
+		);
+		expect(result.exitCode, result.stderr).toBe(0);
+		expect(result.stderr).not.toContain("does not support reasoning");
+		expect((server.lastRequest!.json as Record<string, unknown>).reasoning_effort).toBe("max");
+	});
+
 	it("exits 1 with the server's error message on stderr when the call fails", async () => {
 		server.enqueue({ status: 404, body: { error: { message: "model 'test-model' not found" } } });
 		const result = await runKeel(["prompt", ...serverFlags(), "hi"], { env: environment() });
@@ -127,7 +138,7 @@ describe("keel prompt from a pipe", () => {
 		});
 		expect(badLevel.exitCode).toBe(2);
 		expect(badLevel.stderr).toContain(
-			'--reasoning expects one of off, minimal, low, medium, high, xhigh, got "extreme"',
+			'--reasoning expects one of off, minimal, low, medium, high, xhigh, max, got "extreme"',
 		);
 
 		const noModel = await runKeel(["prompt", "hi"], { env: environment() });

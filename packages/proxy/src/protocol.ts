@@ -25,6 +25,8 @@ export const PROXY_STREAM_PATH = "/api/stream";
  */
 export interface ProxyForwardedOptions {
 	temperature?: number;
+	/** Sampling parameters by wire name (top_p, top_k, …), each a number. */
+	samplingParams?: Record<string, number>;
 	maxTokens?: number;
 	reasoning?: ThinkingLevel;
 	thinkingBudgets?: ThinkingBudgets;
@@ -278,6 +280,7 @@ export function filterBetaHeaders(
 export function pickForwardedOptions(options: SimpleStreamOptions): ProxyForwardedOptions {
 	const forwarded: ProxyForwardedOptions = {};
 	if (options.temperature !== undefined) forwarded.temperature = options.temperature;
+	if (options.samplingParams !== undefined) forwarded.samplingParams = options.samplingParams as Record<string, number>;
 	if (options.maxTokens !== undefined) forwarded.maxTokens = options.maxTokens;
 	if (options.reasoning !== undefined) forwarded.reasoning = options.reasoning;
 	if (options.thinkingBudgets !== undefined) forwarded.thinkingBudgets = options.thinkingBudgets;

@@ -46,7 +46,7 @@ export interface ValidatedProxyRequest {
 	options: ProxyForwardedOptions;
 }
 
-const thinkingLevels = new Set(["minimal", "low", "medium", "high", "xhigh"]);
+const thinkingLevels = new Set(["minimal", "low", "medium", "high", "xhigh", "max"]);
 const cacheRetentions = new Set(["none", "short", "long"]);
 const transports = new Set(["sse", "websocket", "websocket-cached", "auto"]);
 
@@ -123,11 +123,65 @@ function optionalChoice<TValue extends string>(
 	return value as TValue;
 }
 
+const MAX_SAMPLING_PARAMS = 32;
+const SAMPLING_KEY = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
+
+/**
+ * Sampling parameters as numbers under plain names: OpenAI-compatible APIs put the keys into the
+ * request body as given, so anything else (an object, a key such as "model" or "messages"
+ * replacing a field of the body) could change what the server's key is spent on.
+ */
+function validateSamplingParams(value: unknown): Record<string, number> | undefined {
+	if (value === undefined || value === null) return undefined;
+	if (!isRecord(value)) invalid('"options.samplingParams" must be an object of numbers');
+	const entries = Object.entries(value);
+	if (entries.length > MAX_SAMPLING_PARAMS)
+		invalid(`"options.samplingParams" may have at most ${MAX_SAMPLING_PARAMS} keys`);
+	const params: Record<string, number> = {};
+	for (const [key, number] of entries) {
+		if (!SAMPLING_KEY.test(key) || RESERVED_BODY_FIELDS.has(key)) {
+			invalid(`"options.samplingParams" may not set ${JSON.stringify(key)}`);
+		}
+		if (typeof number !== "number" || !Number.isFinite(number)) {
+			invalid(`"options.samplingParams.${key}" must be a number`);
+		}
+		params[key] = number;
+	}
+	return params;
+}
+
+// Request-body fields a sampling key must not replace (model choice, conversation, output size,
+// tools, streaming and storage), on Chat Completions, Responses and Mistral.
+const RESERVED_BODY_FIELDS = new Set([
+	"model",
+	"messages",
+	"input",
+	"instructions",
+	"stream",
+	"stream_options",
+	"store",
+	"tools",
+	"tool_choice",
+	"max_tokens",
+	"max_completion_tokens",
+	"max_output_tokens",
+	"n",
+	"reasoning",
+	"reasoning_effort",
+	"previous_response_id",
+	"prompt_cache_key",
+	"metadata",
+	"user",
+	"service_tier",
+]);
+
 function validateOptions(options: unknown, policy: RequestPolicy): ProxyForwardedOptions & SimpleStreamOptions {
 	if (!isRecord(options)) invalid('"options" must be an object');
 	const validated: ProxyForwardedOptions = {};
 	const temperature = optionalNumber(options, "temperature", (value) => value >= 0 && value <= 2, "between 0 and 2");
 	if (temperature !== undefined) validated.temperature = temperature;
+	const samplingParams = validateSamplingParams(options.samplingParams);
+	if (samplingParams) validated.samplingParams = samplingParams;
 	const maxTokens = optionalNumber(
 		options,
 		"maxTokens",

@@ -129,14 +129,41 @@ describe("proxy server refusals (fetch adapter)", () => {
 		],
 		[
 			"an unknown reasoning level",
-			{ ...validBody(), options: { reasoning: "max" } },
-			'Invalid proxy request: "options.reasoning" must be one of minimal, low, medium, high, xhigh, got "max"',
+			{ ...validBody(), options: { reasoning: "maximum" } },
+			'Invalid proxy request: "options.reasoning" must be one of minimal, low, medium, high, xhigh, max, got "maximum"',
+		],
+		[
+			"a sampling key that would replace a field of the body",
+			{ ...validBody(), options: { samplingParams: { top_p: 0.9, model: 1 } } },
+			'Invalid proxy request: "options.samplingParams" may not set "model"',
+		],
+		[
+			"a sampling value that is not a number",
+			{ ...validBody(), options: { samplingParams: { top_p: "high" } } },
+			'Invalid proxy request: "options.samplingParams.top_p" must be a number',
 		],
 	])("answers 400 naming the field for %s", async (_name, body, message) => {
 		const response = await fetchHandler()(post(body));
 		expect(response.status).toBe(400);
 		expect(await response.json()).toEqual({ error: message });
 		expect(faux.state.callCount).toBe(0);
+	});
+
+	it("passes the max reasoning level and numeric sampling parameters upstream", async () => {
+		faux.setResponses(["ok"]);
+		const response = await fetchHandler()(
+			post({ ...validBody(), options: { reasoning: "max", samplingParams: { top_p: 0.9, top_k: 40 } } }),
+		);
+		await response.text();
+		expect(faux.state.requests[0].options).toMatchObject({
+			reasoning: "max",
+			samplingParams: { top_p: 0.9, top_k: 40 },
+		});
+		// streamProxy sends them too.
+		expect(pickForwardedOptions({ reasoning: "max", samplingParams: { top_p: 0.5 } })).toEqual({
+			reasoning: "max",
+			samplingParams: { top_p: 0.5 },
+		});
 	});
 
 	it("drops unknown options instead of passing them upstream", async () => {

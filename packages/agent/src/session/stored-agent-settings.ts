@@ -7,7 +7,7 @@ import type { AgentSettings } from "../agent-store.js";
 import type { AgentTool, ThinkingLevel } from "../types.js";
 import type { StoredAgentSettings } from "./session-types.js";
 
-const THINKING_LEVELS: readonly string[] = ["off", "minimal", "low", "medium", "high", "xhigh"];
+const THINKING_LEVELS: readonly string[] = ["off", "minimal", "low", "medium", "high", "xhigh", "max"];
 
 /** The stored form: the model without `headers` (they may carry credentials), tools by name. */
 export function toStoredAgentSettings(settings: AgentSettings): StoredAgentSettings {

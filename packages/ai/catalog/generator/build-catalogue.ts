@@ -121,6 +121,9 @@ function applyProviderDefaults(model: Model<Api>, mapIsCurated: boolean): Model<
 	if (!mapIsCurated) {
 		if (model.thinkingLevelMap && !sourceThinkingMapApplies(model.id, model.api)) delete model.thinkingLevelMap;
 		const map = thinkingLevelMapFor(model.id, model.reasoning, model.api);
+		// A family rule predates the max level: a source's max stays unless the rule says otherwise.
+		const sourceMax = model.thinkingLevelMap?.max;
+		if (map && map.max === undefined && typeof sourceMax === "string") map.max = sourceMax;
 		if (map) model.thinkingLevelMap = map;
 	}
 	return model;

@@ -135,8 +135,9 @@ const NPM_FOR_API: Record<string, string> = {
 };
 
 /**
- * A toolkit's levels (off … xhigh, plus "max" above xhigh in newer lists) as Keel's map, whose top
- * level is xhigh: xhigh takes the toolkit's xhigh value, or its max value when it has no xhigh.
+ * A toolkit's levels (off … xhigh, plus "max" above xhigh in newer lists) as Keel's map. Levels are
+ * kept as given; a model with max but no xhigh also gets xhigh mapped to its max value, as catalogues
+ * before the max level had it (Claude Opus 4.6: xhigh sends effort "max").
  */
 export function toKeelThinkingLevelMap(map: Record<string, string | null> | undefined): ThinkingLevelMap | undefined {
 	if (!map) return undefined;
@@ -147,6 +148,7 @@ export function toKeelThinkingLevelMap(map: Record<string, string | null> | unde
 	}
 	const top = typeof map.xhigh === "string" ? map.xhigh : typeof map.max === "string" ? map.max : map.xhigh;
 	if (top === null || typeof top === "string") result.xhigh = top;
+	if (map.max === null || typeof map.max === "string") result.max = map.max;
 	return Object.keys(result).length > 0 ? result : undefined;
 }
 

@@ -21,7 +21,7 @@ import type { Api, Model } from "../../src/types.js";
 import { MERGED_FIELDS, type RowProvenance } from "./build-catalogue.js";
 
 const SHARED_FIELDS = ["api", "baseUrl", "compat", "headers"] as const;
-const LEVEL_KEY_ORDER = ["off", "minimal", "low", "medium", "high", "xhigh"];
+const LEVEL_KEY_ORDER = ["off", "minimal", "low", "medium", "high", "xhigh", "max"];
 const TIER_KEY_ORDER = ["inputTokensAbove", "input", "output", "cacheRead", "cacheWrite"];
 
 function sortedKeys(value: Record<string, unknown>, preferred?: readonly string[]): string[] {

@@ -49,8 +49,8 @@ const familyRules: readonly FamilyRule[] = [
 	},
 	{
 		pattern: /^claude-opus-4[-.]6/,
-		map: { xhigh: "max" },
-		note: "Opus 4.6 adds the max effort (docs.anthropic.com/en/docs/build-with-claude/effort)",
+		map: { xhigh: "max", max: "max" },
+		note: "Opus 4.6 adds the max effort, its top; xhigh sends it too (docs.anthropic.com/en/docs/build-with-claude/effort)",
 	},
 	{
 		pattern: /^gemini-3(\.\d+)?-pro/,

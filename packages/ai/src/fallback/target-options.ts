@@ -10,6 +10,7 @@ export type FallbackCallOptions = SimpleStreamOptions & ProviderStreamOptions;
 // one provider. A key added to StreamOptions is not carried over until it is listed here.
 const PORTABLE_KEYS = [
 	"temperature",
+	"samplingParams",
 	"maxTokens",
 	"signal",
 	"transport",

@@ -1,6 +1,7 @@
 import type { Api, Model, SimpleStreamOptions, StreamOptions, ThinkingBudgets, ThinkingLevel } from "../types.js";
+import { resolveSamplingParams } from "./sampling-params.js";
 
-/** Default token budgets per level; xhigh uses the high budget. */
+/** Default token budgets per level; xhigh and max use the high budget. */
 export const DEFAULT_THINKING_BUDGETS: Readonly<Required<ThinkingBudgets>> = {
 	minimal: 1024,
 	low: 2048,
@@ -20,6 +21,7 @@ export function defaultMaxTokens(model: Model<Api>): number {
 export function buildBaseOptions(model: Model<Api>, options: SimpleStreamOptions | undefined): StreamOptions {
 	return {
 		temperature: options?.temperature,
+		samplingParams: resolveSamplingParams(model, options?.reasoning ?? "off", options?.samplingParams),
 		maxTokens: options?.maxTokens ?? defaultMaxTokens(model),
 		signal: options?.signal,
 		apiKey: options?.apiKey,
@@ -43,12 +45,12 @@ export function isValidMaxTokens(maxTokens: number): boolean {
 	return Number.isInteger(maxTokens) && maxTokens >= 0;
 }
 
-/** xhigh becomes high; other levels are unchanged. */
-export function clampReasoning(level: ThinkingLevel): Exclude<ThinkingLevel, "xhigh"> {
-	return level === "xhigh" ? "high" : level;
+/** xhigh and max become high (budgets stop at high); other levels are unchanged. */
+export function clampReasoning(level: ThinkingLevel): Exclude<ThinkingLevel, "xhigh" | "max"> {
+	return level === "xhigh" || level === "max" ? "high" : level;
 }
 
-/** The budget for a level: custom first, then the defaults (xhigh uses high). */
+/** The budget for a level: custom first, then the defaults (xhigh and max use high). */
 export function thinkingBudgetFor(level: ThinkingLevel, custom?: ThinkingBudgets): number {
 	const key = clampReasoning(level);
 	return custom?.[key] ?? DEFAULT_THINKING_BUDGETS[key];

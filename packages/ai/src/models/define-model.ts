@@ -12,6 +12,8 @@ import type {
 	ModelInput,
 	OpenAICompletionsCompat,
 	Provider,
+	SamplingParams,
+	SamplingParamsByThinkingLevel,
 	ThinkingLevelMap,
 } from "../types.js";
 
@@ -50,6 +52,10 @@ export interface ModelDefinition<TApi extends Api = "openai-completions"> {
 	/** Merged over the local-server defaults (for openai-completions). */
 	compat?: ModelCompat<TApi>;
 	thinkingLevelMap?: ThinkingLevelMap;
+	/** Default sampling parameters (top_p, top_k, …); a request's samplingParams override them. */
+	samplingParams?: SamplingParams;
+	/** Sampling parameters per thinking level, over `samplingParams`. */
+	samplingParamsByThinkingLevel?: SamplingParamsByThinkingLevel;
 }
 
 export const DEFAULT_CONTEXT_WINDOW = 128_000;
@@ -148,5 +154,9 @@ export function defineModel<TApi extends Api = "openai-completions">(definition:
 		model.compat = { ...definition.compat };
 	}
 	if (definition.thinkingLevelMap) model.thinkingLevelMap = { ...definition.thinkingLevelMap };
+	if (definition.samplingParams) model.samplingParams = { ...definition.samplingParams };
+	if (definition.samplingParamsByThinkingLevel) {
+		model.samplingParamsByThinkingLevel = { ...definition.samplingParamsByThinkingLevel };
+	}
 	return model;
 }

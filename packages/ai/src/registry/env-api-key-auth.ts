@@ -49,3 +49,8 @@ export const processEnvAuthContext: AuthContext = {
 		return environment?.[name] || undefined;
 	},
 };
+
+/** The context a provider's auth reads when the caller gives none: `processEnvAuthContext`. */
+export function defaultProviderAuthContext(): AuthContext {
+	return processEnvAuthContext;
+}

@@ -23,7 +23,7 @@ A conversation with a model. Every turn is stored as a session (see \`keel sessi
 with / are commands:
 
   /model [provider/id]   show or switch the model
-  /reasoning [level]     show or set the reasoning level (off, minimal, low, medium, high, xhigh)
+  /reasoning [level]     show or set the reasoning level (off, minimal, low, medium, high, xhigh, max)
   /cost                  tokens and cost of this conversation so far
   /clear                 start a new conversation (a new session)
   /help                  list these commands

@@ -17,6 +17,8 @@ import type { CallCredentials } from "../api-key.js";
 export interface CallOptions {
 	maxTokens?: number;
 	temperature?: number;
+	/** `-o top_p 0.9` and the other sampling keys the model takes, sent as @keel/ai's samplingParams. */
+	samplingParams?: Record<string, number>;
 }
 
 export type TimedAssistantMessage = AssistantMessage & { durationMs?: number };

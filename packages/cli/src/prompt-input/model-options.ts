@@ -1,7 +1,8 @@
-// `-o key value`: model options checked against the model before any call. Keel's calls take a
-// temperature, a maximum output length and a reasoning level; other sampling options (top_p, …)
-// are refused by name rather than silently dropped.
-import type { Api, Model } from "@keel/ai";
+// `-o key value`: model options checked against the model before any call: a temperature, a
+// maximum output length, a reasoning level, and the sampling parameters the model's API takes
+// (top_p, top_k, seed, …, sent as samplingParams). A key the model does not take is refused by
+// name, with the keys it does take, rather than silently dropped.
+import { type Api, checkSamplingParams, type Model, samplingParamKeys } from "@keel/ai";
 import { UsageError } from "../command.js";
 import type { CallOptions } from "../conversation/timed-stream.js";
 
@@ -66,13 +67,29 @@ export function parseModelOptions(
 		} else if (key === "reasoning") {
 			parsed.reasoning = value;
 		} else {
-			throw new UsageError(
-				`-o ${rawKey} is not an option Keel can send to ${model.provider}/${model.id}: use ${SUPPORTED_OPTIONS.join(", ")}`,
-				commandName,
-			);
+			parsed.callOptions.samplingParams = {
+				...parsed.callOptions.samplingParams,
+				[key]: samplingValue(commandName, model, rawKey, key, value),
+			};
 		}
 	}
 	return parsed;
+}
+
+/** A sampling key's value, checked against what the model takes. */
+function samplingValue(commandName: string, model: Model<Api>, rawKey: string, key: string, value: string): number {
+	const sampling = samplingParamKeys(model).filter((name) => name !== "temperature");
+	if (!sampling.includes(key)) {
+		const accepted = [...SUPPORTED_OPTIONS, ...sampling].join(", ");
+		throw new UsageError(
+			`-o ${rawKey} is not an option Keel can send to ${model.provider}/${model.id} (${model.api}): use ${accepted}`,
+			commandName,
+		);
+	}
+	const number = Number(value);
+	const problem = value.trim() === "" ? `"${key}" must be a number` : checkSamplingParams(model, { [key]: number });
+	if (problem) throw new UsageError(`-o ${rawKey} expects a number, got "${value}"`, commandName);
+	return number;
 }
 
 /** `--option key=value` values into a record (the last one wins). */

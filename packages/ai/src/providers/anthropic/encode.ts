@@ -11,6 +11,7 @@ import { type CacheControl, encodeAnthropicMessages } from "./encode-messages.js
 import { encodeAnthropicToolChoice, encodeAnthropicTools } from "./encode-tools.js";
 import { claudeTakesDisabledThinking, resolveClaudeCapabilities } from "./model-capabilities.js";
 import type { AnthropicOptions } from "./options.js";
+import { claudeSamplingFields } from "./sampling.js";
 import { anthropicOutputSchema, supportsAnthropicStructuredOutputs } from "./structured-outputs.js";
 import { isThinkingEnabled, usesAdaptiveThinking } from "./thinking.js";
 
@@ -146,6 +147,7 @@ export function encodeAnthropicRequest(
 	if (options.temperature !== undefined && !thinking && capabilities.supportsTemperature) {
 		body.temperature = options.temperature;
 	}
+	if (capabilities.supportsTemperature) Object.assign(body, claudeSamplingFields(model, options, thinking));
 	if (tools && tools.length > 0) {
 		const encodedTools = encodeAnthropicTools(tools, model.compat?.supportsEagerToolInputStreaming === true);
 		markStrictTools(encodedTools, tools, model);

@@ -38,15 +38,18 @@ export function usesAdaptiveThinking(model: Model<Api>): boolean {
 	return version !== undefined && version.family !== "haiku" && isAtLeast(version, 4, 6);
 }
 
-const LEVEL_ORDER: readonly ThinkingLevel[] = ["minimal", "low", "medium", "high", "xhigh"];
+const LEVEL_ORDER: readonly ThinkingLevel[] = ["minimal", "low", "medium", "high", "xhigh", "max"];
 
 /** The effort for a level by Anthropic's id rules, used when the catalogue gives no map. */
 function effortByModelId(model: Model<Api>, level: ThinkingLevel): AnthropicEffort {
 	if (level === "minimal" || level === "low") return "low";
 	if (level === "medium") return "medium";
 	if (level === "high") return "high";
-	// xhigh: Opus 4.7 and later have a distinct "xhigh"; Opus 4.6 only "max"; others top out at high.
 	const version = claudeVersion(model.id);
+	// max: every adaptive-thinking model (Claude 4.6 and later) takes effort "max"
+	// (https://docs.claude.com/en/docs/build-with-claude/effort); older ones top out at high.
+	if (level === "max") return usesAdaptiveThinking(model) ? "max" : "high";
+	// xhigh: Opus 4.7 and later have a distinct "xhigh"; Opus 4.6 only "max"; others top out at high.
 	if (version?.family === "opus" && isAtLeast(version, 4, 7)) return "xhigh";
 	if (version?.family === "opus" && isAtLeast(version, 4, 6)) return "max";
 	return "high";
@@ -54,7 +57,7 @@ function effortByModelId(model: Model<Api>, level: ThinkingLevel): AnthropicEffo
 
 /**
  * The `output_config.effort` for a unified thinking level. With a catalogue map, the map's value
- * wins; a level the map marks unsupported (null, or an undeclared xhigh) moves to the nearest
+ * wins; a level the map marks unsupported (null, or an undeclared xhigh or max) moves to the nearest
  * supported one, upward first. Levels the map leaves out follow Anthropic's id rules.
  */
 export function effortForThinkingLevel(model: Model<Api>, level: ThinkingLevel): AnthropicEffort {
@@ -64,8 +67,8 @@ export function effortForThinkingLevel(model: Model<Api>, level: ThinkingLevel):
 	const candidates = [...LEVEL_ORDER.slice(start), ...LEVEL_ORDER.slice(0, start).reverse()];
 	for (const candidate of candidates) {
 		const value = map[candidate];
-		// As in models/thinking-levels.ts: null means unsupported, and xhigh exists only when declared.
-		if (value === null || (candidate === "xhigh" && value === undefined)) continue;
+		// As in models/thinking-levels.ts: null means unsupported; xhigh and max exist only when declared.
+		if (value === null || ((candidate === "xhigh" || candidate === "max") && value === undefined)) continue;
 		if (typeof value === "string" && EFFORT_VALUES.has(value)) return value as AnthropicEffort;
 		if (value === undefined) return effortByModelId(model, candidate);
 	}

@@ -11,6 +11,7 @@ import { usesAdaptiveThinking } from "../anthropic/thinking.js";
 import { resolveBedrockCompat } from "./compat.js";
 import { type DocumentType, encodeBedrockMessages } from "./encode-messages.js";
 import type { BedrockOptions, BedrockToolChoice } from "./options.js";
+import { bedrockSamplingFields } from "./sampling.js";
 import type {
 	BedrockTool,
 	CachePointBlock,
@@ -133,6 +134,18 @@ export function encodeBedrockRequest(
 		request.inferenceConfig.temperature = options.temperature;
 	}
 	if (thinking) request.additionalModelRequestFields = claudeThinkingFields(model, options, maxTokens) as never;
+	const sampling = bedrockSamplingFields(model, options, {
+		takesSampling: takesTemperature,
+		thinking,
+		claude: compat.claudeThinking === true,
+	});
+	Object.assign(request.inferenceConfig, sampling.inferenceConfig);
+	if (Object.keys(sampling.additional).length > 0) {
+		request.additionalModelRequestFields = {
+			...(request.additionalModelRequestFields as Record<string, unknown> | undefined),
+			...sampling.additional,
+		} as never;
+	}
 	if (sendsTools) {
 		request.toolConfig = { tools: encodeBedrockTools(tools) };
 		const choice = options.toolChoice;

@@ -9,6 +9,7 @@ import { sanitizeSurrogates } from "../../utils/sanitize-unicode.js";
 import { foldSystemMessages, hasSystemMessages } from "../../utils/system-messages.js";
 import { encodeGeminiContents, normalizeGeminiToolCallId } from "./encode-messages.js";
 import type { GoogleOptions } from "./options.js";
+import { geminiSamplingFields } from "./sampling.js";
 import { usesThinkingLevels } from "./thinking.js";
 import type { GeminiFunctionDeclaration, GeminiGenerationConfig, GeminiRequestBody } from "./wire-types.js";
 
@@ -31,6 +32,7 @@ function encodeGenerationConfig(model: Model<Api>, options: GoogleOptions): Gemi
 	const config: GeminiGenerationConfig = {};
 	if (options.maxTokens !== undefined) config.maxOutputTokens = options.maxTokens;
 	if (options.temperature !== undefined) config.temperature = options.temperature;
+	Object.assign(config, geminiSamplingFields(model, options));
 	const thinking = options.thinking;
 	if (thinking?.enabled && model.reasoning) {
 		config.thinkingConfig = { includeThoughts: true };

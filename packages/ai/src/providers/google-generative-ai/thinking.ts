@@ -1,5 +1,6 @@
 // How a unified reasoning level becomes Gemini's thinking configuration.
 // @see https://ai.google.dev/gemini-api/docs/thinking
+import { clampReasoning } from "../../message/simple-options.js";
 import type { Api, Model, ThinkingBudgets, ThinkingLevel } from "../../types.js";
 import type { GoogleThinkingLevel } from "./options.js";
 
@@ -31,9 +32,12 @@ const PRO_BUDGETS = { minimal: 128, low: 2048, medium: 8192, high: 32768 };
 const FLASH_BUDGETS = { minimal: 128, low: 2048, medium: 8192, high: 24576 };
 const FLASH_LITE_BUDGETS = { minimal: 512, low: 2048, medium: 8192, high: 24576 };
 
-/** The token budget for a level: the caller's budgets first, then the model's table, else -1 (dynamic). */
+/**
+ * The token budget for a level: the caller's budgets first, then the model's table, else -1
+ * (dynamic). xhigh and max take the high budget, which is already the top of each model's range.
+ */
 export function geminiThinkingBudget(model: Model<Api>, level: ThinkingLevel, custom?: ThinkingBudgets): number {
-	const key = level === "xhigh" ? "high" : level;
+	const key = clampReasoning(level);
 	const own = custom?.[key];
 	if (own !== undefined) return own;
 	const id = model.id.toLowerCase();

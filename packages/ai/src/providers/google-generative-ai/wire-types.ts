@@ -64,6 +64,8 @@ export interface GeminiThinkingConfig {
 export interface GeminiGenerationConfig {
 	maxOutputTokens?: number;
 	temperature?: number;
+	/** Sampling fields (topP, topK, seed, presencePenalty, frequencyPenalty) from samplingParams. */
+	[sampling: string]: unknown;
 	thinkingConfig?: GeminiThinkingConfig;
 	/** "application/json" with `responseJsonSchema`: the answer is JSON matching the schema. */
 	responseMimeType?: string;

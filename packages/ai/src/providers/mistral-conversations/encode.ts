@@ -1,3 +1,4 @@
+import { samplingParamsForRequest } from "../../message/sampling-params.js";
 import { resolveCacheRetention } from "../../message/simple-options.js";
 import { clampThinkingLevel } from "../../models/thinking-levels.js";
 import { providerToolSchema } from "../../schema/provider-tool-schema.js";
@@ -56,6 +57,10 @@ export function encodeMistralRequest(
 			if (effort !== undefined) body.reasoning_effort = effort;
 		}
 	}
+	// Mistral's chat body has OpenAI's sampling names (top_p, presence_penalty, frequency_penalty,
+	// random_seed); the keys go in as given, last, so they override a named field.
+	// @see https://docs.mistral.ai/api/#tag/chat/operation/chat_completion_v1_chat_completions_post
+	Object.assign(body, samplingParamsForRequest(model, options));
 	return body;
 }
 

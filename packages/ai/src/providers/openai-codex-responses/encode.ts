@@ -31,7 +31,8 @@ export function encodeOpenAICodexRequest(
 	const responses = encodeOpenAIResponsesRequest(
 		model,
 		{ systemPrompt: undefined, messages, tools },
-		{ ...options, maxTokens: undefined, temperature: undefined },
+		// The endpoint rejects sampling parameters too; the model's own are not sent either.
+		{ ...options, maxTokens: undefined, temperature: undefined, samplingParams: undefined },
 	);
 	return {
 		...responses,

@@ -1,3 +1,4 @@
+import { samplingParamsForRequest } from "../../message/sampling-params.js";
 import { resolveCacheRetention } from "../../message/simple-options.js";
 import type { Context, Model, ThinkingLevel } from "../../types.js";
 import {
@@ -72,12 +73,17 @@ export function encodeOpenAICompletionsRequest(
 		const { only, order } = compat.vercelGatewayRouting;
 		body.providerOptions = { gateway: { ...(only ? { only } : {}), ...(order ? { order } : {}) } };
 	}
+	// Last, so a sampling key overrides a named field: servers such as vLLM, SGLang and llama.cpp take
+	// keys Keel does not model (top_k, min_p, repetition_penalty) beside OpenAI's top_p and penalties.
+	// @see https://docs.vllm.ai/en/latest/serving/openai_compatible_server.html#extra-parameters
+	Object.assign(body, samplingParamsForRequest(model, options));
 	return body;
 }
 
 /**
  * The vendor value for a level: `compat.reasoningEffortMap` first, then the model's
- * `thinkingLevelMap`; xhigh becomes high unless the model declares xhigh.
+ * `thinkingLevelMap`; a level above high the model does not declare moves down to the nearest one it
+ * declares (max → xhigh → high), as the model would reject the name.
  */
 export function mapOpenAICompletionsReasoningEffort(
 	model: Model<"openai-completions">,
@@ -88,7 +94,8 @@ export function mapOpenAICompletionsReasoningEffort(
 	if (mapped !== undefined) return mapped;
 	const fromModel = model.thinkingLevelMap?.[level];
 	if (typeof fromModel === "string") return fromModel;
-	if (level === "xhigh" && typeof model.thinkingLevelMap?.xhigh !== "string") return "high";
+	if (level === "max") return mapOpenAICompletionsReasoningEffort(model, compat, "xhigh");
+	if (level === "xhigh") return "high";
 	return level;
 }
 

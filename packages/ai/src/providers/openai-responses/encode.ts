@@ -4,6 +4,7 @@ import type {
 	Tool as ResponsesTool,
 } from "openai/resources/responses/responses";
 import type { ReasoningEffort } from "openai/resources/shared";
+import { samplingParamsForRequest } from "../../message/sampling-params.js";
 import { resolveCacheRetention } from "../../message/simple-options.js";
 import { normalizeOpenAIResponsesToolCallId } from "../../message/tool-call-ids.js";
 import { transformMessages } from "../../message/transform-messages.js";
@@ -87,6 +88,10 @@ export function encodeOpenAIResponsesRequest(
 			if (off !== undefined) body.reasoning = { effort: off as ReasoningEffort };
 		}
 	}
+	// Last, so a sampling key (top_p, …) overrides a named field, as on Chat Completions. The Codex
+	// endpoint, which shares this encoder, rejects them.
+	// @see https://platform.openai.com/docs/api-reference/responses/create#responses-create-top_p
+	if (model.api !== "openai-codex-responses") Object.assign(body, samplingParamsForRequest(model, options));
 	return body;
 }
 
