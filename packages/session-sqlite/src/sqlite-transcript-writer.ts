@@ -1,7 +1,8 @@
 // The writer of one session: a lease on the session's row, fenced by a token. Opening takes the
-// lease (refused while another writer's lease is live); every append is one transaction (a savepoint
-// of a transaction shared with the other appends of the same moment: sqlite-append-batcher.ts) that first
-// moves the session's `last_seq` on — only while the row still carries this writer's token — then
+// lease (refused while another writer's lease is live); every append is one transaction (its own, or
+// a savepoint of one shared with the appends made while another commits: sqlite-append-batcher.ts)
+// that first moves the session's `last_seq` on — only while the row still carries this writer's
+// token and the number the writer expects — then
 // inserts the records. A writer whose lease was taken over is refused before it writes anything
 // (SessionFencedError), so two processes can never interleave records in one session.
 
