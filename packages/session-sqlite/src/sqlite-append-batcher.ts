@@ -1,15 +1,22 @@
-// Group commit: the appends that writers of one database make in the same turn of the event loop
-// (many sessions of one server appending at once) are committed by ONE transaction instead of one
-// each, so the pages they share (the session table, the indexes) are written to the WAL once. Each
-// append runs in a savepoint of its own inside it (better-sqlite3 turns a nested transaction into a
-// SAVEPOINT: https://github.com/WiseLibs/better-sqlite3/blob/master/docs/api.md#transactionfunction---function),
+// Group commit without a wait. better-sqlite3 is synchronous, so an append that finds no group open
+// commits at once, in a transaction of its own, before `run` returns: one writer awaiting each append
+// never waits for a later turn of the event loop. That commit opens a group for the rest of the
+// current run of microtasks: appends made meanwhile (many sessions of one server whose previous
+// appends just committed all continue in the same microtask run) are queued and committed together
+// by ONE transaction when the group closes, so the pages they share (the session table, the indexes)
+// are written to the WAL once. Each append of a group runs in a savepoint of its own (better-sqlite3
+// turns a nested transaction into a SAVEPOINT:
+// https://github.com/WiseLibs/better-sqlite3/blob/master/docs/api.md#transactionfunction---function),
 // so an append that fails (a fenced writer) is undone alone while the others commit; each append's
-// promise settles only once the whole transaction has committed.
+// promise settles only once the transaction holding it has committed.
 
 import type { Database } from "better-sqlite3";
 
 export interface AppendBatcher {
-	/** Runs `work` in the next group transaction; resolves with its result once that transaction committed. */
+	/**
+	 * Runs `work` in a transaction (alone, or in a savepoint of a group's): what it wrote commits
+	 * whole or not at all. Resolves with its result once that transaction committed.
+	 */
 	run<T>(work: () => T): Promise<T>;
 }
 
@@ -34,21 +41,32 @@ export function appendBatcherOf(database: Database): AppendBatcher {
 	return batcher;
 }
 
-function createAppendBatcher(database: Database): AppendBatcher {
+export function createAppendBatcher(database: Database): AppendBatcher {
 	let pending: Pending[] = [];
+	// True from a commit until the microtasks queued behind it have run: appends made then are grouped.
+	let groupOpen = false;
+	// Called inside runAll's transaction, a transaction function runs as a savepoint.
+	const inSavepoint = database.transaction((work: () => unknown) => work());
 	const runAll = database.transaction((works: Pending[]): Outcome[] =>
 		works.map((item) => {
 			try {
-				return { value: item.work() };
+				return { value: inSavepoint(item.work) };
 			} catch (error) {
 				return { error };
 			}
 		}),
 	);
+	const runOne = database.transaction((work: () => unknown) => work());
 
-	function flush(): void {
+	function closeGroup(): void {
+		if (pending.length === 0) {
+			groupOpen = false;
+			return;
+		}
 		const batch = pending;
 		pending = [];
+		// The group stays open behind this commit too, for the appends its settled promises let go.
+		queueMicrotask(closeGroup);
 		let outcomes: Outcome[];
 		try {
 			// IMMEDIATE: the write lock is taken at BEGIN, so another process's writer makes this wait
@@ -67,12 +85,25 @@ function createAppendBatcher(database: Database): AppendBatcher {
 
 	return {
 		run<T>(work: () => T): Promise<T> {
-			return new Promise<T>((resolve, reject) => {
-				// setImmediate, not a microtask: the appends that the I/O of this turn lets go (every
-				// writer whose previous append just committed) join the same transaction.
-				if (pending.length === 0) setImmediate(flush);
-				pending.push({ work, resolve: resolve as (value: unknown) => void, reject });
-			});
+			// Inside a transaction the caller opened on a database it shares with the store, an append
+			// waits for the group rather than commit as part of the caller's transaction.
+			if (groupOpen || database.inTransaction) {
+				return new Promise<T>((resolve, reject) => {
+					if (!groupOpen) {
+						groupOpen = true;
+						// A caller's transaction may still be open in a microtask: a later turn, then.
+						setImmediate(closeGroup);
+					}
+					pending.push({ work, resolve: resolve as (value: unknown) => void, reject });
+				});
+			}
+			groupOpen = true;
+			queueMicrotask(closeGroup);
+			try {
+				return Promise.resolve(runOne.immediate(work) as T);
+			} catch (error) {
+				return Promise.reject(error);
+			}
 		},
 	};
 }

@@ -1,11 +1,14 @@
-// Group commit: the appends many sessions make at the same moment share one transaction, yet each
-// lands in its own session, in order, and a failing one (a fenced writer) is undone alone.
+// Group commit: an append that finds no group open commits at once; the appends many sessions make
+// while it commits share one transaction, yet each lands in its own session, in order, and a failing
+// one (a fenced writer) is undone alone.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SessionFencedError, type SessionMessageRecord } from "@keel/agent-core/session";
+import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createSqliteTranscriptStore, type SqliteTranscriptStore } from "../src/index.js";
+import { createAppendBatcher } from "../src/sqlite-append-batcher.js";
 
 let directory: string;
 let store: SqliteTranscriptStore;
@@ -57,18 +60,69 @@ describe("SQLite appends of many sessions at once (group commit)", () => {
 	it("refuses a fenced writer's append and commits the others made with it", async () => {
 		const fenced = await store.openWriter("taken", { create: header("taken") });
 		const taker = await store.openWriter("taken", { takeOver: true });
+		const first = await store.openWriter("first", { create: header("first") });
 		const other = await store.openWriter("other", { create: header("other") });
-		const [fencedAppend, otherAppend] = await Promise.allSettled([
+		// The first append commits at once; the two made while it commits form a group.
+		const [firstAppend, fencedAppend, otherAppend] = await Promise.allSettled([
+			first.append(message("first", 0)),
 			fenced.append(message("taken", 0)),
 			other.append(message("other", 0)),
 		]);
+		expect(firstAppend.status).toBe("fulfilled");
 		expect((fencedAppend as PromiseRejectedResult).reason).toBeInstanceOf(SessionFencedError);
 		expect(otherAppend.status).toBe("fulfilled");
 		expect((await store.read("taken")).records.map((record) => record.type)).toEqual(["session"]);
 		expect((await store.read("other")).records.map((record) => record.type)).toEqual(["session", "message"]);
 		await taker.append(message("taken", 0));
 		expect((await store.read("taken")).records.map((record) => record.type)).toEqual(["session", "message"]);
-		await Promise.all([fenced.close(), taker.close(), other.close()]);
+		await Promise.all([fenced.close(), taker.close(), first.close(), other.close()]);
+	});
+
+	it("commits one writer's awaited append before the event loop turns, readable from another connection", async () => {
+		const writer = await store.openWriter("alone", { create: header("alone") });
+		let turned = false;
+		setImmediate(() => {
+			turned = true;
+		});
+		await writer.append(message("alone", 0));
+		expect(turned).toBe(false);
+		const observer = new Database(join(directory, "sessions.db"), { readonly: true });
+		try {
+			expect(observer.prepare("SELECT count(*) AS n FROM keel_records WHERE session_id = 'alone'").get()).toEqual({
+				n: 2,
+			});
+		} finally {
+			observer.close();
+		}
+		await writer.close();
+	});
+
+	it("goes on after the session's last record when its own count fell behind (a group that did not commit)", async () => {
+		const writer = await store.openWriter("behind", { create: header("behind") });
+		await writer.append(message("behind", 0));
+		// What a failed group commit leaves: the session's number and the writer's disagree. Here the
+		// session is ahead, as if a record had been committed the writer does not know of.
+		const other = new Database(join(directory, "sessions.db"));
+		try {
+			other
+				.prepare(
+					"INSERT INTO keel_records (tenant, session_id, seq, role, line) VALUES ('default', 'behind', 3, 'user', ?)",
+				)
+				.run(JSON.stringify(message("behind", 1)));
+			other.prepare("UPDATE keel_sessions SET last_seq = 3 WHERE session_id = 'behind'").run();
+		} finally {
+			other.close();
+		}
+		await writer.append(message("behind", 2));
+		await writer.close();
+		const { records, problems } = await store.read("behind");
+		expect(problems).toEqual([]);
+		expect(records.map((record) => (record as { id?: string }).id ?? record.type)).toEqual([
+			"session",
+			"behind-m0",
+			"behind-m1",
+			"behind-m2",
+		]);
 	});
 
 	it("close() waits for an append not awaited, then releases the session", async () => {
@@ -79,5 +133,42 @@ describe("SQLite appends of many sessions at once (group commit)", () => {
 		expect((await store.read("pending")).records).toHaveLength(2);
 		const next = await store.openWriter("pending");
 		await next.close();
+	});
+});
+
+describe("the SQLite append batcher", () => {
+	it("commits the first append alone and the ones made while it commits in one transaction, undoing a failed one alone", async () => {
+		const path = join(directory, "batcher.db");
+		const database = new Database(path);
+		database.pragma("journal_mode = WAL");
+		database.exec("CREATE TABLE items (n INTEGER NOT NULL)");
+		const observer = new Database(path, { readonly: true });
+		const countCommitted = () => (observer.prepare("SELECT count(*) AS n FROM items").get() as { n: number }).n;
+		const batcher = createAppendBatcher(database);
+		const committedBefore: number[] = [];
+		const insert =
+			(n: number, fail = false) =>
+			() => {
+				database.prepare("INSERT INTO items (n) VALUES (?)").run(n);
+				// What another connection sees while this append runs: only what committed before it.
+				committedBefore.push(countCommitted());
+				if (fail) throw new Error(`append ${n} failed`);
+				return n;
+			};
+		try {
+			const outcomes = await Promise.allSettled([
+				batcher.run(insert(1)),
+				batcher.run(insert(2)),
+				batcher.run(insert(3, true)),
+				batcher.run(insert(4)),
+			]);
+			expect(outcomes.map((outcome) => outcome.status)).toEqual(["fulfilled", "fulfilled", "rejected", "fulfilled"]);
+			// One transaction per append would show 0, 1, 2, 3.
+			expect(committedBefore).toEqual([0, 1, 1, 1]);
+			expect(observer.prepare("SELECT n FROM items ORDER BY n").pluck().all()).toEqual([1, 2, 4]);
+		} finally {
+			observer.close();
+			database.close();
+		}
 	});
 });
