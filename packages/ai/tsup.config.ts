@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
 import type { Plugin } from "esbuild";
 import { defineConfig, type Options } from "tsup";
 import { writeThirdPartyNotices } from "./build/third-party-notices.js";
@@ -118,6 +119,40 @@ export const GENERATED_PROVIDER_DATA = Object.freeze(
 	},
 };
 
+// Node-only modules (credential files, instance metadata, the AWS credential chain, a WebSocket that
+// sends headers) that browsers and Workers cannot use: dist/module, the bundlers' build, imports each through the package's
+// "imports" map (package.json), whose "browser" condition (browsers, and Workers: wrangler resolves
+// with workerd, worker, browser) gives a small `<name>.browser.ts` that fails clearly or finds
+// nothing, and whose "default" gives the module itself (a Node program bundled without the "node"
+// condition). Without this, a one-provider browser app carried them all: a bundle without code
+// splitting inlines every provider's lazy import. Node, Deno and Bun load dist/, which holds the
+// modules themselves. Each is "providers/<provider>/<module>"; its import key is "#<provider>/<module>".
+const BROWSER_VARIANT_MODULES = [
+	"providers/google-vertex/application-default-credentials",
+	"providers/google-vertex/metadata-server-token",
+	"providers/bedrock-converse-stream/node-credential-chain",
+	"providers/bedrock-converse-stream/profile-region",
+	"providers/openai-codex-responses/websocket-session",
+];
+const importKey = (module: string): string => `#${module.replace(/^providers\//, "")}`;
+const browserVariantImports: Plugin = {
+	name: "browser-variant-imports",
+	setup(build) {
+		build.onResolve({ filter: /\.js$/ }, (args) => {
+			if (args.kind === "entry-point" || !args.path.startsWith(".")) return undefined;
+			const target = join(args.resolveDir, args.path).replace(/\\/g, "/");
+			const module = BROWSER_VARIANT_MODULES.find((name) => target.endsWith(`/src/${name}.js`));
+			return module ? { path: importKey(module), external: true } : undefined;
+		});
+	},
+};
+const browserVariantEntries = Object.fromEntries(
+	BROWSER_VARIANT_MODULES.flatMap((module) => [
+		[`internal/node/${importKey(module).slice(1)}`, `src/${module}.ts`],
+		[`internal/browser/${importKey(module).slice(1)}`, `src/${module}.browser.ts`],
+	]),
+);
+
 // The notices list the packages bundled by the two builds that write a metafile (main and on-first-use);
 // they run at the same time, so the notices are written when the second one is done.
 let buildsWithNotices = 2;
@@ -181,6 +216,7 @@ const bundlerBuild: Options = {
 	entry: {
 		...publicEntries,
 		...Object.fromEntries(rootExportModules().map((module) => [`internal/${module}`, `src/${module}.ts`])),
+		...browserVariantEntries,
 	},
 	outDir: "dist/module",
 	format: ["esm"],
@@ -188,6 +224,7 @@ const bundlerBuild: Options = {
 	target: "node20",
 	external: mainBuild.external,
 	noExternal: mainBuild.noExternal,
+	esbuildPlugins: [browserVariantImports],
 };
 
 // `@keel/ai/models/<provider>`: one generated entry per catalogue provider (src/models/by-provider/),

@@ -31,6 +31,8 @@ export interface PublishedManifest {
 	publishConfig?: { access?: string };
 	engines?: Record<string, string>;
 	exports: Record<string, string | Record<string, string>>;
+	/** Subpath imports ("#…"), which the package's own bundler build imports through. */
+	imports?: Record<string, string | Record<string, string>>;
 	typesVersions?: Record<string, Record<string, string[]>>;
 	dependencies?: Record<string, string>;
 	peerDependencies?: Record<string, string>;
@@ -76,11 +78,13 @@ export function targetIsAmong(target: string, files: readonly string[]): boolean
 	);
 }
 
-/** Every file an `exports` entry points at, e.g. "dist/index.js", "dist/index.d.ts" and "dist/models/*.js". */
+/**
+ * Every file an `exports` or `imports` entry points at, e.g. "dist/index.js", "dist/index.d.ts" and
+ * "dist/models/*.js": a bundler fails on any of them that is missing.
+ */
 export function exportTargets(manifest: PublishedManifest): string[] {
-	const targets = Object.values(manifest.exports).flatMap((entry) =>
-		typeof entry === "string" ? [entry] : Object.values(entry),
-	);
+	const entries = [...Object.values(manifest.exports), ...Object.values(manifest.imports ?? {})];
+	const targets = entries.flatMap((entry) => (typeof entry === "string" ? [entry] : Object.values(entry)));
 	return [...new Set(targets)].map((target) => target.replace(/^\.\//, ""));
 }
 

@@ -1,7 +1,7 @@
 import { classifyError, type ErrorClassification } from "../../call/error-classification.js";
 import { ProviderHttpError, ProviderStreamError } from "../../wire/provider-errors.js";
 import { classifyOpenAIResponsesError } from "../openai-responses/errors.js";
-import { WebSocketClosedError, WebSocketOpenError } from "./websocket-connection.js";
+import { WebSocketClosedError, WebSocketOpenError } from "./websocket-errors.js";
 
 // The error types ChatGPT uses when a subscription's allowance is used up. Waiting a few seconds
 // does not help (the allowance resets after minutes or hours), so these are not retried.

@@ -21,7 +21,7 @@ export { codexResponsesUrl, webSocketUrl } from "./endpoint.js";
 export { classifyOpenAICodexError } from "./errors.js";
 export type { OpenAICodexResponsesOptions, OpenAICodexResponsesSimpleOptions } from "./options.js";
 export { forgetOpenAICodexSseFallbacks } from "./transport.js";
-export { closeOpenAICodexWebSockets, keptOpenAICodexWebSocketCount } from "./websocket-pool.js";
+export { closeOpenAICodexWebSockets, keptOpenAICodexWebSocketCount } from "./websocket-session.js";
 
 /** Unified options: the Responses mapping, plus the Codex settings. */
 export function toCodexOptions(

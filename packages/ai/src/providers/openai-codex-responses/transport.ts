@@ -9,9 +9,9 @@ import { buildOpenAICodexHeaders, encodeOpenAICodexRequest } from "./encode.js";
 import { codexResponsesUrl, webSocketUrl } from "./endpoint.js";
 import type { OpenAICodexResponsesOptions } from "./options.js";
 import { parseCodexEvent } from "./parse-event.js";
-import { openCodexWebSocket, WebSocketOpenError } from "./websocket-connection.js";
-import { leaseCodexWebSocket, type SocketLease } from "./websocket-pool.js";
-import { streamResponseOverWebSocket } from "./websocket-transport.js";
+import { WebSocketOpenError } from "./websocket-errors.js";
+import type { SocketLease } from "./websocket-pool.js";
+import { leaseCodexWebSocket, openCodexWebSocket, streamResponseOverWebSocket } from "./websocket-session.js";
 
 /** Names the provider in error messages. */
 export const CODEX_LABEL = "OpenAI Codex";

@@ -5,6 +5,8 @@
 // global WebSocket). Both accept `new WebSocket(url, { headers })`, which the endpoint needs for its
 // Authorization header; a browser's WebSocket cannot send headers, so there the open fails clearly.
 
+import { WebSocketOpenError } from "./websocket-errors.js";
+
 /** The subset of the WebSocket API used here; `ws` and the platform WebSocket both implement it. */
 interface PlatformWebSocket {
 	readonly readyState: number;
@@ -41,27 +43,6 @@ async function webSocketConstructor(): Promise<WebSocketConstructor> {
 		throw new WebSocketOpenError('The "ws" package does not export a WebSocket class');
 	loadedConstructor = candidate as WebSocketConstructor;
 	return loadedConstructor;
-}
-
-/**
- * The socket could not be opened: refused, a failed handshake (`status` when the runtime reports
- * it), the connect timeout. With transport "auto" this is the failure that falls back to SSE.
- */
-export class WebSocketOpenError extends Error {
-	override name = "WebSocketOpenError";
-
-	constructor(
-		message: string,
-		/** The handshake's HTTP status, where the runtime reports it (`ws` does). */
-		readonly status?: number,
-	) {
-		super(message);
-	}
-}
-
-/** The socket closed while a response was being read. */
-export class WebSocketClosedError extends Error {
-	override name = "WebSocketClosedError";
 }
 
 /** What the socket delivered: a text message, or its close (always the last event). */

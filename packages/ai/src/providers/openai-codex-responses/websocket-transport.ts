@@ -5,7 +5,8 @@ import { pump } from "../../wire/pump.js";
 import { OpenAIResponsesDecoder } from "../openai-responses/decode.js";
 import type { OpenAICodexRequestBody } from "./encode.js";
 import { parseCodexEvent } from "./parse-event.js";
-import { type CodexWebSocket, type SocketEvent, WebSocketClosedError } from "./websocket-connection.js";
+import type { CodexWebSocket, SocketEvent } from "./websocket-connection.js";
+import { WebSocketClosedError } from "./websocket-errors.js";
 import type { SocketLease } from "./websocket-pool.js";
 
 /**
