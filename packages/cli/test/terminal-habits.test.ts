@@ -288,7 +288,9 @@ describe.skipIf(skipReason !== undefined)("the llm habits in a terminal", () => 
 
 		const wide = startShell({}, 220);
 		pane = wide;
-		const command15 = run(wide, "keel models anthropic --search haiku");
+		// `clear` first, as above: input typed before the new shell's first prompt is echoed ahead of
+		// it, and the table would then follow that prompt on its line.
+		const command15 = run(wide, "clear; keel models anthropic --search haiku");
 		expect(await statusOf(wide, command15)).toBe(0);
 		expect(plain(wide.capture())).toMatch(/^provider\s+id\s+api\s+context/m);
 	});
