@@ -100,12 +100,14 @@ const KEPT_IN_FULL_BYTES = 256 * 1024 * 1024;
  * the search missed) turns those before it into outlines, as does reaching KEPT_IN_FULL_BYTES. At
  * the end, those neither in the model context nor a branch's leaf become outlines too: the session
  * holds what it would had it read them again, and the context is parsed once.
+ *
+ * Returns, in `needed`, the records the session loads in full: the model context and the leaves.
  */
 export async function scanIntoTree(
 	store: OffsetReadingStore,
 	sessionId: string,
 	tree: SessionTree,
-): Promise<{ problems: TranscriptReadProblem[]; outline: OutlinedMessages }> {
+): Promise<{ problems: TranscriptReadProblem[]; outline: OutlinedMessages; needed: SessionMessageRecord[] }> {
 	const outline: OutlinedMessages = { offsets: new Map() };
 	// Keel writes a message as JSON.stringify does, without spaces: this finds its boundaries. A
 	// message quoting the words only moves the start later (what lies before is read again).
@@ -177,15 +179,16 @@ export async function scanIntoTree(
 				else outlineFull(record, lineNumber, position);
 			})
 		: await store.scan(sessionId, visitFull(true));
+	// Only the leaves' records: branches() would also walk every branch to count it.
+	const neededIds = [...tree.modelContext().map((record) => record.id), ...tree.leafIds()];
 	if (oldestKept < keptIds.length) {
-		const needed = new Set<string>();
-		for (const record of tree.modelContext()) needed.add(record.id);
-		for (const leafId of tree.leafIds()) needed.add(leafId);
+		const needed = new Set(neededIds);
 		for (let index = oldestKept; index < keptIds.length; index++) {
 			if (!needed.has(keptIds[index])) outlineKept(index);
 		}
 	}
-	return { problems, outline };
+	const needed = neededIds.map((id) => tree.messages.get(id) as SessionMessageRecord);
+	return { problems, outline, needed };
 }
 
 /** Reads the full records of the outlined messages among `records`, puts them in the tree and returns them. */
