@@ -67,6 +67,34 @@ describe('load: "context" on a JSONL transcript', () => {
 		}
 	});
 
+	it("asks the store for at most 2,000 records at a time when it reads a long kept history again", async () => {
+		const store = createJsonlTranscriptStore({ directory: join(directory, "long-kept") });
+		const slices: number[] = [];
+		const readAt = store.readAt;
+		store.readAt = (sessionId, offsets) => {
+			slices.push(offsets.length);
+			return readAt(sessionId, offsets);
+		};
+		const session = await Session.create(store);
+		const first = await session.append(userMessage("message 0"));
+		for (let index = 1; index < 4_500; index++) await session.append(userMessage(`message ${index}`));
+		// A compaction that keeps everything: the whole history before the boundary is context.
+		await session.appendCompaction(
+			{ role: "summary", summary: "nothing left out", summarisedMessageCount: 0, timestamp: Date.now() },
+			{ trigger: "manual", firstKeptMessageId: first.id },
+		);
+		const expectedContext = session.modelContext();
+		await session.close();
+
+		const opened = await Session.open(store, session.id, { load: "context" });
+		try {
+			expect(opened.modelContext()).toEqual(expectedContext);
+			expect(slices).toEqual([2_000, 2_000, 501]);
+		} finally {
+			await opened.close();
+		}
+	});
+
 	it("never reads a record again when the session was never compacted, and matches load: all", async () => {
 		const { store, readAgain } = countingStore("never-compacted");
 		const session = await Session.create(store);

@@ -219,22 +219,33 @@ export async function loadOutlined(
 		if (list) list.push(entry);
 		else byFileId.set(fileId, [entry]);
 	}
-	const offsets = wanted.map((entry) => entry.offset);
-	for (const record of await store.readAt(sessionId, offsets)) {
-		if (record.type !== "message") continue;
-		const fileRecord = record as SessionMessageRecord;
-		const entry = byFileId.get(fileRecord.id)?.shift();
-		if (!entry || !outline.offsets.delete(entry.id)) continue;
-		// The links the index mended when the transcript was scanned replace the file's.
-		const messageRecord =
-			entry.id === fileRecord.id && entry.parentId === fileRecord.parentId
-				? fileRecord
-				: { ...fileRecord, id: entry.id, parentId: entry.parentId };
-		tree.messages.set(messageRecord.id, messageRecord);
-		loaded.push(messageRecord);
+	// In slices, so a store that answers a slice at once (a database query) holds the raw rows of one
+	// slice, not of a whole never-compacted context, beside the records parsed so far.
+	for (let from = 0; from < wanted.length; from += READ_AT_SLICE) {
+		const offsets = wanted.slice(from, from + READ_AT_SLICE).map((entry) => entry.offset);
+		loadRead(await store.readAt(sessionId, offsets));
 	}
 	return loaded;
+
+	function loadRead(records: readonly (SessionRecord | UnknownSessionRecord)[]): void {
+		for (const record of records) {
+			if (record.type !== "message") continue;
+			const fileRecord = record as SessionMessageRecord;
+			const entry = byFileId.get(fileRecord.id)?.shift();
+			if (!entry || !outline.offsets.delete(entry.id)) continue;
+			// The links the index mended when the transcript was scanned replace the file's.
+			const messageRecord =
+				entry.id === fileRecord.id && entry.parentId === fileRecord.parentId
+					? fileRecord
+					: { ...fileRecord, id: entry.id, parentId: entry.parentId };
+			tree.messages.set(messageRecord.id, messageRecord);
+			loaded.push(messageRecord);
+		}
+	}
 }
+
+/** How many records loadOutlined asks a store's readAt for at a time. */
+const READ_AT_SLICE = 2_000;
 
 const NO_CONTENT: AssistantMessage["content"] = Object.freeze([]) as unknown as AssistantMessage["content"];
 
