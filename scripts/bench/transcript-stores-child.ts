@@ -2,6 +2,7 @@
 // own, plus Node's baseline from the "baseline" mode). Prints one JSON line. Started by
 // transcript-stores.bench.ts with TSX_TSCONFIG_PATH set so the store packages load from source.
 // Usage: node --import tsx transcript-stores-child.ts <mode> <store spec JSON> [arguments]
+//   generate <messages> [never-compacted]   resume [all | context (default)]
 import { getHeapStatistics } from "node:v8";
 import type { TranscriptStore } from "../../packages/agent/src/session/index.js";
 import { createMemoryTranscriptStore, resumeAgent, Session } from "../../packages/agent/src/session/index.js";
@@ -90,16 +91,19 @@ if (mode === "append" && store) {
 	const [sessions, perSession] = rest.map(Number);
 	result = await appendSessions(store, sessions, perSession);
 } else if (mode === "generate" && store) {
-	const [messages] = rest.map(Number);
+	const messages = Number(rest[0]);
+	const compacted = rest[1] !== "never-compacted";
 	const writer = await store.openWriter("big", { create: header("big") as never });
 	for (let from = 0; from < messages; from += 1_000) {
 		await writer.append(
-			Array.from({ length: Math.min(1_000, messages - from) }, (_, offset) => benchMessage("big", from + offset)),
+			Array.from({ length: Math.min(1_000, messages - from) }, (_, offset) =>
+				benchMessage("big", from + offset, compacted),
+			),
 		);
 	}
 	await writer.close();
 } else if (mode === "resume" && store) {
-	const session = await Session.open(store, "big", { load: "context" });
+	const session = await Session.open(store, "big", { load: rest[0] === "all" ? "all" : "context" });
 	const agent = await resumeAgent(session);
 	result = { loaded: agent.state.messages.length, problems: session.problems.length };
 	await session.close();

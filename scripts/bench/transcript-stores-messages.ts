@@ -11,17 +11,18 @@ function padded(prefix: string, bytes: number): string {
 
 /**
  * A realistic turn, four messages of ~2 KB on average: a user request, an assistant tool call with
- * a file's content as its argument, the tool's output, the assistant's answer.
+ * a file's content as its argument, the tool's output, the assistant's answer. `compacted: false`
+ * writes a session that was never compacted (its whole chain is the model context).
  */
-export function benchMessage(sessionId: string, index: number): SessionMessageRecord {
+export function benchMessage(sessionId: string, index: number, compacted = true): SessionMessageRecord {
 	const timestamp = 1_700_000_000_000 + index;
 	const base = { v: 1 as const, type: "message" as const, sessionId, id: `m${index}`, timestamp };
 	const parentId = index === 0 ? null : `m${index - 1}`;
-	if (index === COMPACT_AT - 1) {
+	if (compacted && index === COMPACT_AT - 1) {
 		const summary = padded(`summary of ${KEPT_FROM} messages`, 2_000);
 		return { ...base, parentId, message: { role: "summary", summary, summarisedMessageCount: KEPT_FROM, timestamp } };
 	}
-	if (index === COMPACT_AT) {
+	if (compacted && index === COMPACT_AT) {
 		return {
 			...base,
 			parentId,

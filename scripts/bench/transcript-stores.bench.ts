@@ -1,9 +1,9 @@
 // Every transcript store side by side: appends per second with one writer (and, for PostgreSQL and
 // SQLite, 50 sessions appended to at once), p50 / p99 latency of an awaited append, and opening +
-// resuming a 100,000-message session of ~2 KB messages (tool calls and results, compacted 2,000
-// messages before the end) — time and peak memory, each in a fresh process. Goals: PostgreSQL
-// ≥ 5,000 appends/s across 50 sessions; resume ≤ 1 s and ≤ 100 MB over the baseline; SQLite's
-// append rate ≥ JSONL's.
+// resuming a 100,000-message session of ~2 KB messages (tool calls and results) — compacted 2,000
+// messages before the end, and never compacted (with load: "all" beside it) — time and peak
+// memory, each in a fresh process. Goals: PostgreSQL ≥ 5,000 appends/s across 50 sessions; resume
+// ≤ 1 s and ≤ 100 MB over the baseline; SQLite's append rate ≥ JSONL's.
 //
 // Each row has the process's CPU time (user + system) beside the elapsed time, and the machine's
 // load average when it ended: on a shared, loaded machine the CPU time is what compares runs.
@@ -88,12 +88,14 @@ export default async function run(): Promise<void> {
 			"load average": loadavg()[0].toFixed(1),
 		});
 	const baseline = inFreshProcess("baseline", { kind: "memory" });
-	const resumeRow = (store: string, spec: StoreSpec) => {
+	const resumeRow = (store: string, spec: StoreSpec, session = "compacted", load: "context" | "all" = "context") => {
 		// The median of three fresh processes (by time): one run is at the mercy of the machine's load.
-		const runs = [0, 1, 2].map(() => inFreshProcess("resume", spec)).sort((a, b) => a.ms - b.ms);
+		const runs = [0, 1, 2].map(() => inFreshProcess("resume", spec, load)).sort((a, b) => a.ms - b.ms);
 		const figures = runs[1];
 		resumeRows.push({
 			store,
+			session,
+			load,
 			messages: BIG_MESSAGES,
 			"loaded into the agent": figures.loaded ?? 0,
 			ms: figures.ms,
@@ -116,6 +118,10 @@ export default async function run(): Promise<void> {
 			);
 			inFreshProcess("generate", spec, BIG_MESSAGES);
 			resumeRow("JSONL", spec);
+			const never: StoreSpec = { kind: "jsonl", directory: join(directory, "jsonl-never-compacted") };
+			inFreshProcess("generate", never, BIG_MESSAGES, "never-compacted");
+			resumeRow("JSONL", never, "never compacted");
+			resumeRow("JSONL", never, "never compacted", "all");
 		}
 		if (wanted("sqlite")) {
 			appendRow(
@@ -131,6 +137,10 @@ export default async function run(): Promise<void> {
 			const spec: StoreSpec = { kind: "sqlite", path: join(directory, "big.db") };
 			inFreshProcess("generate", spec, BIG_MESSAGES);
 			resumeRow("SQLite", spec);
+			const never: StoreSpec = { kind: "sqlite", path: join(directory, "never-compacted.db") };
+			inFreshProcess("generate", never, BIG_MESSAGES, "never-compacted");
+			resumeRow("SQLite", never, "never compacted");
+			resumeRow("SQLite", never, "never compacted", "all");
 		}
 		if (wanted("postgres")) {
 			await withSchema(async (schema) => {
@@ -152,6 +162,12 @@ export default async function run(): Promise<void> {
 				inFreshProcess("generate", spec, BIG_MESSAGES);
 				resumeRow("PostgreSQL", spec);
 			});
+			await withSchema(async (schema) => {
+				const spec: StoreSpec = { kind: "postgres", connectionString: POSTGRES_URL, schema };
+				inFreshProcess("generate", spec, BIG_MESSAGES, "never-compacted");
+				resumeRow("PostgreSQL", spec, "never compacted");
+				resumeRow("PostgreSQL", spec, "never compacted", "all");
+			});
 		}
 	} finally {
 		rmSync(directory, { recursive: true, force: true });
@@ -159,7 +175,7 @@ export default async function run(): Promise<void> {
 	console.log("\nappends (each awaited; several sessions: one writer each, appending at once)\n");
 	printTable(appendRows);
 	console.log(
-		`\nSession.open(load: "context") + resumeAgent of a ${BIG_MESSAGES.toLocaleString("en")}-message session, fresh process, median of 3` +
+		`\nSession.open + resumeAgent of a ${BIG_MESSAGES.toLocaleString("en")}-message session (compacted 2,000 messages before the end, or never), fresh process, median of 3` +
 			` (Node + tsx baseline: ${baseline.maxRssMiB.toFixed(0)} MiB RSS)\n`,
 	);
 	printTable(resumeRows);

@@ -32,6 +32,12 @@ export interface OffsetReadingStore extends TranscriptStore {
 			outlined: boolean,
 		) => void,
 	): Promise<TranscriptReadProblem[]>;
+	/**
+	 * Optional, for stores whose positions are byte offsets (the JSONL store): where the last line
+	 * holding these bytes starts, compared raw rather than parsed. Lets a scan find the last
+	 * compaction boundary before it starts (see scanIntoTree).
+	 */
+	lastLineMentioning?(sessionId: string, text: string): Promise<number | undefined>;
 }
 
 /**
@@ -75,38 +81,114 @@ export interface OutlinedMessages {
 }
 
 /**
+ * How far back in the file (in bytes) a byte-offset scan keeps the full records it has just parsed,
+ * counting from the oldest one kept: see scanIntoTree. Bounds what a scan holds beyond what
+ * load: "all" would, when the transcript after its last compaction (or a never-compacted one) is
+ * mostly branches the context does not need.
+ */
+const KEPT_IN_FULL_BYTES = 256 * 1024 * 1024;
+
+/**
  * Scans the transcript into `tree`, keeping an outline of every chain message and the full record
  * of everything else but progress (which only a UI showing the past would want).
+ *
+ * A store that parses every record to scan it (the JSONL store) has already paid for the full record
+ * of each message: throwing it away to read it again for the model context would parse the context
+ * twice, which made load: "context" slower than load: "all" on a session never compacted. So the
+ * messages after the file's last compaction boundary (found first by a raw search from the end,
+ * which stops at the boundary) keep their full record through the scan; a boundary met later (one
+ * the search missed) turns those before it into outlines, as does reaching KEPT_IN_FULL_BYTES. At
+ * the end, those neither in the model context nor a branch's leaf become outlines too: the session
+ * holds what it would had it read them again, and the context is parsed once.
+ *
+ * Returns, in `needed`, the records the session loads in full: the model context and the leaves.
  */
 export async function scanIntoTree(
 	store: OffsetReadingStore,
 	sessionId: string,
 	tree: SessionTree,
-): Promise<{ problems: TranscriptReadProblem[]; outline: OutlinedMessages }> {
+): Promise<{ problems: TranscriptReadProblem[]; outline: OutlinedMessages; needed: SessionMessageRecord[] }> {
 	const outline: OutlinedMessages = { offsets: new Map() };
+	// Keel writes a message as JSON.stringify does, without spaces: this finds its boundaries. A
+	// message quoting the words only moves the start later (what lies before is read again).
+	const keepFrom = store.scanOutlines
+		? Number.POSITIVE_INFINITY
+		: store.lastLineMentioning
+			? ((await store.lastLineMentioning(sessionId, '"role":"compact_boundary"')) ?? 0)
+			: Number.POSITIVE_INFINITY;
+	/** Messages in the tree with their full record, oldest first: their id in the index and offset. */
+	let keptIds: string[] = [];
+	let keptOffsets: number[] = [];
+	let oldestKept = 0;
+	const outlineKept = (index: number) => {
+		const id = keptIds[index];
+		const full = tree.messages.get(id);
+		const outlined = full && outlineMessageRecord(full, sessionId);
+		if (!outlined) return;
+		tree.messages.set(id, outlined);
+		outline.offsets.set(id, keptOffsets[index]);
+	};
 	const addOutlined = (record: SessionMessageRecord, lineNumber: number, position: number) => {
 		if ((record.message as { role?: unknown }).role === "progress") return;
 		tree.add(record, lineNumber);
 		// Under the id it got in the index (the leaf it just became): a duplicate id is renamed there.
 		outline.offsets.set(tree.leafId as string, position);
 	};
-	const visitFull = (record: SessionRecord | UnknownSessionRecord, lineNumber: number, byteOffset?: number) => {
-		if (record.type !== "message" || byteOffset === undefined) {
-			tree.add(record, lineNumber);
-			return;
+	const addKept = (record: SessionMessageRecord, lineNumber: number, byteOffset: number) => {
+		if ((record.message as { role?: unknown }).role === "progress") return;
+		tree.add(record, lineNumber);
+		keptIds.push(tree.leafId as string);
+		keptOffsets.push(byteOffset);
+		while (byteOffset - keptOffsets[oldestKept] > KEPT_IN_FULL_BYTES) outlineKept(oldestKept++);
+		if (oldestKept > 4096 && oldestKept * 2 > keptIds.length) {
+			keptIds = keptIds.slice(oldestKept);
+			keptOffsets = keptOffsets.slice(oldestKept);
+			oldestKept = 0;
 		}
-		const outlined = outlineMessageRecord(record, sessionId);
-		// Tombstones and boundaries are small and shape the branch: kept whole.
-		if (outlined === undefined) tree.add(record, lineNumber);
-		else addOutlined(outlined, lineNumber, byteOffset);
 	};
+	const visitFull =
+		(keepFull: boolean) => (record: SessionRecord | UnknownSessionRecord, lineNumber: number, byteOffset?: number) => {
+			if (record.type !== "message" || byteOffset === undefined) {
+				tree.add(record, lineNumber);
+				return;
+			}
+			const role = ((record as SessionMessageRecord).message as { role?: unknown }).role;
+			if (role === "compact_boundary") {
+				// What came before the last boundary is outside the context but for the messages the
+				// compaction kept, which are read again: far fewer than those it summarised.
+				for (let index = oldestKept; index < keptIds.length; index++) outlineKept(index);
+				keptIds = [];
+				keptOffsets = [];
+				oldestKept = 0;
+			}
+			if (keepFull && byteOffset >= keepFrom && role !== "tombstone" && role !== "compact_boundary") {
+				addKept(record as SessionMessageRecord, lineNumber, byteOffset);
+				return;
+			}
+			const outlined = outlineMessageRecord(record, sessionId);
+			// Tombstones and boundaries are small and shape the branch: kept whole.
+			if (outlined === undefined) tree.add(record, lineNumber);
+			else addOutlined(outlined, lineNumber, byteOffset);
+		};
+	// A store with outlines of its own hands over the full record only of what it keeps whole: those
+	// are outlined as before. Its positions need not be byte offsets, so nothing is kept by distance.
+	const outlineFull = visitFull(false);
 	const problems = store.scanOutlines
 		? await store.scanOutlines(sessionId, (record, lineNumber, position, outlined) => {
 				if (outlined) addOutlined(record as SessionMessageRecord, lineNumber, position);
-				else visitFull(record, lineNumber, position);
+				else outlineFull(record, lineNumber, position);
 			})
-		: await store.scan(sessionId, visitFull);
-	return { problems, outline };
+		: await store.scan(sessionId, visitFull(true));
+	// Only the leaves' records: branches() would also walk every branch to count it.
+	const neededIds = [...tree.modelContext().map((record) => record.id), ...tree.leafIds()];
+	if (oldestKept < keptIds.length) {
+		const needed = new Set(neededIds);
+		for (let index = oldestKept; index < keptIds.length; index++) {
+			if (!needed.has(keptIds[index])) outlineKept(index);
+		}
+	}
+	const needed = neededIds.map((id) => tree.messages.get(id) as SessionMessageRecord);
+	return { problems, outline, needed };
 }
 
 /** Reads the full records of the outlined messages among `records`, puts them in the tree and returns them. */
@@ -137,22 +219,33 @@ export async function loadOutlined(
 		if (list) list.push(entry);
 		else byFileId.set(fileId, [entry]);
 	}
-	const offsets = wanted.map((entry) => entry.offset);
-	for (const record of await store.readAt(sessionId, offsets)) {
-		if (record.type !== "message") continue;
-		const fileRecord = record as SessionMessageRecord;
-		const entry = byFileId.get(fileRecord.id)?.shift();
-		if (!entry || !outline.offsets.delete(entry.id)) continue;
-		// The links the index mended when the transcript was scanned replace the file's.
-		const messageRecord =
-			entry.id === fileRecord.id && entry.parentId === fileRecord.parentId
-				? fileRecord
-				: { ...fileRecord, id: entry.id, parentId: entry.parentId };
-		tree.messages.set(messageRecord.id, messageRecord);
-		loaded.push(messageRecord);
+	// In slices, so a store that answers a slice at once (a database query) holds the raw rows of one
+	// slice, not of a whole never-compacted context, beside the records parsed so far.
+	for (let from = 0; from < wanted.length; from += READ_AT_SLICE) {
+		const offsets = wanted.slice(from, from + READ_AT_SLICE).map((entry) => entry.offset);
+		loadRead(await store.readAt(sessionId, offsets));
 	}
 	return loaded;
+
+	function loadRead(records: readonly (SessionRecord | UnknownSessionRecord)[]): void {
+		for (const record of records) {
+			if (record.type !== "message") continue;
+			const fileRecord = record as SessionMessageRecord;
+			const entry = byFileId.get(fileRecord.id)?.shift();
+			if (!entry || !outline.offsets.delete(entry.id)) continue;
+			// The links the index mended when the transcript was scanned replace the file's.
+			const messageRecord =
+				entry.id === fileRecord.id && entry.parentId === fileRecord.parentId
+					? fileRecord
+					: { ...fileRecord, id: entry.id, parentId: entry.parentId };
+			tree.messages.set(messageRecord.id, messageRecord);
+			loaded.push(messageRecord);
+		}
+	}
 }
+
+/** How many records loadOutlined asks a store's readAt for at a time. */
+const READ_AT_SLICE = 2_000;
 
 const NO_CONTENT: AssistantMessage["content"] = Object.freeze([]) as unknown as AssistantMessage["content"];
 

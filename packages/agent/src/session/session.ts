@@ -130,13 +130,9 @@ export class Session {
 		try {
 			const tree = new SessionTree();
 			if (options.load === "context" && canLoadByOffset(store)) {
-				const { problems, outline } = await scanIntoTree(store, sessionId, tree);
+				const { problems, outline, needed } = await scanIntoTree(store, sessionId, tree);
 				const session = new Session(store, writer, tree, [...repairedOnOpen(writer), ...problems], outline);
-				await session.loadRecords([
-					...tree.modelContext(),
-					// Only the leaves' records: branches() would also walk every branch to count it.
-					...[...tree.leafIds()].map((leafId) => tree.messages.get(leafId) as SessionMessageRecord),
-				]);
+				await session.loadRecords(needed);
 				return session;
 			}
 			// Scanned where the store can, so repairs of a damaged chain name their lines.

@@ -37,6 +37,7 @@ import {
 	openJsonlTranscriptWriter,
 	titleSidecarPath,
 } from "./jsonl-transcript-writer.js";
+import { lastLineMentioning } from "./last-line-mentioning.js";
 import { readLinesBackward } from "./read-lines-backward.js";
 import { readLinesForward } from "./read-lines-forward.js";
 import { acquireSessionFileLock } from "./session-file-lock.js";
@@ -74,6 +75,11 @@ export interface JsonlTranscriptStore extends TranscriptStore {
 	 * current branch since the last compact boundary) from a transcript of any size.
 	 */
 	readAt(sessionId: string, byteOffsets: readonly number[]): Promise<ParsedSessionRecord[]>;
+	/**
+	 * The byte offset of the last line whose bytes hold `text` (compared raw: nothing is parsed), or
+	 * undefined when none does. Reads back from the end and stops at that line.
+	 */
+	lastLineMentioning(sessionId: string, text: string): Promise<number | undefined>;
 	/**
 	 * The last `entries` records. Also looks further back for the last summary unless
 	 * `findLastSummary` is false: that search compares raw bytes and parses only lines that mention
@@ -257,6 +263,15 @@ export function createJsonlTranscriptStore(options: JsonlTranscriptStoreOptions)
 				await handle.close();
 			}
 			return byteOffsets.flatMap((offset) => byOffset.get(offset) ?? []);
+		},
+
+		async lastLineMentioning(sessionId, text) {
+			const handle = await openForReading(sessionId);
+			try {
+				return await lastLineMentioning(handle, (await handle.stat()).size, Buffer.from(text));
+			} finally {
+				await handle.close();
+			}
 		},
 
 		async readTail(sessionId, tailOptions) {
