@@ -45,29 +45,32 @@ async function minifiedBundle(entry: string): Promise<{ code: string; gzippedByt
 }
 
 describe("a one-provider browser app bundled from the packed @keel/ai", () => {
-	it("is at most 25 KB gzipped when it streams through its provider's own entry (the goal: 50 KB)", async () => {
+	it("is at most 30 KB gzipped when it streams through its provider's own entry (the goal: 50 KB)", async () => {
 		// `streamAnthropic` from @keel/ai/anthropic and the models from @keel/ai/models/anthropic: that
 		// provider's code and the shared pieces only.
 		const { code, gzippedBytes } = await minifiedBundle("one-provider-entry-app.ts");
 		expect(providersWithData(code)).toEqual(["anthropic"]);
 		expect(code).not.toContain("registerBuiltInApiProviders");
-		expect(gzippedBytes).toBeLessThanOrEqual(25 * 1024);
+		// 22.8 KB before file and audio blocks, sampling parameters and Standard Schema tools; 25.7 KB with them.
+		expect(gzippedBytes).toBeLessThanOrEqual(30 * 1024);
 	});
 
-	it("holds the nine built-in providers, none of their Node-only modules and nothing else of the root with stream from the root (at most 51.5 KB)", async () => {
+	it("holds the nine built-in providers, none of their Node-only modules and nothing else of the root with stream from the root (at most 57 KB)", async () => {
 		// docs/models.md's example. `stream` can reach every built-in provider (each is loaded on the
 		// first call to its API, and a bundle without code splitting holds them all); nothing else of
 		// the root comes along: no AJV, no other provider's catalogue rows. 104 KB gzipped when the
 		// root was one module, 53.9 KB with every provider's Node-only modules (Vertex's credential
 		// files and metadata server, the AWS credential chain, the Codex WebSocket transport), 51.3 KB
-		// now that the package's "browser" condition swaps each for a small variant.
+		// once the package's "browser" condition swapped each for a small variant, 55.1 KB with file and
+		// audio blocks, sampling parameters and Standard Schema tools in every provider. Above the 50 KB
+		// goal: an app that wants the smallest bundle streams through its provider's entry (above).
 		const { code, gzippedBytes, inputs } = await minifiedBundle("one-provider-app.ts");
 		expect(providersWithData(code)).toEqual(["anthropic"]);
 		expect(inputs.filter((path) => /(^|\/)dist\/index\.js$/.test(path))).toEqual([]);
 		expect(code).not.toContain("ajv");
 		expect(variantModules(inputs, "node")).toEqual([]);
 		expect(variantModules(inputs, "browser")).toEqual(NODE_ONLY_MODULES);
-		expect(gzippedBytes).toBeLessThanOrEqual(51.5 * 1024);
+		expect(gzippedBytes).toBeLessThanOrEqual(57 * 1024);
 	});
 
 	it("keeps the Node-only modules in a bundle made without the browser condition", async () => {
