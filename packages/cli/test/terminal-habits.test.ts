@@ -1,7 +1,7 @@
 // The everyday habits in a real terminal (a tmux pane running a shell, with `keel` on its PATH),
 // typed as a person would: `keel "text"`, -c, the default model and aliases, templates, logs,
-// --schema, -a, the confirmation before a -T tool call (yes and no), and `keel models` within 80
-// columns. The server holds each answer until the test sends it. Without tmux these tests skip.
+// --schema, -a (an image, a PDF), -o top_p, the confirmation before a -T tool call (yes and no), and
+// `keel models` within 80 columns. The server holds each answer until the test sends it. Without tmux these tests skip.
 import { chmodSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -89,6 +89,7 @@ const completionsModels = (getProviders() as string[])
 	.filter((model) => model.api === "openai-completions");
 const textModel = completionsModels[0];
 const imageModel = completionsModels.find((model) => model.input.includes("image"))!;
+const pdfModel = completionsModels.find((model) => model.input.includes("pdf"))!;
 
 describe.skipIf(skipReason !== undefined)("the llm habits in a terminal", () => {
 	it('keel "text", -c, aliases, the default model, templates and keel logs', async () => {
@@ -272,6 +273,33 @@ describe.skipIf(skipReason !== undefined)("the llm habits in a terminal", () => 
 		const command12 = run(terminal, `keel -a ${image} "What is this?"`);
 		expect(await statusOf(terminal, command12)).toBe(2);
 		expect(plain(terminal.capture())).toContain("does not accept images");
+	});
+
+	it("-a sends a PDF as a file part and -o top_p reaches the request, typed at a shell", async () => {
+		const folder = mkdtempSync(join(tmpdir(), "keel-cli-files-"));
+		const pdf = join(folder, "report.pdf");
+		const pdfBytes = Buffer.from("%PDF-1.4\n% a test document\n%%EOF\n");
+		writeFileSync(pdf, pdfBytes);
+		const terminal = startShell({ KEEL_BASE_URL: server.url, KEEL_API_KEY: "sk-test" });
+
+		const command = run(terminal, `keel -m ${pdfModel.provider}/${pdfModel.id} -o top_p 0.5 -a ${pdf} "Summarise it"`);
+		const request = await server.nextRequest();
+		expect((request.body as { top_p?: number }).top_p).toBe(0.5);
+		expect(messagesOf(request)[0].content).toEqual([
+			{ type: "text", text: "Summarise it" },
+			{
+				type: "file",
+				file: { filename: "report.pdf", file_data: `data:application/pdf;base64,${pdfBytes.toString("base64")}` },
+			},
+		]);
+		answer(request, "A short report.");
+		expect(await statusOf(terminal, command)).toBe(0);
+		expect(plain(terminal.capture())).toContain("A short report.");
+
+		// A sampling key the model's API does not take: exit 2 before any call, naming the keys it takes.
+		const refused = run(terminal, `keel -m ${pdfModel.provider}/${pdfModel.id} -o no_such_key 1 "hi"`);
+		expect(await statusOf(terminal, refused)).toBe(2);
+		expect(plain(terminal.capture())).toContain("no_such_key");
 	});
 
 	it("keel models fits an 80-column terminal, and shows every column on a wide one", async () => {
