@@ -1,5 +1,30 @@
 // Small helpers agent programs call by name (text of a message, time-ordered ids, retrying a failed
 // assistant call), each with its own implementation here.
+export {
+	CACHE_WARMING_IDLE_CONTINUATION_PROBABILITY,
+	CACHE_WARMING_MAX_AGE_MS,
+	CACHE_WARMING_MAX_IDLE_AGE_MS,
+	CACHE_WARMING_MINIMUM_EXPECTED_SAVINGS,
+	type CacheWarmingDecision,
+	type CacheWarmingPhase,
+	evaluateCacheWarming,
+	getCacheWarmingDelayMs,
+	getCacheWarmingRequestOptions,
+	getPromptCacheTtlMs,
+	isCacheWarmingReplayable,
+	type PromptCacheLifetimes,
+} from "./cache-warming.js";
+export {
+	type ClientAttribution,
+	type ClientIdentity,
+	type ClientIdentityTarget,
+	type ClientUserAgent,
+	formatUserAgent,
+	getAttributionHeaders,
+	getClientVersion,
+	getIdentityHeaders,
+	mergeClientIdentity,
+} from "./client-identity.js";
 export { contentText } from "./content-text.js";
 export {
 	appendAssistantMessageDiagnostic,
@@ -19,6 +44,11 @@ export {
 	retryAssistantCall,
 	retryDelayMs,
 } from "./retry-assistant-call.js";
+export {
+	cleanupSessionResources,
+	registerSessionResourceCleanup,
+	type SessionResourceCleanup,
+} from "./session-resources.js";
 export { parseToolCallArguments } from "./tool-call-arguments.js";
 export {
 	collapseSystemMessages,
@@ -42,3 +72,4 @@ export {
 	withoutInitialSystemMessage,
 } from "./transcript.js";
 export { uuidv7 } from "./uuidv7.js";
+export { withClientIdentity } from "./with-client-identity.js";
