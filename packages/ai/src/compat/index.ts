@@ -50,6 +50,7 @@ export {
 	type SessionResourceCleanup,
 } from "./session-resources.js";
 export { parseToolCallArguments } from "./tool-call-arguments.js";
+export { ToolCallArgumentsStream } from "./tool-call-arguments-stream.js";
 export {
 	collapseSystemMessages,
 	createInitialSystemMessage,
@@ -71,5 +72,6 @@ export {
 	toToolDeclaration,
 	withoutInitialSystemMessage,
 } from "./transcript.js";
+export { resolveTranscriptTools, type TranscriptToolSupport, type TranscriptTools } from "./transcript-tools.js";
 export { uuidv7 } from "./uuidv7.js";
 export { withClientIdentity } from "./with-client-identity.js";
