@@ -33,6 +33,7 @@ export {
 	extractDiagnosticError,
 } from "./diagnostics.js";
 export { type LazyStreamObserver, lazyApi, lazyStream } from "./lazy-api.js";
+export { type LazyOAuthInput, lazyOAuth } from "./lazy-oauth.js";
 export { getModelType, isModelType, type ModelType } from "./model-type.js";
 export { ModelsError, type ModelsErrorCode } from "./models-error.js";
 export { isRecoverableLength } from "./recoverable-length.js";
