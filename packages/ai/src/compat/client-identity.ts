@@ -26,7 +26,10 @@ export interface ClientIdentityTarget {
 	baseUrl: string;
 }
 
-/** The version `getClientVersion` reports when the identity names none: @keel/ai's package version. */
+/**
+ * The version `getClientVersion` reports when the identity names none: @keel/ai's package version
+ * (a constant, so that browsers and Workers need no JSON import; a test checks it against package.json).
+ */
 const KEEL_AI_VERSION = "0.1.0";
 const PRODUCT = "keel";
 const NVIDIA_NIM_HOST = "integrate.api.nvidia.com";

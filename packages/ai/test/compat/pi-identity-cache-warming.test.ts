@@ -1,4 +1,5 @@
 // pi-ai 1.5's client identity, cache warming and session-resource helpers, pinned to pi's documented behaviour.
+import { readFileSync } from "node:fs";
 import { describe, expect, it, vi } from "vitest";
 import {
 	CACHE_WARMING_IDLE_CONTINUATION_PROBABILITY,
@@ -42,7 +43,11 @@ describe("client identity", () => {
 		expect(formatUserAgent({ userAgent: "short" })).toBe("keel");
 		expect(formatUserAgent({ userAgent: { custom: "acme/2" } })).toBe("acme/2");
 		expect(getClientVersion({ version: "3.1.0" })).toBe("3.1.0");
-		expect(getClientVersion()).toMatch(/^\d+\.\d+\.\d+/);
+		// The constant in client-identity.ts must follow @keel/ai's package.json when it is bumped.
+		const manifest = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
+			version: string;
+		};
+		expect(getClientVersion()).toBe(manifest.version);
 	});
 
 	it("getAttributionHeaders credits the app on OpenRouter, NVIDIA NIM and OpenCode, and nowhere else", () => {
