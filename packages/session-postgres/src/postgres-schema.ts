@@ -13,7 +13,7 @@ import type { PoolClient } from "pg";
 import { escapeIdentifier } from "pg";
 import { PostgresSchemaVersionError } from "./postgres-errors.js";
 
-export const POSTGRES_SCHEMA_VERSION = 3;
+export const POSTGRES_SCHEMA_VERSION = 4;
 
 type SchemaStep = (client: PoolClient, schema: string) => Promise<void>;
 
@@ -94,6 +94,14 @@ export const SCHEMA_STEPS: readonly SchemaStep[] = [
 		if (rowCount === 0) return;
 		await client.query(`ALTER TABLE ${s}.keel_records ALTER COLUMN line SET COMPRESSION lz4,
 			ALTER COLUMN search_text SET COMPRESSION lz4`);
+	},
+	// 3 → 4: where a session's last compaction boundary is, without reading the session: load:
+	// "context" reads the records after it in full, and only outlines before it.
+	async (client, schema) => {
+		const s = escapeIdentifier(schema);
+		await client.query(
+			`CREATE INDEX keel_records_boundaries ON ${s}.keel_records (tenant, session_id, seq) WHERE role = 'compact_boundary'`,
+		);
 	},
 ];
 

@@ -62,11 +62,17 @@ export interface PostgresTranscriptStore extends TranscriptStore {
 		sessionId: string,
 		visit: (record: ParsedSessionRecord, lineNumber: number, position: number) => void,
 	): Promise<TranscriptReadProblem[]>;
-	/** Like `scan`, handing over each message's stored outline instead of its full record where there is one. */
+	/**
+	 * Like `scan`, handing over each message's stored outline instead of its full record where there
+	 * is one, before position `fullFrom` (from there on, full records).
+	 */
 	scanOutlines(
 		sessionId: string,
 		visit: (record: ParsedSessionRecord, lineNumber: number, position: number, outlined: boolean) => void,
+		fullFrom?: number,
 	): Promise<TranscriptReadProblem[]>;
+	/** The position of the session's last compaction boundary; undefined when it was never compacted. */
+	lastCompactionBoundary(sessionId: string): Promise<number | undefined>;
 	/** The records at these positions (as `scan` reports them), in the order given. */
 	readAt(sessionId: string, positions: readonly number[]): Promise<ParsedSessionRecord[]>;
 	/** The same database and schema seen as another tenant (sharing the pool). */
@@ -202,9 +208,21 @@ function createStoreOver(
 	): Promise<TranscriptReadProblem[]> {
 		const last = await lastSeqOf(sessionId);
 		const problems: TranscriptReadProblem[] = [];
+		await scanRange(sessionId, 0, last, visit, problems);
+		return problems;
+	}
+
+	/** Visits the full records after position `after` up to `last`, a page at a time. */
+	async function scanRange(
+		sessionId: string,
+		after: number,
+		last: number,
+		visit: (record: ParsedSessionRecord, lineNumber: number, position: number) => void,
+		problems: TranscriptReadProblem[],
+	): Promise<void> {
 		// Keyset pages up to the end seen at the start: bounded memory, and a writer appending
 		// meanwhile does not make the scan run forever.
-		for (let after = 0; after < last; ) {
+		while (after < last) {
 			const { rows } = await pool.query<RecordRow>(
 				`SELECT seq, line FROM ${s}.keel_records WHERE tenant = $1 AND session_id = $2 AND seq > $3 AND seq <= $4
 				ORDER BY seq LIMIT ${SCAN_PAGE_ROWS}`,
@@ -217,7 +235,6 @@ function createStoreOver(
 			}
 			after = Number(rows[rows.length - 1].seq);
 		}
-		return problems;
 	}
 
 	const store: PostgresTranscriptStore = {
@@ -239,10 +256,25 @@ function createStoreOver(
 			return { records, problems };
 		},
 
-		async scanOutlines(sessionId, visit) {
-			const last = await lastSeqOf(sessionId);
+		async lastCompactionBoundary(sessionId) {
+			await lastSeqOf(sessionId);
+			// Through the partial index keel_records_boundaries: a few rows at most, whatever the session's size.
+			const { rows } = await pool.query<{ seq: string | null }>(
+				`SELECT max(seq) AS seq FROM ${s}.keel_records
+				WHERE tenant = $1 AND session_id = $2 AND role = 'compact_boundary'`,
+				[tenant, sessionId],
+			);
+			return rows[0]?.seq == null ? undefined : Number(rows[0].seq);
+		},
+
+		async scanOutlines(sessionId, visit, fullFrom) {
+			const end = await lastSeqOf(sessionId);
 			const problems: TranscriptReadProblem[] = [];
-			for (let after = 0; after < last; ) {
+			// Outlines before `fullFrom` (the last compaction boundary), full records from there on:
+			// that is the model context, which load: "context" would otherwise read again.
+			const last = fullFrom !== undefined && Number.isFinite(fullFrom) ? Math.min(end, Math.max(0, fullFrom - 1)) : end;
+			let after = 0;
+			while (after < last) {
 				// The full line only where there is no outline: the outline is all load: "context" reads.
 				const { rows } = await pool.query<OutlineRow>(
 					`SELECT seq, outline, CASE WHEN outline IS NULL THEN line END AS line FROM ${s}.keel_records
@@ -260,6 +292,13 @@ function createStoreOver(
 				}
 				after = Number(rows[rows.length - 1].seq);
 			}
+			await scanRange(
+				sessionId,
+				last,
+				end,
+				(record, lineNumber, position) => visit(record, lineNumber, position, false),
+				problems,
+			);
 			return problems;
 		},
 

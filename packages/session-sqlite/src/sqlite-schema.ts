@@ -12,7 +12,7 @@ import { foldForSearch } from "@keel/agent-core/session";
 import type { Database } from "better-sqlite3";
 import { SqliteSchemaVersionError } from "./sqlite-errors.js";
 
-export const SQLITE_SCHEMA_VERSION = 3;
+export const SQLITE_SCHEMA_VERSION = 4;
 
 type SchemaStep = (database: Database) => void;
 
@@ -64,6 +64,13 @@ export const SCHEMA_STEPS: readonly SchemaStep[] = [
 	// before have none and are read in full, as before.
 	(database) => {
 		database.exec("ALTER TABLE keel_records ADD COLUMN outline TEXT");
+	},
+	// 3 → 4: where a session's last compaction boundary is, without reading the session: load:
+	// "context" reads the records after it in full, and only outlines before it.
+	(database) => {
+		database.exec(
+			"CREATE INDEX keel_records_boundaries ON keel_records (tenant, session_id, seq) WHERE role = 'compact_boundary'",
+		);
 	},
 ];
 

@@ -56,11 +56,17 @@ export interface SqliteTranscriptStore extends TranscriptStore {
 		sessionId: string,
 		visit: (record: ParsedSessionRecord, lineNumber: number, position: number) => void,
 	): Promise<TranscriptReadProblem[]>;
-	/** Like `scan`, handing over each message's stored outline instead of its full record where there is one. */
+	/**
+	 * Like `scan`, handing over each message's stored outline instead of its full record where there
+	 * is one, before position `fullFrom` (from there on, full records).
+	 */
 	scanOutlines(
 		sessionId: string,
 		visit: (record: ParsedSessionRecord, lineNumber: number, position: number, outlined: boolean) => void,
+		fullFrom?: number,
 	): Promise<TranscriptReadProblem[]>;
+	/** The position of the session's last compaction boundary; undefined when it was never compacted. */
+	lastCompactionBoundary(sessionId: string): Promise<number | undefined>;
 	/** The records at these positions (as `scan` reports them), in the order given. */
 	readAt(sessionId: string, positions: readonly number[]): Promise<ParsedSessionRecord[]>;
 	/** The same database seen as another tenant. */
@@ -166,9 +172,16 @@ function createStoreOver(
 		),
 		records: database.prepare("SELECT seq, line FROM keel_records WHERE tenant = ? AND session_id = ? ORDER BY seq"),
 		// The full line only where there is no outline: the outline is all load: "context" reads.
+		// From `fullFrom` on (the last compaction boundary), the full line whether or not there is an
+		// outline: that is the model context, which load: "context" would otherwise read again.
 		outlines: database.prepare(
-			`SELECT seq, outline, CASE WHEN outline IS NULL THEN line END AS line
+			`SELECT seq, CASE WHEN seq < ? THEN outline END AS outline,
+				CASE WHEN outline IS NULL OR seq >= ? THEN line END AS line
 			FROM keel_records WHERE tenant = ? AND session_id = ? ORDER BY seq`,
+		),
+		// Through the partial index keel_records_boundaries: a few rows at most, whatever the session's size.
+		lastBoundary: database.prepare(
+			"SELECT max(seq) AS seq FROM keel_records WHERE tenant = ? AND session_id = ? AND role = 'compact_boundary'",
 		),
 		tail: database.prepare(
 			"SELECT seq, line FROM keel_records WHERE tenant = ? AND session_id = ? ORDER BY seq DESC LIMIT ?",
@@ -226,10 +239,17 @@ function createStoreOver(
 			return problems;
 		},
 
-		async scanOutlines(sessionId, visit) {
+		async lastCompactionBoundary(sessionId) {
+			find(sessionId);
+			const row = statements.lastBoundary.get(tenant, sessionId) as { seq: number | null };
+			return row.seq ?? undefined;
+		},
+
+		async scanOutlines(sessionId, visit, fullFrom = Number.MAX_SAFE_INTEGER) {
 			find(sessionId);
 			const problems: TranscriptReadProblem[] = [];
-			for (const row of statements.outlines.iterate(tenant, sessionId) as Iterable<OutlineRow>) {
+			const from = Number.isFinite(fullFrom) ? fullFrom : Number.MAX_SAFE_INTEGER;
+			for (const row of statements.outlines.iterate(from, from, tenant, sessionId) as Iterable<OutlineRow>) {
 				if (row.outline !== null) {
 					visit(JSON.parse(row.outline) as SessionMessageRecord, row.seq, row.seq, true);
 					continue;

@@ -106,22 +106,88 @@ describe('SQLite sessions opened with load: "context"', () => {
 		store.close();
 	});
 
-	it("does not read the full record of an outlined message it does not need", async () => {
+	it("does not read the full record of an outlined message before the last compaction that it does not need", async () => {
 		await writeSession();
-		// m1's full record is replaced by something unreadable; its outline stays. Branching from m0
-		// leaves m1 off the model context, so a context load never reads it; a full load reports it.
+		// m1's full record is replaced by something unreadable; its outline stays. A compaction keeping
+		// m4 on leaves m1 off the model context, so a context load never reads it; a full load reports it.
 		const store = createSqliteTranscriptStore({ path });
-		const forked = await Session.open(store, "outlined");
-		await forked.switchBranch("m0");
-		await forked.close();
+		const compacted = await Session.open(store, "outlined");
+		const { summaryRecord } = await compacted.appendCompaction(
+			{ role: "summary", summary: "four messages", summarisedMessageCount: 4, timestamp: 20 },
+			{ trigger: "manual", firstKeptMessageId: "m4" },
+		);
+		await compacted.close();
 		onDisk((database) => database.exec("UPDATE keel_records SET line = '{not json' WHERE seq = 3"));
 		const context = await Session.open(store, "outlined", { load: "context" });
 		expect(context.problems).toEqual([]);
-		expect(context.modelContext().map((entry) => context.idOf(entry))).toEqual(["m0"]);
+		expect(context.modelContext().map((entry) => context.idOf(entry))).toEqual([summaryRecord.id, "m4", "m5"]);
 		await context.close();
 		const all = await Session.open(store, "outlined");
 		expect(all.problems.map((problem) => problem.line)).toEqual([3]);
 		await all.close();
 		store.close();
 	});
+
+	it("read a never-compacted context once, in full, without reading any record again", async () => {
+		await writeSession();
+		const store = createSqliteTranscriptStore({ path });
+		const { readAgain, outlinesVisited } = countReads(store);
+		const session = await Session.open(store, "outlined", { load: "context" });
+		expect(session.modelContext()).toHaveLength(6);
+		expect(session.modelContext()[5]).toMatchObject({ role: "assistant", content: [{ text: "answer 5" }] });
+		expect(readAgain).toEqual([]);
+		expect(outlinesVisited).toEqual([]);
+		await session.close();
+		store.close();
+	});
+
+	it("read outlines before the last compaction boundary and full records after it, reading again only what it kept", async () => {
+		await writeSession();
+		const writing = createSqliteTranscriptStore({ path });
+		const compacted = await Session.open(writing, "outlined");
+		const { summaryRecord } = await compacted.appendCompaction(
+			{ role: "summary", summary: "four messages", summarisedMessageCount: 4, timestamp: 20 },
+			{ trigger: "manual", firstKeptMessageId: "m4" },
+		);
+		const after = await compacted.append({ role: "user", content: "after the compaction", timestamp: 30 });
+		const expected = compacted.modelContext();
+		await compacted.close();
+		writing.close();
+
+		const store = createSqliteTranscriptStore({ path });
+		const { readAgain, outlinesVisited } = countReads(store);
+		const session = await Session.open(store, "outlined", { load: "context" });
+		expect(session.modelContext()).toEqual(expected);
+		expect(readAgain.sort()).toEqual([summaryRecord.id, "m4", "m5"].sort());
+		expect(outlinesVisited).toEqual(["m0", "m1", "m2", "m3", "m4", "m5", summaryRecord.id]);
+		expect(outlinesVisited).not.toContain(after.id);
+		await session.close();
+		store.close();
+	});
 });
+
+/** Counts, by id, the records a store reads again by position and the outlines its scan hands over. */
+function countReads(store: ReturnType<typeof createSqliteTranscriptStore>): {
+	readAgain: string[];
+	outlinesVisited: string[];
+} {
+	const readAgain: string[] = [];
+	const outlinesVisited: string[] = [];
+	const readAt = store.readAt;
+	store.readAt = async (sessionId, positions) => {
+		const records = await readAt(sessionId, positions);
+		for (const record of records) readAgain.push((record as { id: string }).id);
+		return records;
+	};
+	const scanOutlines = store.scanOutlines;
+	store.scanOutlines = (sessionId, visit, fullFrom) =>
+		scanOutlines(
+			sessionId,
+			(record, lineNumber, position, outlined) => {
+				if (outlined) outlinesVisited.push((record as { id: string }).id);
+				visit(record, lineNumber, position, outlined);
+			},
+			fullFrom,
+		);
+	return { readAgain, outlinesVisited };
+}

@@ -31,7 +31,15 @@ export interface OffsetReadingStore extends TranscriptStore {
 			position: number,
 			outlined: boolean,
 		) => void,
+		fullFrom?: number,
 	): Promise<TranscriptReadProblem[]>;
+	/**
+	 * Optional, beside `scanOutlines`: the position of the session's last compaction boundary
+	 * (undefined when it was never compacted), found by an indexed query. `scanOutlines` is then asked
+	 * for the full records from there on (`fullFrom`), so the model context after the boundary is read
+	 * once rather than as outlines and again in full.
+	 */
+	lastCompactionBoundary?(sessionId: string): Promise<number | undefined>;
 	/**
 	 * Optional, for stores whose positions are byte offsets (the JSONL store): where the last line
 	 * holding these bytes starts, compared raw rather than parsed. Lets a scan find the last
@@ -112,7 +120,9 @@ export async function scanIntoTree(
 	// Keel writes a message as JSON.stringify does, without spaces: this finds its boundaries. A
 	// message quoting the words only moves the start later (what lies before is read again).
 	const keepFrom = store.scanOutlines
-		? Number.POSITIVE_INFINITY
+		? store.lastCompactionBoundary
+			? ((await store.lastCompactionBoundary(sessionId)) ?? 0)
+			: Number.POSITIVE_INFINITY
 		: store.lastLineMentioning
 			? ((await store.lastLineMentioning(sessionId, '"role":"compact_boundary"')) ?? 0)
 			: Number.POSITIVE_INFINITY;
@@ -170,14 +180,21 @@ export async function scanIntoTree(
 			if (outlined === undefined) tree.add(record, lineNumber);
 			else addOutlined(outlined, lineNumber, byteOffset);
 		};
-	// A store with outlines of its own hands over the full record only of what it keeps whole: those
-	// are outlined as before. Its positions need not be byte offsets, so nothing is kept by distance.
-	const outlineFull = visitFull(false);
+	// A store with outlines of its own hands over outlines before its last compaction boundary and
+	// full records from there on (when it can find the boundary; else outlines throughout, and the
+	// full records it keeps whole are outlined as before). Its positions are record numbers, not byte
+	// offsets: what it keeps in full is at most what load: "all" would hold, the records after the
+	// boundary, and those the context does not need are outlined at the end.
+	const keepOrOutline = visitFull(store.lastCompactionBoundary !== undefined);
 	const problems = store.scanOutlines
-		? await store.scanOutlines(sessionId, (record, lineNumber, position, outlined) => {
-				if (outlined) addOutlined(record as SessionMessageRecord, lineNumber, position);
-				else outlineFull(record, lineNumber, position);
-			})
+		? await store.scanOutlines(
+				sessionId,
+				(record, lineNumber, position, outlined) => {
+					if (outlined) addOutlined(record as SessionMessageRecord, lineNumber, position);
+					else keepOrOutline(record, lineNumber, position);
+				},
+				Number.isFinite(keepFrom) ? keepFrom : undefined,
+			)
 		: await store.scan(sessionId, visitFull(true));
 	// Only the leaves' records: branches() would also walk every branch to count it.
 	const neededIds = [...tree.modelContext().map((record) => record.id), ...tree.leafIds()];
