@@ -109,6 +109,7 @@ export function validateContentBlocks(
 				optionalString(block, "textSignature", blockPath);
 				break;
 			case "image":
+			case "audio":
 				requireString(block, "data", blockPath);
 				requireString(block, "mimeType", blockPath);
 				break;
@@ -120,10 +121,6 @@ export function validateContentBlocks(
 				if ((block.data === undefined) === (block.url === undefined)) {
 					throw new MessageValidationError(blockPath, "must have exactly one of data (base64) and url");
 				}
-				break;
-			case "audio":
-				requireString(block, "data", blockPath);
-				requireString(block, "mimeType", blockPath);
 				break;
 			case "thinking":
 				requireString(block, "thinking", blockPath);
