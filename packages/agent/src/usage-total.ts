@@ -2,32 +2,11 @@
 // plus the usage tools reported on their results (a tool that calls a model, an agent run as a tool
 // — whose own usage already holds what its tools spent). The Agent keeps no running total: the
 // transcript is the record, and summing it is cheap.
-import type { Usage } from "@keel/ai";
+import { addUsage, emptyUsage, type Usage } from "@keel/ai";
 import type { AgentMessage } from "./types.js";
 
-/** A usage of zero tokens and zero cost. */
-export function emptyUsage(): Usage {
-	return { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: emptyCost() };
-}
-
-function emptyCost(): Usage["cost"] {
-	return { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 };
-}
-
-/** Adds `usage` into `total` (in place) and returns `total`. */
-export function addUsage(total: Usage, usage: Usage): Usage {
-	total.input += usage.input;
-	total.output += usage.output;
-	total.cacheRead += usage.cacheRead;
-	total.cacheWrite += usage.cacheWrite;
-	total.totalTokens += usage.totalTokens;
-	total.cost.input += usage.cost.input;
-	total.cost.output += usage.cost.output;
-	total.cost.cacheRead += usage.cost.cacheRead;
-	total.cost.cacheWrite += usage.cost.cacheWrite;
-	total.cost.total += usage.cost.total;
-	return total;
-}
+// Re-exported: programs that total usage by hand import them from either package.
+export { addUsage, emptyUsage };
 
 /**
  * The tokens and cost of a transcript: every assistant message's `usage` and every toolResult

@@ -6,18 +6,18 @@ import type {
 	SharedV3Warning,
 } from "@ai-sdk/provider";
 import { UnsupportedFunctionalityError } from "@ai-sdk/provider";
-import type {
-	AssistantMessage,
-	Context,
-	ImageContent,
-	Message,
-	Model,
-	TextContent,
-	ThinkingContent,
-	Tool,
-	ToolCall,
-	TSchema,
-	UserContent,
+import {
+	type Context,
+	emptyUsage,
+	type ImageContent,
+	type Message,
+	type Model,
+	type TextContent,
+	type ThinkingContent,
+	type Tool,
+	type ToolCall,
+	type TSchema,
+	type UserContent,
 } from "@keel/ai";
 
 // Translates the AI SDK's call (LanguageModelV3 prompt and tools) into a Keel Context.
@@ -25,15 +25,6 @@ import type {
 
 /** The key of Keel's entries in `providerOptions` / `providerMetadata`. */
 export const KEEL_METADATA_KEY = "keel";
-
-const EMPTY_USAGE: AssistantMessage["usage"] = {
-	input: 0,
-	output: 0,
-	cacheRead: 0,
-	cacheWrite: 0,
-	totalTokens: 0,
-	cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-};
 
 /** Builds the Context for `model` from an AI SDK prompt; the tools are chosen by `selectTools`. */
 export function toKeelContext(
@@ -91,7 +82,7 @@ export function toKeelContext(
 					api: model.api,
 					provider: model.provider,
 					model: model.id,
-					usage: EMPTY_USAGE,
+					usage: emptyUsage(),
 					stopReason: hasToolCalls ? "toolUse" : "stop",
 					timestamp: now,
 				});

@@ -268,6 +268,7 @@ export {
 	resolveCurrentTools,
 } from "./utils/system-messages.js";
 export { StringEnum } from "./utils/typebox-helpers.js";
+export { addUsage, emptyUsage } from "./utils/usage.js";
 export {
 	checkJsonValue,
 	checkToolArguments,

@@ -12,10 +12,10 @@ import type {
 	Model,
 	ProviderStreamOptions,
 	ResponseFormat,
-	Usage,
 } from "../types.js";
 import { createErrorMessage, formatThrownValue } from "../utils/error-message.js";
 import { linkAbort } from "../utils/linked-abort.js";
+import { addUsage, emptyUsage } from "../utils/usage.js";
 import { checkJsonValue } from "../utils/validation.js";
 import { AnswerTextTracker } from "./answer-text-tracker.js";
 import { type ObjectResult, ObjectStream, type PartialObject } from "./object-stream.js";
@@ -193,28 +193,4 @@ function quoteRawText(rawText: string): string {
 	if (rawText === "") return "(none)";
 	if (rawText.length <= RAW_TEXT_IN_MESSAGE) return rawText;
 	return `${rawText.slice(0, RAW_TEXT_IN_MESSAGE)}… (${rawText.length} characters; the error's rawText has all of them)`;
-}
-
-function emptyUsage(): Usage {
-	return {
-		input: 0,
-		output: 0,
-		cacheRead: 0,
-		cacheWrite: 0,
-		totalTokens: 0,
-		cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-	};
-}
-
-function addUsage(total: Usage, usage: Usage): void {
-	total.input += usage.input;
-	total.output += usage.output;
-	total.cacheRead += usage.cacheRead;
-	total.cacheWrite += usage.cacheWrite;
-	total.totalTokens += usage.totalTokens;
-	total.cost.input += usage.cost.input;
-	total.cost.output += usage.cost.output;
-	total.cost.cacheRead += usage.cost.cacheRead;
-	total.cost.cacheWrite += usage.cost.cacheWrite;
-	total.cost.total += usage.cost.total;
 }

@@ -1,4 +1,5 @@
 import type { AssistantMessage } from "../types.js";
+import { emptyUsage } from "./usage.js";
 
 /** An assistant message with no content and zero usage, for building partials. */
 export function createEmptyAssistantMessage(api: string, provider: string, model: string): AssistantMessage {
@@ -8,14 +9,7 @@ export function createEmptyAssistantMessage(api: string, provider: string, model
 		api,
 		provider,
 		model,
-		usage: {
-			input: 0,
-			output: 0,
-			cacheRead: 0,
-			cacheWrite: 0,
-			totalTokens: 0,
-			cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-		},
+		usage: emptyUsage(),
 		stopReason: "stop",
 		timestamp: Date.now(),
 	};

@@ -2,7 +2,7 @@
 // answer to it (the assistant messages and tool results until the next prompt), each with its
 // model, usage, cost and the time the answer took.
 import type { TranscriptStore } from "@keel/agent-core/session";
-import type { AssistantMessage, Message, Usage } from "@keel/ai";
+import { type AssistantMessage, addUsage, emptyUsage, type Message, type Usage } from "@keel/ai";
 import { readChatTranscript } from "./chat-transcript.js";
 
 export interface LogEntry {
@@ -30,26 +30,6 @@ export function textOf(message: Message): string {
 		.map((block) => (block.type === "text" ? block.text : ""))
 		.filter((text) => text !== "")
 		.join("\n");
-}
-
-function emptyUsage(): Usage {
-	return {
-		input: 0,
-		output: 0,
-		cacheRead: 0,
-		cacheWrite: 0,
-		totalTokens: 0,
-		cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-	};
-}
-
-function addUsage(total: Usage, usage: Usage): void {
-	total.input += usage.input;
-	total.output += usage.output;
-	total.cacheRead += usage.cacheRead;
-	total.cacheWrite += usage.cacheWrite;
-	total.totalTokens += usage.totalTokens;
-	total.cost.total += usage.cost.total;
 }
 
 /** The exchanges of one conversation, oldest first. */
