@@ -16,8 +16,8 @@ export default `{"provider":"anthropic","defaults":{"api":"anthropic-messages","
 [[14,"8"],[14,"8"],7,1000000,128000,[5,25,0.5,6.25],{"compat":{"omitsThinkingByDefault":true,"supportsMidConversationSystemMessages":true,"supportsTemperature":false},"levels":3}],
 [[12,"5"],[12,"5"],7,1000000,128000,[5,25,0.5,6.25],{"compat":{"omitsThinkingByDefault":true,"supportsTemperature":false},"levels":3}],
 [[13,"-5"],[13,".5"],7,1000000,128000,[4,20,0.2,5],{"compat":{"omitsThinkingByDefault":true,"supportsTemperature":false},"levels":4}],
-[[7,"sonnet-4-5"],[7,"Sonnet 4.5"],7,200000,64000,[3,15,0.3,3.75]],
-[[17,"-20250929"],[17,""],7,200000,64000,[3,15,0.3,3.75]],
+[[7,"sonnet-4-5"],[7,"Sonnet 4.5"],7,200000,64000,[3,15,0.3,3.75],{"deprecated":{"replacement":"claude-sonnet-5-5","retiresOn":"2026-11-30","source":"https://platform.claude.com/docs/en/models/sonnet-4-5/overview"}}],
+[[17,"-20250929"],[17,""],7,200000,64000,[3,15,0.3,3.75],{"deprecated":{"replacement":"claude-sonnet-5-5","retiresOn":"2026-11-30","source":"https://platform.claude.com/docs/en/models/sonnet-4-5/overview"}}],
 [[16,"6"],[16,"6"],7,1000000,128000,[3,15,0.3,3.75],{"levels":2}],
 [[14,"5"],[14,"5"],7,1000000,128000,[2,10,0.2,2.5],{"compat":{"omitsThinkingByDefault":true},"levels":3}],
 [[15,"-5"],[15,".5"],7,1000000,128000,[2,10,0.1,2.5],{"compat":{"omitsThinkingByDefault":true},"levels":4}]
