@@ -18,16 +18,18 @@ const xaiMay15Retirement = "https://docs.x.ai/docs/migration/may-15-retirement";
 const mistralModelCard = (slug: string) => `https://docs.mistral.ai/models/model-cards/${slug}`;
 
 export const MODEL_RETIREMENTS: readonly ModelRetirement[] = [
-	// Anthropic: dates for the Claude API (Anthropic-operated platforms).
+	// Anthropic: dates for the Claude API (Anthropic-operated platforms). Where the deprecations
+	// page's own text was not read, Anthropic's TypeScript SDK gives the same dates: its
+	// DEPRECATED_MODELS table (src/resources/messages/messages.ts) warns with each model's
+	// end-of-life date until the model is retired.
 	{
 		providers: ["anthropic"],
 		ids: ["claude-2.0", "claude-2.1", "claude-3-sonnet-20240229"],
 		retiresOn: "2025-07-21",
 		source: anthropicDeprecations,
 	},
-	// The page's own text was not found. The date rests on GitLab's removal issue for Sonnet 3.5,
-	// which quotes the page's model status table in September 2025; two later trackers give
-	// 2025-10-28 instead. Either way the rows are gone from a catalogue dated after both.
+	// The SDK's table: October 22, 2025 (trackers that give 2025-10-28 saw the day the SDK dropped
+	// the entries). The page's own text was not read.
 	{
 		providers: ["anthropic"],
 		ids: ["claude-3-5-sonnet-20240620", "claude-3-5-sonnet-20241022", "claude-3-5-sonnet-latest"],
@@ -51,14 +53,20 @@ export const MODEL_RETIREMENTS: readonly ModelRetirement[] = [
 		retiresOn: "2026-02-19",
 		source: anthropicModelStatus,
 	},
-	// The page's own text was not found. The date rests on summaries of these release notes (a
-	// provider-watch record of the 2026-06-15 entry, migration guides written on the day); the
-	// `-0` aliases name the same snapshots and retire with them.
+	// The SDK's table (June 15th, 2026, the `-0` aliases included); the release notes' own text
+	// was not read.
 	{
 		providers: ["anthropic"],
 		ids: ["claude-sonnet-4-20250514", "claude-sonnet-4-0", "claude-opus-4-20250514", "claude-opus-4-0"],
 		retiresOn: "2026-06-15",
 		source: anthropicReleaseNotes,
+	},
+	// The SDK's table: August 5th, 2026; the page's own text was not read.
+	{
+		providers: ["anthropic"],
+		ids: ["claude-opus-4-1-20250805", "claude-opus-4-1"],
+		retiresOn: "2026-08-05",
+		source: anthropicModelStatus,
 	},
 	// The model's own page: deprecated, retires on 2026-11-30, replaced by Claude Sonnet 5.5. The
 	// page names the dated id; `claude-sonnet-4-5` is the alias of that snapshot.
@@ -70,7 +78,10 @@ export const MODEL_RETIREMENTS: readonly ModelRetirement[] = [
 		source: "https://platform.claude.com/docs/en/models/sonnet-4-5/overview",
 	},
 
-	// OpenAI: dates for the OpenAI API.
+	// OpenAI: dates for the OpenAI API. OpenAI's API reference marks each retiring model id
+	// "Deprecated. Announced shutdown date: …" (developers.openai.com/api/reference, and the same
+	// text in the SDKs generated from it: openai-ruby's ChatModel and ResponsesModel enums); every
+	// date below was read there unless its entry says otherwise.
 	{
 		providers: ["openai"],
 		ids: ["gpt-4.5-preview"],
@@ -85,8 +96,6 @@ export const MODEL_RETIREMENTS: readonly ModelRetirement[] = [
 		replacement: "o1",
 		source: openAiDeprecations,
 	},
-	// The page's own text was not found: the date rests on a model history (aiwiki.ai's o1 article,
-	// "o1-mini retired (Oct 27, 2025)").
 	{
 		providers: ["openai"],
 		ids: ["o1-mini"],
@@ -112,12 +121,11 @@ export const MODEL_RETIREMENTS: readonly ModelRetirement[] = [
 			"gpt-4.1-nano",
 		],
 		retiresOn: "2026-10-23",
-		// The 2026-04-22 announcement's table. Its first 2026-10-23 rows (gpt-3.5-turbo-0125 and
-		// gpt-3.5-turbo, gpt-4-0613 and gpt-4) were read in a copy of the page's history; the rest of
-		// the list rests on two summaries of the page (October 2026) that agree with each other.
 		source: `${openAiDeprecations}#2026-04-22-legacy-gpt-model-snapshots`,
 	},
-	// The same announcement: specialised variants shut down earlier, on 2026-07-23.
+	// The same announcement: specialised variants shut down earlier, on 2026-07-23. The API reference
+	// no longer lists gpt-5.1-codex-mini and gpt-5.2-codex; their date is the announcement's table,
+	// read in a copy of the deprecations page's history.
 	{
 		providers: ["openai"],
 		ids: [
@@ -161,6 +169,14 @@ export const MODEL_RETIREMENTS: readonly ModelRetirement[] = [
 		retiresOn: "2026-12-11",
 		source: openAiDeprecations,
 	},
+	// The same announcement as GPT-5's; the replacement is not in the text read.
+	{
+		providers: ["openai"],
+		ids: ["gpt-5-pro", "gpt-5-pro-2025-10-06", "o3", "o3-2025-04-16", "o3-pro", "o3-pro-2025-06-10"],
+		retiresOn: "2026-12-11",
+		source: openAiDeprecations,
+	},
+	{ providers: ["openai"], ids: ["codex-mini-latest"], retiresOn: "2026-02-12", source: openAiDeprecations },
 	// Azure OpenAI retires on its own schedule.
 	{
 		providers: ["azure-openai-responses"],

@@ -207,8 +207,6 @@ export interface GeneratedCatalogue {
 		"claude-haiku-4-5": Model<"anthropic-messages">;
 		"claude-haiku-4-5-20251001": Model<"anthropic-messages">;
 		"claude-haiku-5-5": Model<"anthropic-messages">;
-		"claude-opus-4-1": Model<"anthropic-messages">;
-		"claude-opus-4-1-20250805": Model<"anthropic-messages">;
 		"claude-opus-4-5": Model<"anthropic-messages">;
 		"claude-opus-4-5-20251101": Model<"anthropic-messages">;
 		"claude-opus-4-6": Model<"anthropic-messages">;
@@ -224,7 +222,6 @@ export interface GeneratedCatalogue {
 	};
 	"azure-openai-responses": {
 		"chat-latest": Model<"azure-openai-responses">;
-		"codex-mini-latest": Model<"azure-openai-responses">;
 		"gpt-4.1": Model<"azure-openai-responses">;
 		"gpt-4.1-mini": Model<"azure-openai-responses">;
 		"gpt-4o": Model<"azure-openai-responses">;
@@ -782,7 +779,6 @@ export interface GeneratedCatalogue {
 	};
 	"openai": {
 		"chat-latest": Model<"openai-responses">;
-		"codex-mini-latest": Model<"openai-responses">;
 		"gpt-4.1": Model<"openai-responses">;
 		"gpt-4.1-mini": Model<"openai-responses">;
 		"gpt-4o": Model<"openai-responses">;
@@ -2164,6 +2160,8 @@ export const RETIRED_MODELS: readonly string[] = [
 	"anthropic/claude-3-opus-latest",
 	"anthropic/claude-3-sonnet-20240229",
 	"anthropic/claude-opus-4-0",
+	"anthropic/claude-opus-4-1",
+	"anthropic/claude-opus-4-1-20250805",
 	"anthropic/claude-opus-4-20250514",
 	"anthropic/claude-sonnet-4-0",
 	"anthropic/claude-sonnet-4-20250514",
@@ -2199,6 +2197,7 @@ export const RETIRED_MODELS: readonly string[] = [
 	"mistral/open-mixtral-8x22b",
 	"mistral/open-mixtral-8x7b",
 	"mistral/pixtral-12b-2409",
+	"openai/codex-mini-latest",
 	"openai/gpt-3.5-turbo",
 	"openai/gpt-3.5-turbo-0125",
 	"openai/gpt-4",

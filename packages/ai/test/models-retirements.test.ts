@@ -144,6 +144,7 @@ describe("the committed catalogue", () => {
 		expect(findModel("xai", "grok-code-fast-1")).toBeUndefined();
 		expect(findModel("xai", "grok-beta")).toBeUndefined();
 		expect(findModel("openai", "o1")).toBeUndefined();
+		expect(findModel("anthropic", "claude-opus-4-1")).toBeUndefined();
 	});
 
 	it("marks a model with an announced retirement as deprecated", () => {
@@ -171,6 +172,8 @@ describe("the committed catalogue", () => {
 		expect(findModel("openai", "gpt-5.1-codex")).toBeUndefined();
 		expect(findModel("openai", "gpt-5.1-chat-latest")).toBeUndefined();
 		expect(findModel("openai-codex", "gpt-5.1-codex")).toBeDefined();
+		expect(findModel("openai", "codex-mini-latest")).toBeUndefined();
+		expect(findModel("openai", "o3")?.deprecated?.retiresOn).toBe("2026-12-11");
 	});
 
 	it("gives Claude Opus 4.6 and Sonnet 4.6 Anthropic's 1M context and 128K output", () => {
