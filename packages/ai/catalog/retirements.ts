@@ -254,6 +254,8 @@ export const MODEL_RETIREMENTS: readonly ModelRetirement[] = [
 	// aliases it held (devstral-latest, devstral-medium-latest, magistral-medium-latest,
 	// pixtral-large-latest); those stay, because Mistral's lifecycle page says an alias moves to the
 	// newest generally available model, and no card says what these four point to after retirement.
+	// The replacement is the catalogue id of the model the card names; none where it names Mistral
+	// Medium 3.5, whose card's API name (`mistral-medium-3-5`) matches no catalogue row.
 	...(
 		[
 			["codestral-25-01", ["codestral-2501"], "2025-11-30", "codestral-2508"],
