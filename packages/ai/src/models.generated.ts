@@ -207,8 +207,6 @@ export interface GeneratedCatalogue {
 		"claude-haiku-4-5": Model<"anthropic-messages">;
 		"claude-haiku-4-5-20251001": Model<"anthropic-messages">;
 		"claude-haiku-5-5": Model<"anthropic-messages">;
-		"claude-opus-4-1": Model<"anthropic-messages">;
-		"claude-opus-4-1-20250805": Model<"anthropic-messages">;
 		"claude-opus-4-5": Model<"anthropic-messages">;
 		"claude-opus-4-5-20251101": Model<"anthropic-messages">;
 		"claude-opus-4-6": Model<"anthropic-messages">;
@@ -224,7 +222,6 @@ export interface GeneratedCatalogue {
 	};
 	"azure-openai-responses": {
 		"chat-latest": Model<"azure-openai-responses">;
-		"codex-mini-latest": Model<"azure-openai-responses">;
 		"gpt-4.1": Model<"azure-openai-responses">;
 		"gpt-4.1-mini": Model<"azure-openai-responses">;
 		"gpt-4o": Model<"azure-openai-responses">;
@@ -232,21 +229,12 @@ export interface GeneratedCatalogue {
 		"gpt-4o-2024-11-20": Model<"azure-openai-responses">;
 		"gpt-4o-mini": Model<"azure-openai-responses">;
 		"gpt-5": Model<"azure-openai-responses">;
-		"gpt-5-chat-latest": Model<"azure-openai-responses">;
-		"gpt-5-codex": Model<"azure-openai-responses">;
 		"gpt-5-mini": Model<"azure-openai-responses">;
 		"gpt-5-nano": Model<"azure-openai-responses">;
 		"gpt-5-pro": Model<"azure-openai-responses">;
 		"gpt-5.1": Model<"azure-openai-responses">;
-		"gpt-5.1-chat-latest": Model<"azure-openai-responses">;
-		"gpt-5.1-codex": Model<"azure-openai-responses">;
-		"gpt-5.1-codex-max": Model<"azure-openai-responses">;
-		"gpt-5.1-codex-mini": Model<"azure-openai-responses">;
 		"gpt-5.2": Model<"azure-openai-responses">;
-		"gpt-5.2-chat-latest": Model<"azure-openai-responses">;
-		"gpt-5.2-codex": Model<"azure-openai-responses">;
 		"gpt-5.2-pro": Model<"azure-openai-responses">;
-		"gpt-5.3-chat-latest": Model<"azure-openai-responses">;
 		"gpt-5.3-codex": Model<"azure-openai-responses">;
 		"gpt-5.3-codex-spark": Model<"azure-openai-responses">;
 		"gpt-5.4": Model<"azure-openai-responses">;
@@ -267,9 +255,7 @@ export interface GeneratedCatalogue {
 		"gpt-daybreak-blue-latest": Model<"azure-openai-responses">;
 		"gpt-daybreak-red-latest": Model<"azure-openai-responses">;
 		"o3": Model<"azure-openai-responses">;
-		"o3-deep-research": Model<"azure-openai-responses">;
 		"o3-pro": Model<"azure-openai-responses">;
-		"o4-mini-deep-research": Model<"azure-openai-responses">;
 	};
 	"baseten": {
 		"deepseek-ai/DeepSeek-V4-Flash-0731": Model<"openai-completions">;
@@ -712,14 +698,9 @@ export interface GeneratedCatalogue {
 		"codestral-2508": Model<"mistral-conversations">;
 		"codestral-latest": Model<"mistral-conversations">;
 		"deepseek-v4-1-flash-1017": Model<"mistral-conversations">;
-		"devstral-2512": Model<"mistral-conversations">;
 		"devstral-latest": Model<"mistral-conversations">;
-		"devstral-medium-2507": Model<"mistral-conversations">;
 		"devstral-medium-latest": Model<"mistral-conversations">;
-		"devstral-small-2505": Model<"mistral-conversations">;
-		"devstral-small-2507": Model<"mistral-conversations">;
 		"glm-5-2": Model<"mistral-conversations">;
-		"labs-devstral-small-2512": Model<"mistral-conversations">;
 		"labs-leanstral-1-5-1": Model<"mistral-conversations">;
 		"magistral-medium-latest": Model<"mistral-conversations">;
 		"magistral-small": Model<"mistral-conversations">;
@@ -728,24 +709,16 @@ export interface GeneratedCatalogue {
 		"ministral-3b-latest": Model<"mistral-conversations">;
 		"ministral-8b-2512": Model<"mistral-conversations">;
 		"ministral-8b-latest": Model<"mistral-conversations">;
-		"mistral-large-2411": Model<"mistral-conversations">;
 		"mistral-large-2512": Model<"mistral-conversations">;
 		"mistral-large-4": Model<"mistral-conversations">;
 		"mistral-large-4-0-8": Model<"mistral-conversations">;
 		"mistral-large-latest": Model<"mistral-conversations">;
-		"mistral-medium-2505": Model<"mistral-conversations">;
-		"mistral-medium-2508": Model<"mistral-conversations">;
 		"mistral-medium-2604": Model<"mistral-conversations">;
 		"mistral-medium-3.5": Model<"mistral-conversations">;
 		"mistral-medium-latest": Model<"mistral-conversations">;
 		"mistral-nemo": Model<"mistral-conversations">;
-		"mistral-small-2506": Model<"mistral-conversations">;
 		"mistral-small-2603": Model<"mistral-conversations">;
 		"mistral-small-latest": Model<"mistral-conversations">;
-		"open-mistral-7b": Model<"mistral-conversations">;
-		"open-mistral-nemo": Model<"mistral-conversations">;
-		"open-mixtral-8x22b": Model<"mistral-conversations">;
-		"open-mixtral-8x7b": Model<"mistral-conversations">;
 		"pixtral-12b": Model<"mistral-conversations">;
 		"pixtral-large-latest": Model<"mistral-conversations">;
 		"voxtral-small-2507": Model<"mistral-conversations">;
@@ -806,7 +779,6 @@ export interface GeneratedCatalogue {
 	};
 	"openai": {
 		"chat-latest": Model<"openai-responses">;
-		"codex-mini-latest": Model<"openai-responses">;
 		"gpt-4.1": Model<"openai-responses">;
 		"gpt-4.1-mini": Model<"openai-responses">;
 		"gpt-4o": Model<"openai-responses">;
@@ -814,21 +786,12 @@ export interface GeneratedCatalogue {
 		"gpt-4o-2024-11-20": Model<"openai-responses">;
 		"gpt-4o-mini": Model<"openai-responses">;
 		"gpt-5": Model<"openai-responses">;
-		"gpt-5-chat-latest": Model<"openai-responses">;
-		"gpt-5-codex": Model<"openai-responses">;
 		"gpt-5-mini": Model<"openai-responses">;
 		"gpt-5-nano": Model<"openai-responses">;
 		"gpt-5-pro": Model<"openai-responses">;
 		"gpt-5.1": Model<"openai-responses">;
-		"gpt-5.1-chat-latest": Model<"openai-responses">;
-		"gpt-5.1-codex": Model<"openai-responses">;
-		"gpt-5.1-codex-max": Model<"openai-responses">;
-		"gpt-5.1-codex-mini": Model<"openai-responses">;
 		"gpt-5.2": Model<"openai-responses">;
-		"gpt-5.2-chat-latest": Model<"openai-responses">;
-		"gpt-5.2-codex": Model<"openai-responses">;
 		"gpt-5.2-pro": Model<"openai-responses">;
-		"gpt-5.3-chat-latest": Model<"openai-responses">;
 		"gpt-5.3-codex": Model<"openai-responses">;
 		"gpt-5.3-codex-spark": Model<"openai-responses">;
 		"gpt-5.4": Model<"openai-responses">;
@@ -849,9 +812,7 @@ export interface GeneratedCatalogue {
 		"gpt-daybreak-blue-latest": Model<"openai-responses">;
 		"gpt-daybreak-red-latest": Model<"openai-responses">;
 		"o3": Model<"openai-responses">;
-		"o3-deep-research": Model<"openai-responses">;
 		"o3-pro": Model<"openai-responses">;
-		"o4-mini-deep-research": Model<"openai-responses">;
 	};
 	"openai-codex": {
 		"gpt-5": Model<"openai-codex-responses">;
@@ -2199,6 +2160,8 @@ export const RETIRED_MODELS: readonly string[] = [
 	"anthropic/claude-3-opus-latest",
 	"anthropic/claude-3-sonnet-20240229",
 	"anthropic/claude-opus-4-0",
+	"anthropic/claude-opus-4-1",
+	"anthropic/claude-opus-4-1-20250805",
 	"anthropic/claude-opus-4-20250514",
 	"anthropic/claude-sonnet-4-0",
 	"anthropic/claude-sonnet-4-20250514",
@@ -2220,7 +2183,21 @@ export const RETIRED_MODELS: readonly string[] = [
 	"google/gemini-2.0-flash-lite-001",
 	"google/gemini-2.5-flash-preview-09-2025",
 	"mistral/codestral-2501",
+	"mistral/devstral-2512",
+	"mistral/devstral-medium-2507",
+	"mistral/devstral-small-2505",
+	"mistral/devstral-small-2507",
+	"mistral/labs-devstral-small-2512",
+	"mistral/mistral-large-2411",
+	"mistral/mistral-medium-2505",
+	"mistral/mistral-medium-2508",
+	"mistral/mistral-small-2506",
+	"mistral/open-mistral-7b",
+	"mistral/open-mistral-nemo",
+	"mistral/open-mixtral-8x22b",
+	"mistral/open-mixtral-8x7b",
 	"mistral/pixtral-12b-2409",
+	"openai/codex-mini-latest",
 	"openai/gpt-3.5-turbo",
 	"openai/gpt-3.5-turbo-0125",
 	"openai/gpt-4",
@@ -2230,13 +2207,24 @@ export const RETIRED_MODELS: readonly string[] = [
 	"openai/gpt-4.1-nano",
 	"openai/gpt-4.5-preview",
 	"openai/gpt-4o-2024-05-13",
+	"openai/gpt-5-chat-latest",
+	"openai/gpt-5-codex",
+	"openai/gpt-5.1-chat-latest",
+	"openai/gpt-5.1-codex",
+	"openai/gpt-5.1-codex-max",
+	"openai/gpt-5.1-codex-mini",
+	"openai/gpt-5.2-chat-latest",
+	"openai/gpt-5.2-codex",
+	"openai/gpt-5.3-chat-latest",
 	"openai/o1",
 	"openai/o1-2024-12-17",
 	"openai/o1-mini",
 	"openai/o1-preview",
 	"openai/o1-pro",
+	"openai/o3-deep-research",
 	"openai/o3-mini",
 	"openai/o4-mini",
+	"openai/o4-mini-deep-research",
 	"xai/grok-3",
 	"xai/grok-4-0709",
 	"xai/grok-4-1-fast-non-reasoning",

@@ -144,14 +144,36 @@ describe("the committed catalogue", () => {
 		expect(findModel("xai", "grok-code-fast-1")).toBeUndefined();
 		expect(findModel("xai", "grok-beta")).toBeUndefined();
 		expect(findModel("openai", "o1")).toBeUndefined();
+		expect(findModel("anthropic", "claude-opus-4-1")).toBeUndefined();
 	});
 
 	it("marks a model with an announced retirement as deprecated", () => {
 		expect(findModel("openai", "gpt-5")?.deprecated).toEqual({
 			retiresOn: "2026-12-11",
 			replacement: "gpt-6.1-sol",
-			source: "https://platform.openai.com/docs/deprecations",
+			source: "https://developers.openai.com/api/docs/deprecations",
 		});
+		expect(findModel("anthropic", "claude-sonnet-4-5-20250929")?.deprecated).toEqual({
+			retiresOn: "2026-11-30",
+			replacement: "claude-sonnet-5-5",
+			source: "https://platform.claude.com/docs/en/models/sonnet-4-5/overview",
+		});
+	});
+
+	it("drops the dated Mistral models their model cards retire, and keeps the -latest aliases those cards held", () => {
+		for (const id of ["open-mistral-nemo", "mistral-large-2411", "mistral-medium-2508", "devstral-2512"]) {
+			expect(findModel("mistral", id)).toBeUndefined();
+		}
+		expect(findModel("mistral", "magistral-medium-latest")).toBeDefined();
+		expect(findModel("mistral", "codestral-2508")?.deprecated).toBeUndefined();
+	});
+
+	it("drops OpenAI's API rows of the Codex variants OpenAI shut down, not the ChatGPT-subscription rows", () => {
+		expect(findModel("openai", "gpt-5.1-codex")).toBeUndefined();
+		expect(findModel("openai", "gpt-5.1-chat-latest")).toBeUndefined();
+		expect(findModel("openai-codex", "gpt-5.1-codex")).toBeDefined();
+		expect(findModel("openai", "codex-mini-latest")).toBeUndefined();
+		expect(findModel("openai", "o3")?.deprecated?.retiresOn).toBe("2026-12-11");
 	});
 
 	it("gives Claude Opus 4.6 and Sonnet 4.6 Anthropic's 1M context and 128K output", () => {

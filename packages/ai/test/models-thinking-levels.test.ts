@@ -23,7 +23,7 @@ describe("getSupportedThinkingLevels", () => {
 			"xhigh",
 		]);
 		expect(getSupportedThinkingLevels(getModel("openai", "o3"))).toEqual(["low", "medium", "high"]);
-		expect(getSupportedThinkingLevels(getModel("openai", "gpt-5.1-codex-mini"))).toEqual(["medium", "high"]);
+		expect(getSupportedThinkingLevels(getModel("openai-codex", "gpt-5.1-codex-mini"))).toEqual(["medium", "high"]);
 	});
 });
 
@@ -35,7 +35,7 @@ describe("clampThinkingLevel", () => {
 	it("searches upward first: minimal on a model that starts at low gives low", () => {
 		expect(clampThinkingLevel(getModel("openai", "gpt-5.2"), "minimal")).toBe("low");
 		expect(clampThinkingLevel(getModel("openai", "o3"), "off")).toBe("low");
-		expect(clampThinkingLevel(getModel("openai", "gpt-5.1-codex-mini"), "minimal")).toBe("medium");
+		expect(clampThinkingLevel(getModel("openai-codex", "gpt-5.1-codex-mini"), "minimal")).toBe("medium");
 	});
 
 	it("then downward: xhigh where it does not exist gives high", () => {
@@ -58,7 +58,7 @@ describe("clampThinkingLevel", () => {
 describe("supportsXhigh", () => {
 	it("is true only where the catalogue map declares xhigh", () => {
 		expect(supportsXhigh(getModel("openai", "gpt-5.2"))).toBe(true);
-		expect(supportsXhigh(getModel("openai", "gpt-5.1-codex-max"))).toBe(true);
+		expect(supportsXhigh(getModel("openai-codex", "gpt-5.1-codex-max"))).toBe(true);
 		expect(supportsXhigh(getModel("anthropic", "claude-opus-4-6"))).toBe(true);
 		expect(supportsXhigh(getModel("openrouter", "openai/gpt-5.1"))).toBe(false);
 		expect(supportsXhigh(getModel("openai", "gpt-5.1"))).toBe(false);
