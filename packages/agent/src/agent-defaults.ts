@@ -29,7 +29,7 @@ export const UNKNOWN_MODEL: Model = Object.freeze({
 
 export const NO_MODEL_TEXT =
 	"No model set: pass initialState.model to new Agent(), or set agent.state.model " +
-	'(for example getModel("anthropic", "claude-sonnet-4-5")) before prompting.';
+	'(for example getModel("anthropic", "claude-sonnet-4-6")) before prompting.';
 
 export function isUnknownModel(model: Model): boolean {
 	return model === UNKNOWN_MODEL || (model.api === "unknown" && model.provider === "unknown");

@@ -44,11 +44,11 @@ Run \`keel <command> --help\` for a command's options and examples.
 
 Examples:
   keel models --search claude
-  keel models default anthropic/claude-sonnet-4-5
+  keel models default anthropic/claude-sonnet-4-6
   keel "Explain SSE in one paragraph"
   cat notes.txt | keel -m openai/gpt-4o-mini "Turn these notes into a todo list"
   keel -c "Now as a table"
-  keel chat -m anthropic/claude-sonnet-4-5
+  keel chat -m anthropic/claude-sonnet-4-6
   keel logs -n 5
 
 Environment: KEEL_MODEL, KEEL_BASE_URL, KEEL_API, KEEL_API_KEY, KEEL_PROXY_TOKEN (keel serve), KEEL_HOME (default ~/.keel:

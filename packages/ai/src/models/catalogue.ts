@@ -1,6 +1,6 @@
 // Typed access to the generated catalogue. Lookups are typed from its generated interface, so an
 // unknown provider or id is a compile error and the api type is inferred:
-//   getModel("anthropic", "claude-sonnet-4-5")  →  Model<"anthropic-messages">
+//   getModel("anthropic", "claude-sonnet-4-6")  →  Model<"anthropic-messages">
 // Models handed out are deeply frozen: they are shared rows, so a caller cannot change the registry
 // for everyone by accident. Copy one (`{ ...model }`, structuredClone) to adjust it.
 import { GENERATED_PROVIDER_DATA, type GeneratedCatalogue } from "../models.generated.js";

@@ -40,7 +40,7 @@ ${CALL_OPTIONS_HELP}
 Sessions are stored in $KEEL_HOME/sessions (default ~/.keel/sessions).
 
 Examples:
-  keel chat -m anthropic/claude-sonnet-4-5
+  keel chat -m anthropic/claude-sonnet-4-6
   keel chat -m qwen3:8b --base-url http://127.0.0.1:11434/v1
   keel chat -t reviewer -T calculator
   keel chat --resume

@@ -33,7 +33,7 @@ Examples:
   keel models anthropic
   keel models --search claude --search sonnet
   keel models openai --json | jq -r '.[].id'
-  keel models default anthropic/claude-sonnet-4-5`;
+  keel models default anthropic/claude-sonnet-4-6`;
 
 export const modelsCommand: Command = {
 	name: "models",

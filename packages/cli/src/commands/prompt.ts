@@ -62,7 +62,7 @@ Examples:
   git diff | keel -m openai/gpt-4o-mini -s "Write a commit message"
   keel -c "And five more"
   keel --schema "name str, age int" "Invent a person"
-  keel -a photo.jpg -m anthropic/claude-sonnet-4-5 "What is in this picture?"
+  keel -a photo.jpg -m anthropic/claude-sonnet-4-6 "What is in this picture?"
   keel -T calculator "What is 1234 * 5678?"
   keel --mcp "npx -y @modelcontextprotocol/server-everything" "Add 2 and 3 with the add tool"
   keel -m qwen3:8b --base-url http://127.0.0.1:11434/v1 "Hello"

@@ -19,7 +19,7 @@ the allowed ones are served, with the keys keel uses itself. Ctrl-C (or SIGTERM)
 Options:
       --port n           the port (default 8080; 0 picks a free one)
       --host address     the address to listen on (default 127.0.0.1: this machine only)
-      --allow model      a model clients may call, e.g. anthropic/claude-sonnet-4-5 or an alias;
+      --allow model      a model clients may call, e.g. anthropic/claude-sonnet-4-6 or an alias;
                          repeatable (default: the default model)
       --token token      the token clients must send (default KEEL_PROXY_TOKEN, else a new one,
                          printed at start)
@@ -32,7 +32,7 @@ Options:
 Exit codes: 0 stopped with Ctrl-C or SIGTERM, 1 the port could not be opened, 2 a wrong command line.
 
 Examples:
-  keel serve --allow openai/gpt-4o-mini --allow anthropic/claude-sonnet-4-5
+  keel serve --allow openai/gpt-4o-mini --allow anthropic/claude-sonnet-4-6
   KEEL_PROXY_TOKEN=secret keel serve --port 9000
   keel serve --allow qwen3:8b --base-url http://127.0.0.1:11434/v1
 

@@ -9,7 +9,7 @@ const help = `Usage: keel templates [list]
 
 A template is a saved system prompt, model, options and tools. Save one with --save, use it with -t:
 
-  keel --save reviewer -s "You review code. Be terse." -m anthropic/claude-sonnet-4-5 -o temperature 0.2
+  keel --save reviewer -s "You review code. Be terse." -m anthropic/claude-sonnet-4-6 -o temperature 0.2
   git diff | keel -t reviewer
 
 Flags given with -t override the template's. Templates are JSON files in $KEEL_HOME/templates.
