@@ -1,7 +1,7 @@
-// pi-ai 1.5's createFauxCore under its name: the faux provider as bare stream functions plus its
-// controls, registered nowhere, for a program that wires them itself (into createProvider, into
-// registerApiProvider, or calling stream directly). fauxProvider and registerFauxProvider are built
-// on the same parts (createFauxStreams), so all three behave alike.
+// The faux provider as bare stream functions plus its controls, registered nowhere, for a program
+// that wires them itself (into createProvider, into registerApiProvider, or calling stream
+// directly). fauxProvider and registerFauxProvider are built on the same parts (createFauxStreams),
+// so all three behave alike.
 
 import type { Context, Model, SimpleStreamOptions, StreamOptions } from "../types.js";
 import type { AssistantMessageEventStream } from "../utils/event-stream.js";
@@ -15,10 +15,9 @@ export interface FauxCore<TApi extends string = "faux"> extends Omit<FauxProvide
 }
 
 /**
- * The faux provider's stream functions and controls in one object, as pi-ai's `createFauxCore`
- * returns them. Unlike pi's, it has no `fetchDeferred` / `cancelDeferred` (Keel's providers have no
- * deferred responses), and its api defaults to `"faux"` like the other faux helpers (pi picks a
- * new id per core): give `api` to register several cores side by side.
+ * The faux provider's stream functions and controls in one object. It has no `fetchDeferred` /
+ * `cancelDeferred`, since Keel's providers have no deferred responses. Its api defaults to `"faux"`
+ * like the other faux helpers: give each core its own `api` to register several side by side.
  */
 export function createFauxCore<TApi extends string = "faux">(options: FauxProviderOptions<TApi> = {}): FauxCore<TApi> {
 	const { streams, controls } = createFauxStreams(options);
