@@ -9,6 +9,7 @@ export {
 	type RecordedResponse,
 	readCallRecording,
 } from "./call-recording.js";
+export { createFauxCore, type FauxCore } from "./faux-core.js";
 export { type FauxProviderHandle, fauxProvider } from "./faux-models-provider.js";
 // --- faux provider: scripted in-memory responses through the real provider harness ---
 export {
