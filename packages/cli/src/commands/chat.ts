@@ -10,6 +10,7 @@ import { resolveCallCredentials } from "../api-key.js";
 import { buildSetup, CALL_OPTIONS, CALL_OPTIONS_HELP, logStore, openPrivateSessionStore } from "../call-setup.js";
 import { type Command, EXIT_FAILURE, EXIT_SUCCESS, parseCommandArguments, UsageError } from "../command.js";
 import { Conversation } from "../conversation/conversation.js";
+import { TypingDuringAnswer } from "../conversation/typing-during-answer.js";
 import { selectModel, selectReasoning } from "../model-selection.js";
 import { joinOptionPairs } from "../prompt-input/model-options.js";
 import { readChatTranscript } from "../sessions/chat-transcript.js";
@@ -104,7 +105,8 @@ class ChatLoop {
 	private readonly interactive: boolean;
 	private conversation!: Conversation;
 	private readline!: Interface;
-	private lines!: { next(): Promise<string | undefined> };
+	private lines!: LineQueue;
+	private typing: TypingDuringAnswer | undefined;
 	private interruptedAtPrompt = false;
 	private confirming = false;
 
@@ -130,7 +132,16 @@ class ChatLoop {
 			prompt: this.styles.cyan("> "),
 		});
 		this.readline = readline;
-		this.lines = lineQueue(readline);
+		this.lines = new LineQueue(readline, (line) => this.typing?.takeLine() === true && this.lineDuringAnswer(line));
+		if (this.interactive) {
+			this.typing = new TypingDuringAnswer(
+				readline,
+				terminal.stdin,
+				terminal.stdout,
+				conversation,
+				() => conversation.answering && !this.confirming,
+			);
+		}
 		readline.on("SIGINT", () => this.onInterrupt());
 		if (this.interactive) {
 			const resumedNote = conversation.sessionId ? `, resuming session ${conversation.sessionId}` : "";
@@ -140,11 +151,21 @@ class ChatLoop {
 		}
 		let exitCode = EXIT_SUCCESS;
 		let sessionId: string | undefined;
+		let typed = "";
 		try {
 			for (;;) {
-				if (this.interactive) readline.prompt();
-				const line = await this.lines.next();
-				if (line === undefined) break;
+				// A line typed during the answer that waits its turn is shown as it runs, not after a prompt.
+				if (this.interactive && !this.lines.peek()?.typedDuringAnswer) {
+					readline.prompt(true);
+					// What was being typed when the answer ended stays, ready to be finished.
+					if (typed !== "") readline.write(typed);
+					typed = "";
+				}
+				const next = await this.lines.next();
+				if (next === undefined) break;
+				const { line, typedDuringAnswer } = next;
+				// A line typed during the answer was taken off the screen; it is shown as it is run.
+				if (typedDuringAnswer) terminal.stdout.write(`${this.styles.cyan("> ")}${line}\n`);
 				this.interruptedAtPrompt = false;
 				const text = line.trim();
 				if (text === "") continue;
@@ -156,9 +177,11 @@ class ChatLoop {
 				// written; between answers it ends keel as usual.
 				const stopListening = this.interactive ? () => {} : terminal.onInterrupt(() => conversation.abort());
 				const message = await conversation.send(text).finally(stopListening);
+				typed = this.typing?.finish() ?? "";
 				if ((message === undefined || message.stopReason === "error") && !this.interactive) exitCode = EXIT_FAILURE;
 			}
 		} finally {
+			this.typing?.dispose();
 			readline.close();
 			sessionId = conversation.sessionId;
 			await conversation.close();
@@ -171,10 +194,13 @@ class ChatLoop {
 	/** Asks at the chat's own prompt; piped, there is nobody to ask and the call is refused. */
 	async confirm(request: ToolApprovalRequest): Promise<boolean> {
 		if (!this.interactive) return refuseWithoutTerminal(this.terminal, request);
+		// A run paused for approval while a line was being typed: the question comes first.
+		const typed = this.typing?.finish() ?? "";
 		this.terminal.stdout.write(confirmationQuestion(request));
 		this.confirming = true;
+		if (typed !== "") this.readline.write(typed);
 		try {
-			return isYes(await this.lines.next());
+			return isYes((await this.lines.next())?.line);
 		} finally {
 			this.confirming = false;
 		}
@@ -188,6 +214,8 @@ class ChatLoop {
 			return;
 		}
 		if (this.conversation.answering) {
+			// A line being typed is dropped with the answer it would have interrupted.
+			this.typing?.finish();
 			this.conversation.abort();
 			return;
 		}
@@ -199,6 +227,20 @@ class ChatLoop {
 		this.readline.write(null, { ctrl: true, name: "u" });
 		this.terminal.stdout.write(this.styles.dim("\n(Press Ctrl-C again, Ctrl-D or type /exit to leave)\n"));
 		this.readline.prompt();
+	}
+
+	/**
+	 * A line entered while the answer was written (interactive only). Text interrupts the answer and
+	 * is answered next; a /command does not interrupt it and runs once it has ended.
+	 */
+	private lineDuringAnswer(line: string): boolean {
+		const text = line.trim();
+		if (text === "") return true;
+		if (text.startsWith("/") || !this.conversation.steer(text)) {
+			// The answer ended meanwhile: the line is the next message, as if typed at the prompt.
+			this.lines.push(line, true);
+		}
+		return true;
 	}
 
 	private async runSlashCommand(text: string): Promise<"exit" | undefined> {
@@ -292,25 +334,45 @@ class ChatLoop {
 	}
 }
 
-/** Lines from readline as an awaitable queue; undefined once input ends (Ctrl-D, end of the pipe, close). */
-function lineQueue(readline: Interface): { next(): Promise<string | undefined> } {
-	const waiting: ((line: string | undefined) => void)[] = [];
-	const buffered: string[] = [];
-	let closed = false;
-	readline.on("line", (line) => {
-		const resolve = waiting.shift();
-		if (resolve) resolve(line);
-		else buffered.push(line);
-	});
-	readline.on("close", () => {
-		closed = true;
-		for (const resolve of waiting.splice(0)) resolve(undefined);
-	});
-	return {
-		next() {
-			if (buffered.length > 0) return Promise.resolve(buffered.shift());
-			if (closed) return Promise.resolve(undefined);
-			return new Promise((resolve) => waiting.push(resolve));
-		},
-	};
+/** A line from readline; `typedDuringAnswer` when it was entered while an answer was written. */
+interface QueuedLine {
+	line: string;
+	typedDuringAnswer: boolean;
+}
+
+/**
+ * Lines from readline as an awaitable queue; undefined once input ends (Ctrl-D, end of the pipe,
+ * close). `intercept` sees each line first and returns true to take it (a line typed during an answer).
+ */
+class LineQueue {
+	private readonly waiting: ((line: QueuedLine | undefined) => void)[] = [];
+	private readonly buffered: QueuedLine[] = [];
+	private closed = false;
+
+	constructor(readline: Interface, intercept: (line: string) => boolean) {
+		readline.on("line", (line) => {
+			if (!intercept(line)) this.push(line, false);
+		});
+		readline.on("close", () => {
+			this.closed = true;
+			for (const resolve of this.waiting.splice(0)) resolve(undefined);
+		});
+	}
+
+	push(line: string, typedDuringAnswer: boolean): void {
+		const item = { line, typedDuringAnswer };
+		const resolve = this.waiting.shift();
+		if (resolve) resolve(item);
+		else this.buffered.push(item);
+	}
+
+	peek(): QueuedLine | undefined {
+		return this.buffered[0];
+	}
+
+	next(): Promise<QueuedLine | undefined> {
+		if (this.buffered.length > 0) return Promise.resolve(this.buffered.shift());
+		if (this.closed) return Promise.resolve(undefined);
+		return new Promise((resolve) => this.waiting.push(resolve));
+	}
 }
