@@ -144,6 +144,33 @@ describe.skipIf(skipReason !== undefined)("keel chat: typing while an answer is 
 		expect(plain(screen)).not.toContain("Aborted.");
 	});
 
+	it("an answer line wider than the terminal and a typed line that wraps leave no trace once it is entered", async () => {
+		const terminal = startChat(createTemporaryHome());
+		await terminal.waitFor((screen) => /^> ?$/m.test(plain(screen)), "the prompt");
+		terminal.typeLine("go on");
+		const first = await server.nextRequest();
+		// 130 characters on a 100-column pane: the answer's last row stops at column 30.
+		const answerSoFar = `${"word ".repeat(25)}words`;
+		startAnswer(first, [answerSoFar]);
+		await terminal.waitFor((screen) => plain(screen).includes("word words"), "the answer so far");
+		const long = `please stop ${"and listen ".repeat(12)}now`;
+		type(terminal, long);
+		await terminal.waitFor((screen) => plain(screen).replace(/\n/g, "").endsWith(`> ${long}`), "the wrapped line");
+		terminal.sendKeys("Enter");
+		await first.closed;
+		const second = await server.nextRequest();
+		expect(requestMessages(second)[2].content).toBe(long);
+		sendAll(second, chatCompletionsPieces({ text: ["Listening."] }));
+		await terminal.waitFor(
+			(current) => /Listening\.\n(.*\n)?> ?$/m.test(plain(current)),
+			"the answer to the wrapped line",
+		);
+		// The answer goes on from column 30 of its row, the wrapped prompt's rows gone.
+		expect(terminal.captureJoined()).toContain(`> go on\n${answerSoFar} (interrupted)\n> ${long}\nListening.\n`);
+		terminal.sendKeys("C-d");
+		expect(await terminal.waitForExit()).toBe(0);
+	});
+
 	it("a /command entered mid-answer does not interrupt it and runs once the answer ends", async () => {
 		const terminal = startChat(createTemporaryHome());
 		await terminal.waitFor((screen) => /^> ?$/m.test(plain(screen)), "the prompt");
