@@ -1,7 +1,8 @@
 // `keel chat`: a conversation in the terminal, run by @keel/agent-core's Agent and stored as a
 // session so it can be resumed. Ctrl-C while the model answers stops that answer (the Agent
 // aborts the request) and returns to the prompt; at an empty prompt it says how to leave, and a
-// second Ctrl-C (or Ctrl-D, or /exit) leaves.
+// second Ctrl-C (or Ctrl-D, or /exit) leaves. A line typed while the model answers interrupts the
+// answer and is answered next (conversation/typing-during-answer.ts keeps the screen tidy).
 import { createInterface, type Interface } from "node:readline";
 import type { ToolApprovalRequest } from "@keel/agent-core";
 import type { AssistantMessage } from "@keel/ai";
@@ -30,8 +31,12 @@ with / are commands:
   /help                  list these commands
   /exit                  leave (Ctrl-D too)
 
+While an answer is written you can type: the answer pauses on screen, and Enter sends the line
+and cuts the answer off (it ends with "(interrupted)"); the model answers the line next. A /command
+typed then runs once the answer has ended.
+
 Ctrl-C stops the answer being written and keeps the chat open; at an empty prompt, press it twice
-to leave. With stdin piped, each line is one message.
+to leave. With stdin piped, each line is one message, sent once the answer before it has ended.
 
 Options:
 ${CALL_OPTIONS_HELP}
@@ -253,7 +258,7 @@ class ChatLoop {
 			case "/quit":
 				return "exit";
 			case "/help":
-				say(help.slice(help.indexOf("  /model"), help.indexOf("\n\nCtrl-C")));
+				say(help.slice(help.indexOf("  /model"), help.indexOf("\n\nOptions:")));
 				return;
 			case "/model": {
 				if (argument === "") {
