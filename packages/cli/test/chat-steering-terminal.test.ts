@@ -15,6 +15,8 @@ import { plain, TmuxPane, tmuxUnavailableReason } from "./helpers/tmux-pane.js";
 const skipReason = tmuxUnavailableReason();
 if (skipReason) console.warn(`Skipping the terminal tests: ${skipReason}`);
 
+const SPINNER = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] custom\/test-model/;
+
 let server: GatedChatServer;
 let pane: TmuxPane | undefined;
 
@@ -167,6 +169,29 @@ describe.skipIf(skipReason !== undefined)("keel chat: typing while an answer is 
 		);
 		// The answer goes on from column 30 of its row, the wrapped prompt's rows gone.
 		expect(terminal.captureJoined()).toContain(`> go on\n${answerSoFar} (interrupted)\n> ${long}\nListening.\n`);
+		terminal.sendKeys("C-d");
+		expect(await terminal.waitForExit()).toBe(0);
+	});
+
+	it("a line typed before the first token stops the spinner and interrupts an answer with no text yet", async () => {
+		const terminal = startChat(createTemporaryHome());
+		await terminal.waitFor((screen) => /^> ?$/m.test(plain(screen)), "the prompt");
+		terminal.typeLine("slow question");
+		const first = await server.nextRequest();
+		await terminal.waitFor((screen) => SPINNER.test(plain(screen)), "the spinner");
+
+		type(terminal, "faster please");
+		// The spinner's line becomes the prompt: no spinner frame is drawn over the line being typed.
+		await terminal.waitFor((screen) => /^> faster please$/m.test(plain(screen)), "the line being typed");
+		expect(plain(terminal.capture())).not.toMatch(SPINNER);
+		terminal.sendKeys("Enter");
+		await first.closed;
+		const second = await server.nextRequest();
+		// An interrupted answer with no text is not shown to the model.
+		expect(requestMessages(second).map((message) => message.content)).toEqual(["slow question", "faster please"]);
+		sendAll(second, chatCompletionsPieces({ text: ["Quick answer."] }));
+		await terminal.waitFor((screen) => /Quick answer\.\n(.*\n)?> ?$/m.test(plain(screen)), "the answer");
+		expect(plain(terminal.capture())).toMatch(/> slow question\n\(interrupted\)\n> faster please\nQuick answer\.\n/);
 		terminal.sendKeys("C-d");
 		expect(await terminal.waitForExit()).toBe(0);
 	});

@@ -12,10 +12,13 @@ export class HoldableOutput {
 	private held: { target: Target; text: string }[] | undefined;
 	/** Display width written since the last line break (both streams share one terminal). */
 	private lineWidth = 0;
+	/** Only a terminal can be held (keel chat holds only there): piped output is not measured. */
+	private readonly measure: boolean;
 
 	constructor(private readonly real: { stdout: OutputStream; stderr: OutputStream }) {
 		this.stdout = this.proxy("stdout");
 		this.stderr = this.proxy("stderr");
+		this.measure = real.stdout.isTTY === true;
 	}
 
 	get isHeld(): boolean {
@@ -69,7 +72,7 @@ export class HoldableOutput {
 
 	private write(target: Target, text: string): void {
 		this.real[target].write(text);
-		this.lineWidth = widthAfter(this.lineWidth, text);
+		if (this.measure) this.lineWidth = widthAfter(this.lineWidth, text);
 	}
 }
 

@@ -36,6 +36,8 @@ export class TypingDuringAnswer {
 		input.prependListener("keypress", this.onKeypress);
 		readline.on("close", () => {
 			this.closed = true;
+			// Ctrl-D on an emptied line: the chat ends after this answer, which is shown from now on.
+			this.finish();
 		});
 	}
 
