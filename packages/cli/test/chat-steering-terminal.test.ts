@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { chatCompletionsPieces } from "./helpers/chat-completions-stream.js";
 import { GatedChatServer, type HeldAnswer } from "./helpers/gated-chat-server.js";
-import { assertCliBuilt, CLI_PATH, createTemporaryHome, isolatedEnvironment } from "./helpers/run-keel.js";
+import { assertCliBuilt, CLI_PATH, createTemporaryHome, isolatedEnvironment, runKeel } from "./helpers/run-keel.js";
 import { plain, TmuxPane, tmuxUnavailableReason } from "./helpers/tmux-pane.js";
 
 const skipReason = tmuxUnavailableReason();
@@ -144,6 +144,14 @@ describe.skipIf(skipReason !== undefined)("keel chat: typing while an answer is 
 		);
 		expect(screen).toContain("\u001b[2m(interrupted)");
 		expect(plain(screen)).not.toContain("Aborted.");
+
+		// keel sessions show says the answer was interrupted, not stopped.
+		const sessionId = /Session saved: (\S+)/.exec(plain(terminal.capture()))?.[1];
+		const shown = await runKeel(["sessions", "show", sessionId!], { env: isolatedEnvironment(home) });
+		expect(shown.stdout).toBe(
+			`user:\nExplain the build.\n\nassistant (custom/test-model):\n${cutOff}\n[interrupted]\n\n` +
+				"user:\nstop, production is down\n\nassistant (custom/test-model):\nStopping. Checking production first.\n",
+		);
 	});
 
 	it("an answer line wider than the terminal and a typed line that wraps leave no trace once it is entered", async () => {
