@@ -137,7 +137,11 @@ class ChatLoop {
 			prompt: this.styles.cyan("> "),
 		});
 		this.readline = readline;
-		this.lines = new LineQueue(readline, (line) => this.typing?.takeLine() === true && this.lineDuringAnswer(line));
+		this.lines = new LineQueue(readline, (line) => {
+			if (this.typing?.takeLine() !== true) return false;
+			this.lineDuringAnswer(line);
+			return true;
+		});
 		if (this.interactive) {
 			this.typing = new TypingDuringAnswer(
 				readline,
@@ -238,14 +242,12 @@ class ChatLoop {
 	 * A line entered while the answer was written (interactive only). Text interrupts the answer and
 	 * is answered next; a /command does not interrupt it and runs once it has ended.
 	 */
-	private lineDuringAnswer(line: string): boolean {
+	private lineDuringAnswer(line: string): void {
 		const text = line.trim();
-		if (text === "") return true;
-		if (text.startsWith("/") || !this.conversation.steer(text)) {
-			// The answer ended meanwhile: the line is the next message, as if typed at the prompt.
-			this.lines.push(line, true);
-		}
-		return true;
+		// An empty line lets the answer go on.
+		if (text === "") return;
+		// A /command waits its turn; so does text when the answer has just ended (it is the next message).
+		if (text.startsWith("/") || !this.conversation.steer(text)) this.lines.push(line, true);
 	}
 
 	private async runSlashCommand(text: string): Promise<"exit" | undefined> {
