@@ -32,9 +32,9 @@ afterEach(() => {
 	pane = undefined;
 });
 
-function startChat(home: string): TmuxPane {
+function startChat(home: string, extraArguments: string[] = []): TmuxPane {
 	pane = TmuxPane.start({
-		command: [process.execPath, CLI_PATH, "chat", "-m", "test-model", "--base-url", server.url],
+		command: [process.execPath, CLI_PATH, "chat", "-m", "test-model", "--base-url", server.url, ...extraArguments],
 		env: isolatedEnvironment(home),
 	});
 	return pane;
@@ -255,6 +255,44 @@ describe.skipIf(skipReason !== undefined)("keel chat: typing while an answer is 
 		]);
 		sendAll(second, chatCompletionsPieces({ text: ["Then nothing."] }));
 		await terminal.waitFor((screen) => /Then nothing\.\n(.*\n)?> ?$/m.test(plain(screen)), "the second answer");
+		terminal.sendKeys("C-d");
+		expect(await terminal.waitForExit()).toBe(0);
+	});
+
+	it("a tool call's question that comes while a line is typed is asked first; the line returns at the next prompt", async () => {
+		const terminal = startChat(createTemporaryHome(), ["-T", "calculator"]);
+		await terminal.waitFor((screen) => /^> ?$/m.test(plain(screen)), "the prompt");
+		terminal.typeLine("What is 6 times 7?");
+		const first = await server.nextRequest();
+		startAnswer(first, ["Let me compute."]);
+		await terminal.waitFor((screen) => plain(screen).includes("Let me compute."), "the answer so far");
+		type(terminal, "and 6 times 8");
+		await terminal.waitFor((screen) => plain(screen).includes("> and 6 times 8"), "the line being typed");
+
+		const [, ...toolCallPieces] = chatCompletionsPieces({
+			text: [],
+			toolCalls: [{ id: "call_1", name: "calculator", arguments: '{"expression":"6*7"}' }],
+		});
+		sendAll(first, toolCallPieces);
+		const question = await terminal.waitFor(
+			(screen) => /Run calculator \{"expression":"6\*7"\}\? \[y\/N\] ?$/m.test(plain(screen)),
+			"the question, with nothing typed after it",
+		);
+		expect(plain(question)).not.toContain("and 6 times 8");
+		terminal.typeLine("y");
+
+		const second = await server.nextRequest();
+		expect(requestMessages(second).at(-1)).toMatchObject({ role: "tool", content: "42" });
+		sendAll(second, chatCompletionsPieces({ text: ["It is 42."] }));
+		await terminal.waitFor(
+			(screen) => /It is 42\.\n(.*\n)?> and 6 times 8$/m.test(plain(screen)),
+			"the answer, then the prompt with the line typed before the question",
+		);
+		terminal.sendKeys("Enter");
+		const third = await server.nextRequest();
+		expect(requestMessages(third).at(-1)).toEqual({ role: "user", content: "and 6 times 8" });
+		sendAll(third, chatCompletionsPieces({ text: ["56."] }));
+		await terminal.waitFor((screen) => /56\.\n(.*\n)?> ?$/m.test(plain(screen)), "the next answer");
 		terminal.sendKeys("C-d");
 		expect(await terminal.waitForExit()).toBe(0);
 	});

@@ -114,6 +114,8 @@ class ChatLoop {
 	private typing: TypingDuringAnswer | undefined;
 	private interruptedAtPrompt = false;
 	private confirming = false;
+	/** A line that was being typed when a tool call's question came: back at the next prompt. */
+	private typedBeforeQuestion = "";
 
 	constructor(
 		private readonly terminal: Terminal,
@@ -186,7 +188,8 @@ class ChatLoop {
 				// written; between answers it ends keel as usual.
 				const stopListening = this.interactive ? () => {} : terminal.onInterrupt(() => conversation.abort());
 				const message = await conversation.send(text).finally(stopListening);
-				typed = this.typing?.finish() ?? "";
+				typed = this.typing?.finish() || this.typedBeforeQuestion;
+				this.typedBeforeQuestion = "";
 				if ((message === undefined || message.stopReason === "error") && !this.interactive) exitCode = EXIT_FAILURE;
 			}
 		} finally {
@@ -203,11 +206,11 @@ class ChatLoop {
 	/** Asks at the chat's own prompt; piped, there is nobody to ask and the call is refused. */
 	async confirm(request: ToolApprovalRequest): Promise<boolean> {
 		if (!this.interactive) return refuseWithoutTerminal(this.terminal, request);
-		// A run paused for approval while a line was being typed: the question comes first.
-		const typed = this.typing?.finish() ?? "";
+		// A run paused for approval while a line was being typed: the question comes first, and the
+		// line waits for the next prompt (it is not the answer to the question).
+		this.typedBeforeQuestion = this.typing?.finish() || this.typedBeforeQuestion;
 		this.terminal.stdout.write(confirmationQuestion(request));
 		this.confirming = true;
-		if (typed !== "") this.readline.write(typed);
 		try {
 			return isYes((await this.lines.next())?.line);
 		} finally {
