@@ -61,6 +61,13 @@ function moreText(answer: HeldAnswer, text: string): void {
 	answer.send(piece);
 }
 
+/** A line as the 100-column pane shows it: cut into rows, each without its trailing spaces. */
+function paneRows(line: string): string[] {
+	const rows: string[] = [];
+	for (let start = 0; start < line.length; start += 100) rows.push(line.slice(start, start + 100).trimEnd());
+	return rows;
+}
+
 const requestMessages = (answer: HeldAnswer) =>
 	(answer.body as { messages: { role: string; content: unknown }[] }).messages;
 
@@ -154,32 +161,40 @@ describe.skipIf(skipReason !== undefined)("keel chat: typing while an answer is 
 		);
 	});
 
-	it("an answer line wider than the terminal and a typed line that wraps leave no trace once it is entered", async () => {
-		const terminal = startChat(createTemporaryHome());
-		await terminal.waitFor((screen) => /^> ?$/m.test(plain(screen)), "the prompt");
-		terminal.typeLine("go on");
-		const first = await server.nextRequest();
-		// 130 characters on a 100-column pane: the answer's last row stops at column 30.
-		const answerSoFar = `${"word ".repeat(25)}words`;
-		startAnswer(first, [answerSoFar]);
-		await terminal.waitFor((screen) => plain(screen).includes("word words"), "the answer so far");
-		const long = `please stop ${"and listen ".repeat(12)}now`;
-		type(terminal, long);
-		await terminal.waitFor((screen) => plain(screen).replace(/\n/g, "").endsWith(`> ${long}`), "the wrapped line");
-		terminal.sendKeys("Enter");
-		await first.closed;
-		const second = await server.nextRequest();
-		expect(requestMessages(second)[2].content).toBe(long);
-		sendAll(second, chatCompletionsPieces({ text: ["Listening."] }));
-		await terminal.waitFor(
-			(current) => /Listening\.\n(.*\n)?> ?$/m.test(plain(current)),
-			"the answer to the wrapped line",
-		);
-		// The answer goes on from column 30 of its row, the wrapped prompt's rows gone.
-		expect(terminal.captureJoined()).toContain(`> go on\n${answerSoFar} (interrupted)\n> ${long}\nListening.\n`);
-		terminal.sendKeys("C-d");
-		expect(await terminal.waitForExit()).toBe(0);
-	});
+	// On the 100-column pane: 130 characters end at column 30 of the answer's second row, 200 fill
+	// it exactly; "> " and 98 characters fill the typed line's row exactly.
+	it.each([
+		["wraps", "ends mid-row", `${"word ".repeat(25)}words`, `please stop ${"and listen ".repeat(12)}now`],
+		["fills its row exactly", "ends mid-row", `${"word ".repeat(25)}words`, `please stop ${"x".repeat(86)}`],
+		["wraps", "fills its last row", `${"word ".repeat(39)}words`, `please stop ${"and listen ".repeat(12)}now`],
+	])(
+		"a typed line that %s, under an answer line that %s, leaves no trace once it is entered",
+		async (_typed, _answer, answerSoFar, long) => {
+			const terminal = startChat(createTemporaryHome());
+			await terminal.waitFor((screen) => /^> ?$/m.test(plain(screen)), "the prompt");
+			terminal.typeLine("go on");
+			const first = await server.nextRequest();
+			startAnswer(first, [answerSoFar]);
+			await terminal.waitFor((screen) => plain(screen).includes("word words"), "the answer so far");
+			type(terminal, long);
+			await terminal.waitFor((screen) => plain(screen).replace(/\n/g, "").endsWith(`> ${long}`), "the wrapped line");
+			terminal.sendKeys("Enter");
+			await first.closed;
+			const second = await server.nextRequest();
+			expect(requestMessages(second)[2].content).toBe(long);
+			sendAll(second, chatCompletionsPieces({ text: ["Listening."] }));
+			await terminal.waitFor(
+				(current) => /Listening\.\n(.*\n)?> ?$/m.test(plain(current)),
+				"the answer to the wrapped line",
+			);
+			// The answer goes on where it stopped, the typed line's rows gone: the rows a person sees.
+			expect(plain(terminal.capture())).toContain(
+				["> go on", ...paneRows(`${answerSoFar} (interrupted)`), ...paneRows(`> ${long}`), "Listening.", ""].join("\n"),
+			);
+			terminal.sendKeys("C-d");
+			expect(await terminal.waitForExit()).toBe(0);
+		},
+	);
 
 	it("a line typed before the first token stops the spinner and interrupts an answer with no text yet", async () => {
 		const terminal = startChat(createTemporaryHome());

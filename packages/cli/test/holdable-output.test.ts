@@ -34,15 +34,17 @@ describe("HoldableOutput", () => {
 		expect(written).toEqual(["Hello", "\n", "\u001b[1A\u001b[6G", " world", "(note)\n", "more"]);
 	});
 
-	it("at the start of a line, or with a row filled to the last column, it writes no line break", () => {
+	it("at the start of a line it writes no line break; after a row filled to the last column, one and no column", () => {
 		const { written, real } = screen(10);
 		const output = new HoldableOutput(real);
 		output.stdout.write("line\n");
 		expect(output.hold()).toBeUndefined();
 		output.release(undefined);
 		output.stdout.write("0123456789");
+		// The cursor stays on the full row until the next character: the line break moves off it,
+		// and the answer goes on at the start of the new line, where it would have wrapped to.
 		expect(output.hold()).toBeUndefined();
-		expect(written).toEqual(["line\n", "0123456789"]);
+		expect(written).toEqual(["line\n", "0123456789", "\n"]);
 	});
 
 	it("knows the column on a wrapped row, after colours and a carriage return", () => {

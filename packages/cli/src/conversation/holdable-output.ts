@@ -33,12 +33,12 @@ export class HoldableOutput {
 	hold(): number | undefined {
 		if (this.held) return undefined;
 		this.held = [];
-		const columns = this.real.stdout.columns ?? 80;
-		const column = this.lineWidth % columns;
-		// A line filled to the last column wraps by itself: the answer goes on at the fresh line.
-		if (column === 0) return undefined;
+		if (this.lineWidth === 0) return undefined;
 		this.real.stdout.write("\n");
-		return column;
+		const column = this.lineWidth % (this.real.stdout.columns ?? 80);
+		// A row filled to the last column (the cursor still on it until the next character) would
+		// wrap by itself: the answer goes on at the start of the fresh line.
+		return column === 0 ? undefined : column;
 	}
 
 	/**

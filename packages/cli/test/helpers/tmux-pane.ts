@@ -74,11 +74,6 @@ export class TmuxPane {
 		return this.tmux(["capture-pane", "-p", "-t", "keel", ...(withEscapes ? ["-e"] : [])]);
 	}
 
-	/** The visible screen as text, each line wrapped at the pane's edge joined back into one. */
-	captureJoined(): string {
-		return this.tmux(["capture-pane", "-p", "-J", "-t", "keel"]);
-	}
-
 	/** The command's exit status once it has exited, else undefined. */
 	exitStatus(): number | undefined {
 		const match = /^\[exit (\d+)\]$/m.exec(this.capture());
