@@ -2,6 +2,7 @@
 // (a pipe gets the answer alone); a spinner until the first token; or, with --json, one event per
 // line. Then the usage and cost on stderr. Fed event by event (from the Agent's message events),
 // so one printer serves `keel prompt`, `keel chat` and every model call of a run with tools.
+import { INTERRUPTED_BY_STEERING_TEXT } from "@keel/agent-core";
 import type { Api, AssistantMessage, AssistantMessageEvent, Model, Usage } from "@keel/ai";
 import { type Spinner, startSpinner } from "./spinner.js";
 import { colorEnabled, createStyles, type Styles, type Terminal } from "./terminal.js";
@@ -65,26 +66,33 @@ export class AnswerPrinter {
 	end(message: AssistantMessage): void {
 		this.stopSpinner();
 		const { terminal, stderrStyles } = this;
+		// Cut off by a steering message (agent-core's isInterruptedMessage, without its type narrowing).
+		const interrupted = message.stopReason === "aborted" && message.errorMessage === INTERRUPTED_BY_STEERING_TEXT;
 		if (this.options.json) {
 			const last =
 				message.stopReason === "error" || message.stopReason === "aborted"
 					? { type: "error", reason: message.stopReason, error: message }
 					: { type: "done", reason: message.stopReason, message };
 			terminal.stdout.write(`${JSON.stringify(last)}\n`);
+		} else if (interrupted) {
+			// The answer cut off by a line the user typed (keel chat): marked where it stops.
+			const marker = this.stdoutStyles.dim("(interrupted)");
+			terminal.stdout.write(this.lastWritten.endsWith("\n") ? `${marker}\n` : ` ${marker}\n`);
 		} else if (!this.lastWritten.endsWith("\n")) {
 			terminal.stdout.write("\n");
 		}
 		this.lastWritten = "\n";
 		if (message.stopReason === "error") {
 			terminal.stderr.write(`${stderrStyles.red("Error:")} ${message.errorMessage ?? "the model call failed"}\n`);
-		} else if (message.stopReason === "aborted") {
+		} else if (message.stopReason === "aborted" && !interrupted) {
 			terminal.stderr.write(`${stderrStyles.yellow("Aborted.")}\n`);
 		} else if (message.stopReason === "length") {
 			terminal.stderr.write(
 				stderrStyles.yellow("(stopped at the maximum output length: raise it with --max-tokens)\n"),
 			);
 		}
-		if (this.options.usage !== false && message.stopReason !== "error") {
+		// An interrupted answer's line stays next to the line that cut it off (/cost still counts it).
+		if (this.options.usage !== false && message.stopReason !== "error" && !interrupted) {
 			terminal.stderr.write(`${stderrStyles.dim(formatUsage(message.usage))}\n`);
 		}
 	}

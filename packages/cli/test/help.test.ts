@@ -33,6 +33,18 @@ describe("help", () => {
 		expect(result.stdout).toMatch(new RegExp(`^  keel ${name}`, "m"));
 	});
 
+	it("keel chat's /help lists the commands and says what typing during an answer and Ctrl-C do", async () => {
+		const result = await runKeel(["chat", "-m", "test-model", "--base-url", "http://127.0.0.1:9/v1"], {
+			input: "/help\n",
+		});
+		expect(result.exitCode).toBe(0);
+		expect(result.stdout).toMatch(/^ {2}\/model \[provider\/id\]/);
+		expect(result.stdout).toContain("Enter sends the line\nand cuts the answer off");
+		expect(result.stdout).toContain("A /command\ntyped then runs once the answer has ended.");
+		expect(result.stdout).toContain("Ctrl-C stops the answer being written");
+		expect(result.stdout).not.toContain("Options:");
+	});
+
 	it("a first word that is not a command is a prompt, as in llm", async () => {
 		// No model is configured here, so the prompt stops at choosing one: the message is prompt's.
 		const result = await runKeel(["what is SSE"]);

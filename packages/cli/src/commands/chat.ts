@@ -1,7 +1,8 @@
 // `keel chat`: a conversation in the terminal, run by @keel/agent-core's Agent and stored as a
 // session so it can be resumed. Ctrl-C while the model answers stops that answer (the Agent
 // aborts the request) and returns to the prompt; at an empty prompt it says how to leave, and a
-// second Ctrl-C (or Ctrl-D, or /exit) leaves.
+// second Ctrl-C (or Ctrl-D, or /exit) leaves. A line typed while the model answers interrupts the
+// answer and is answered next (conversation/typing-during-answer.ts keeps the screen tidy).
 import { createInterface, type Interface } from "node:readline";
 import type { ToolApprovalRequest } from "@keel/agent-core";
 import type { AssistantMessage } from "@keel/ai";
@@ -10,6 +11,7 @@ import { resolveCallCredentials } from "../api-key.js";
 import { buildSetup, CALL_OPTIONS, CALL_OPTIONS_HELP, logStore, openPrivateSessionStore } from "../call-setup.js";
 import { type Command, EXIT_FAILURE, EXIT_SUCCESS, parseCommandArguments, UsageError } from "../command.js";
 import { Conversation } from "../conversation/conversation.js";
+import { TypingDuringAnswer } from "../conversation/typing-during-answer.js";
 import { selectModel, selectReasoning } from "../model-selection.js";
 import { joinOptionPairs } from "../prompt-input/model-options.js";
 import { readChatTranscript } from "../sessions/chat-transcript.js";
@@ -29,8 +31,12 @@ with / are commands:
   /help                  list these commands
   /exit                  leave (Ctrl-D too)
 
+While an answer is written you can type: the answer pauses on screen, and Enter sends the line
+and cuts the answer off (it ends with "(interrupted)"); the model answers the line next. A /command
+typed then runs once the answer has ended.
+
 Ctrl-C stops the answer being written and keeps the chat open; at an empty prompt, press it twice
-to leave. With stdin piped, each line is one message.
+to leave. With stdin piped, each line is one message, sent once the answer before it has ended.
 
 Options:
 ${CALL_OPTIONS_HELP}
@@ -104,9 +110,12 @@ class ChatLoop {
 	private readonly interactive: boolean;
 	private conversation!: Conversation;
 	private readline!: Interface;
-	private lines!: { next(): Promise<string | undefined> };
+	private lines!: LineQueue;
+	private typing: TypingDuringAnswer | undefined;
 	private interruptedAtPrompt = false;
 	private confirming = false;
+	/** A line that was being typed when a tool call's question came: back at the next prompt. */
+	private typedBeforeQuestion = "";
 
 	constructor(
 		private readonly terminal: Terminal,
@@ -130,7 +139,20 @@ class ChatLoop {
 			prompt: this.styles.cyan("> "),
 		});
 		this.readline = readline;
-		this.lines = lineQueue(readline);
+		this.lines = new LineQueue(readline, (line) => {
+			if (this.typing?.takeLine() !== true) return false;
+			this.lineDuringAnswer(line);
+			return true;
+		});
+		if (this.interactive) {
+			this.typing = new TypingDuringAnswer(
+				readline,
+				terminal.stdin,
+				terminal.stdout,
+				conversation,
+				() => conversation.answering && !this.confirming,
+			);
+		}
 		readline.on("SIGINT", () => this.onInterrupt());
 		if (this.interactive) {
 			const resumedNote = conversation.sessionId ? `, resuming session ${conversation.sessionId}` : "";
@@ -140,11 +162,21 @@ class ChatLoop {
 		}
 		let exitCode = EXIT_SUCCESS;
 		let sessionId: string | undefined;
+		let typed = "";
 		try {
 			for (;;) {
-				if (this.interactive) readline.prompt();
-				const line = await this.lines.next();
-				if (line === undefined) break;
+				// A line typed during the answer that waits its turn is shown as it runs, not after a prompt.
+				if (this.interactive && !this.lines.peek()?.typedDuringAnswer) {
+					readline.prompt(true);
+					// What was being typed when the answer ended stays, ready to be finished.
+					if (typed !== "") readline.write(typed);
+					typed = "";
+				}
+				const next = await this.lines.next();
+				if (next === undefined) break;
+				const { line, typedDuringAnswer } = next;
+				// A line typed during the answer was taken off the screen; it is shown as it is run.
+				if (typedDuringAnswer) terminal.stdout.write(`${this.styles.cyan("> ")}${line}\n`);
 				this.interruptedAtPrompt = false;
 				const text = line.trim();
 				if (text === "") continue;
@@ -156,9 +188,12 @@ class ChatLoop {
 				// written; between answers it ends keel as usual.
 				const stopListening = this.interactive ? () => {} : terminal.onInterrupt(() => conversation.abort());
 				const message = await conversation.send(text).finally(stopListening);
+				typed = this.typing?.finish() || this.typedBeforeQuestion;
+				this.typedBeforeQuestion = "";
 				if ((message === undefined || message.stopReason === "error") && !this.interactive) exitCode = EXIT_FAILURE;
 			}
 		} finally {
+			this.typing?.dispose();
 			readline.close();
 			sessionId = conversation.sessionId;
 			await conversation.close();
@@ -171,10 +206,13 @@ class ChatLoop {
 	/** Asks at the chat's own prompt; piped, there is nobody to ask and the call is refused. */
 	async confirm(request: ToolApprovalRequest): Promise<boolean> {
 		if (!this.interactive) return refuseWithoutTerminal(this.terminal, request);
+		// A run paused for approval while a line was being typed: the question comes first, and the
+		// line waits for the next prompt (it is not the answer to the question).
+		this.typedBeforeQuestion = this.typing?.finish() || this.typedBeforeQuestion;
 		this.terminal.stdout.write(confirmationQuestion(request));
 		this.confirming = true;
 		try {
-			return isYes(await this.lines.next());
+			return isYes((await this.lines.next())?.line);
 		} finally {
 			this.confirming = false;
 		}
@@ -188,6 +226,8 @@ class ChatLoop {
 			return;
 		}
 		if (this.conversation.answering) {
+			// A line being typed is dropped with the answer it would have interrupted.
+			this.typing?.finish();
 			this.conversation.abort();
 			return;
 		}
@@ -201,6 +241,18 @@ class ChatLoop {
 		this.readline.prompt();
 	}
 
+	/**
+	 * A line entered while the answer was written (interactive only). Text interrupts the answer and
+	 * is answered next; a /command does not interrupt it and runs once it has ended.
+	 */
+	private lineDuringAnswer(line: string): void {
+		const text = line.trim();
+		// An empty line lets the answer go on.
+		if (text === "") return;
+		// A /command waits its turn; so does text when the answer has just ended (it is the next message).
+		if (text.startsWith("/") || !this.conversation.steer(text)) this.lines.push(line, true);
+	}
+
 	private async runSlashCommand(text: string): Promise<"exit" | undefined> {
 		const [name, ...rest] = text.split(/\s+/);
 		const argument = rest.join(" ");
@@ -211,7 +263,7 @@ class ChatLoop {
 			case "/quit":
 				return "exit";
 			case "/help":
-				say(help.slice(help.indexOf("  /model"), help.indexOf("\n\nCtrl-C")));
+				say(help.slice(help.indexOf("  /model"), help.indexOf("\n\nOptions:")));
 				return;
 			case "/model": {
 				if (argument === "") {
@@ -292,25 +344,45 @@ class ChatLoop {
 	}
 }
 
-/** Lines from readline as an awaitable queue; undefined once input ends (Ctrl-D, end of the pipe, close). */
-function lineQueue(readline: Interface): { next(): Promise<string | undefined> } {
-	const waiting: ((line: string | undefined) => void)[] = [];
-	const buffered: string[] = [];
-	let closed = false;
-	readline.on("line", (line) => {
-		const resolve = waiting.shift();
-		if (resolve) resolve(line);
-		else buffered.push(line);
-	});
-	readline.on("close", () => {
-		closed = true;
-		for (const resolve of waiting.splice(0)) resolve(undefined);
-	});
-	return {
-		next() {
-			if (buffered.length > 0) return Promise.resolve(buffered.shift());
-			if (closed) return Promise.resolve(undefined);
-			return new Promise((resolve) => waiting.push(resolve));
-		},
-	};
+/** A line from readline; `typedDuringAnswer` when it was entered while an answer was written. */
+interface QueuedLine {
+	line: string;
+	typedDuringAnswer: boolean;
+}
+
+/**
+ * Lines from readline as an awaitable queue; undefined once input ends (Ctrl-D, end of the pipe,
+ * close). `intercept` sees each line first and returns true to take it (a line typed during an answer).
+ */
+class LineQueue {
+	private readonly waiting: ((line: QueuedLine | undefined) => void)[] = [];
+	private readonly buffered: QueuedLine[] = [];
+	private closed = false;
+
+	constructor(readline: Interface, intercept: (line: string) => boolean) {
+		readline.on("line", (line) => {
+			if (!intercept(line)) this.push(line, false);
+		});
+		readline.on("close", () => {
+			this.closed = true;
+			for (const resolve of this.waiting.splice(0)) resolve(undefined);
+		});
+	}
+
+	push(line: string, typedDuringAnswer: boolean): void {
+		const item = { line, typedDuringAnswer };
+		const resolve = this.waiting.shift();
+		if (resolve) resolve(item);
+		else this.buffered.push(item);
+	}
+
+	peek(): QueuedLine | undefined {
+		return this.buffered[0];
+	}
+
+	next(): Promise<QueuedLine | undefined> {
+		if (this.buffered.length > 0) return Promise.resolve(this.buffered.shift());
+		if (this.closed) return Promise.resolve(undefined);
+		return new Promise((resolve) => this.waiting.push(resolve));
+	}
 }

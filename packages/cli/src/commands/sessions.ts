@@ -2,6 +2,7 @@
 // transcript file in Keel's, pi's or Claude Code's format), import a pi or Claude Code transcript.
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
+import { INTERRUPTED_BY_STEERING_TEXT } from "@keel/agent-core";
 import {
 	type ClaudeCodeSidechainSource,
 	exportSession,
@@ -228,6 +229,8 @@ function speaker(message: Message): string {
 function stopNote(message: Message): string {
 	if (message.role !== "assistant") return "";
 	if (message.stopReason === "error") return `[error: ${message.errorMessage ?? "the call failed"}]`;
+	// Cut off by a line typed during the answer in keel chat (agent-core's steering interrupt).
+	if (message.stopReason === "aborted" && message.errorMessage === INTERRUPTED_BY_STEERING_TEXT) return "[interrupted]";
 	if (message.stopReason === "aborted") return "[stopped]";
 	return "";
 }

@@ -9,9 +9,10 @@ import { AnswerPrinter } from "../answer-output.js";
 import type { CallCredentials } from "../api-key.js";
 import type { ModelFlags } from "../model-selection.js";
 import { type ChatSettings, createSessionId } from "../sessions/chat-transcript.js";
-import type { Terminal } from "../terminal.js";
+import { colorEnabled, createStyles, type Styles, type Terminal } from "../terminal.js";
 import { BUILTIN_TOOLS } from "../tools/builtin-tools.js";
 import { sessionAgentOptions } from "./agent-session.js";
+import { HoldableOutput } from "./holdable-output.js";
 import { type CallOptions, createTimedStreamFunction, type TimedAssistantMessage } from "./timed-stream.js";
 
 export interface ConversationSetup {
@@ -41,6 +42,11 @@ export class Conversation {
 	private agent: Agent | undefined;
 	private session: Session | undefined;
 	private readonly printer: AnswerPrinter;
+	private readonly styles: Styles;
+	/** The answer's output, which `keel chat` holds while the user types a line during an answer. */
+	readonly output: HoldableOutput;
+	/** The lines the user typed during an answer (steering), shown when they enter the transcript. */
+	private readonly steering = new WeakSet<object>();
 
 	/** `store` undefined: nothing is logged (keel logs off, --no-log); the Agent keeps the messages in memory. */
 	constructor(
@@ -49,7 +55,12 @@ export class Conversation {
 		private readonly store: TranscriptStore | undefined,
 		private readonly confirm: ConfirmToolCall,
 	) {
-		this.printer = new AnswerPrinter(terminal, { json: setup.json });
+		this.output = new HoldableOutput(terminal);
+		this.printer = new AnswerPrinter(
+			{ ...terminal, stdout: this.output.stdout, stderr: this.output.stderr },
+			{ json: setup.json },
+		);
+		this.styles = createStyles(colorEnabled(terminal.stdout, terminal.env));
 	}
 
 	/** Continues a stored conversation: its messages become the Agent's transcript. */
@@ -121,6 +132,17 @@ export class Conversation {
 		// Text alone goes as a string, as it was typed; with attachments, as content blocks.
 		const content = attachments.length > 0 ? [{ type: "text" as const, text }, ...attachments] : text;
 		await agent.prompt({ role: "user", content, timestamp: Date.now() });
+		for (;;) {
+			await this.decideApprovals(agent);
+			// A line typed as the run was ending missed its last steering poll: it is answered now.
+			if (!agent.hasQueuedMessages()) break;
+			await agent.continue();
+		}
+		const last = agent.state.messages.at(-1);
+		return last?.role === "assistant" ? (last as AssistantMessage) : undefined;
+	}
+
+	private async decideApprovals(agent: Agent): Promise<void> {
 		while (agent.pendingApprovals.length > 0) {
 			const decisions = [];
 			for (const request of agent.pendingApprovals) {
@@ -133,12 +155,38 @@ export class Conversation {
 			}
 			await agent.decide(decisions);
 		}
-		const last = agent.state.messages.at(-1);
-		return last?.role === "assistant" ? (last as AssistantMessage) : undefined;
 	}
 
-	/** Stops the answer being written (the request is aborted); the conversation goes on. */
+	/**
+	 * A line the user typed while the answer was being written: it interrupts the answer (whose text
+	 * so far stays, marked as interrupted) and the model answers it next, with the conversation so
+	 * far. Returns false when no answer is being written.
+	 */
+	steer(text: string): boolean {
+		if (!this.agent || !this.answering) return false;
+		const message = { role: "user" as const, content: text, timestamp: Date.now() };
+		this.steering.add(message);
+		this.agent.steer(message, { interrupt: true });
+		return true;
+	}
+
+	/**
+	 * Holds the answer's output while the user types a line (the spinner stops). Returns the column
+	 * the answer stopped at, for `releaseOutput`.
+	 */
+	holdOutput(): number | undefined {
+		this.printer.stopSpinner();
+		return this.output.hold();
+	}
+
+	/** Writes what was held, the cursor having been put back at `column` of the answer's last line. */
+	releaseOutput(column: number | undefined): void {
+		this.output.release(column);
+	}
+
+	/** Stops the answer being written (the request is aborted) and drops typed lines not yet sent. */
 	abort(): void {
+		this.agent?.clearSteeringQueue();
 		this.agent?.abort();
 	}
 
@@ -187,11 +235,18 @@ export class Conversation {
 		return agent;
 	}
 
+	/** A typed line as it goes to the model, after the answer it cut off: on its own line, as typed. */
+	private showSteering(message: { content: string }): void {
+		this.printer.stopSpinner();
+		this.output.stdout.write(`${this.styles.cyan("> ")}${message.content}\n`);
+		if (!this.output.isHeld) this.printer.waiting(this.setup.model);
+	}
+
 	private show(event: AgentEvent): void {
 		const { printer } = this;
 		switch (event.type) {
 			case "turn_start":
-				printer.waiting(this.setup.model);
+				if (!this.output.isHeld) printer.waiting(this.setup.model);
 				return;
 			case "message_start":
 				if (event.message.role === "assistant") printer.start();
@@ -201,6 +256,7 @@ export class Conversation {
 				return;
 			case "message_end":
 				if (event.message.role === "assistant") printer.end(event.message as AssistantMessage);
+				else if (this.steering.has(event.message)) this.showSteering(event.message as { content: string });
 				return;
 			case "tool_execution_start":
 				printer.note(`→ ${event.toolName} ${JSON.stringify(event.args)}`);
