@@ -75,6 +75,7 @@ export { type AgentToolCallOutcome, type RunToolCallOptions, runToolCall } from 
 export {
 	INTERRUPTED_BY_STEERING_TEXT,
 	INTERRUPTED_TOOL_TEXT,
+	type InterruptedAssistantMessage,
 	isInterruptedMessage,
 	SKIPPED_FOR_INTERRUPT_TEXT,
 } from "./steering-interrupt.js";

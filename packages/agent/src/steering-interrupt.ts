@@ -13,8 +13,14 @@ export const SKIPPED_FOR_INTERRUPT_TEXT = "Skipped: interrupted by a steering me
 /** The result of a running tool call whose signal a steering interrupt aborted. */
 export const INTERRUPTED_TOOL_TEXT = "Tool execution was interrupted by a steering message.";
 
+/**
+ * An assistant message cut short by a steering interrupt. Narrower than AssistantMessage, so code
+ * that rules one out (`!isInterruptedMessage(message)`) keeps the other assistant messages typed.
+ */
+export type InterruptedAssistantMessage = AssistantMessage & { stopReason: "aborted"; errorMessage: string };
+
 /** True for an assistant message cut short by a steering interrupt (not by an abort of the run). */
-export function isInterruptedMessage(message: AgentMessage): message is AssistantMessage {
+export function isInterruptedMessage(message: AgentMessage): message is InterruptedAssistantMessage {
 	const candidate = message as Partial<AssistantMessage> | null;
 	return (
 		candidate?.role === "assistant" &&

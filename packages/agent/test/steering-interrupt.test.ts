@@ -10,7 +10,7 @@ import {
 	fauxToolCall,
 	registerFauxProvider,
 } from "@keel/ai/testing";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, expectTypeOf, it } from "vitest";
 import { toolPairingProblems } from "../../ai/test/helpers/tool-pairing.js";
 import {
 	Agent,
@@ -492,5 +492,37 @@ describe("the skipped-result texts", () => {
 		expect(INTERRUPTED_TOOL_TEXT).toBe("Tool execution was interrupted by a steering message.");
 		expect(INTERRUPTED_BY_STEERING_TEXT).toBe("Interrupted by a steering message");
 		expect(SKIPPED_FOR_STEERING_TEXT).not.toBe(SKIPPED_FOR_INTERRUPT_TEXT);
+	});
+});
+
+describe("isInterruptedMessage", () => {
+	it("tells an answer cut off by steering from one the run's abort ended, and keeps the other answers typed", () => {
+		const base = {
+			role: "assistant" as const,
+			content: [],
+			api: "faux",
+			provider: "faux",
+			model: "faux-model",
+			usage: {
+				input: 0,
+				output: 0,
+				cacheRead: 0,
+				cacheWrite: 0,
+				totalTokens: 0,
+				cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+			},
+			timestamp: 0,
+		};
+		const interrupted: AssistantMessage = {
+			...base,
+			stopReason: "aborted",
+			errorMessage: INTERRUPTED_BY_STEERING_TEXT,
+		};
+		const aborted: AssistantMessage = { ...base, stopReason: "aborted", errorMessage: "Request was aborted" };
+		expect(isInterruptedMessage(interrupted)).toBe(true);
+		expect(isInterruptedMessage(aborted)).toBe(false);
+		const message: AssistantMessage = aborted;
+		if (!isInterruptedMessage(message)) expectTypeOf(message).toEqualTypeOf<AssistantMessage>();
+		else expectTypeOf(message.errorMessage).toEqualTypeOf<string>();
 	});
 });

@@ -2,7 +2,7 @@
 // (a pipe gets the answer alone); a spinner until the first token; or, with --json, one event per
 // line. Then the usage and cost on stderr. Fed event by event (from the Agent's message events),
 // so one printer serves `keel prompt`, `keel chat` and every model call of a run with tools.
-import { INTERRUPTED_BY_STEERING_TEXT } from "@keel/agent-core";
+import { isInterruptedMessage } from "@keel/agent-core";
 import type { Api, AssistantMessage, AssistantMessageEvent, Model, Usage } from "@keel/ai";
 import { type Spinner, startSpinner } from "./spinner.js";
 import { colorEnabled, createStyles, type Styles, type Terminal } from "./terminal.js";
@@ -66,8 +66,8 @@ export class AnswerPrinter {
 	end(message: AssistantMessage): void {
 		this.stopSpinner();
 		const { terminal, stderrStyles } = this;
-		// Cut off by a steering message (agent-core's isInterruptedMessage, without its type narrowing).
-		const interrupted = message.stopReason === "aborted" && message.errorMessage === INTERRUPTED_BY_STEERING_TEXT;
+		// Cut off by a steering message (a line typed during the answer), not by Ctrl-C.
+		const interrupted = isInterruptedMessage(message);
 		if (this.options.json) {
 			const last =
 				message.stopReason === "error" || message.stopReason === "aborted"
