@@ -183,9 +183,9 @@ function countReads(store: ReturnType<typeof createSqliteTranscriptStore>): {
 	store.scanOutlines = (sessionId, visit, fullFrom) =>
 		scanOutlines(
 			sessionId,
-			(record, lineNumber, position, outlined) => {
+			(record, lineNumber, position, outlined, bytes) => {
 				if (outlined) outlinesVisited.push((record as { id: string }).id);
-				visit(record, lineNumber, position, outlined);
+				visit(record, lineNumber, position, outlined, bytes);
 			},
 			fullFrom,
 		);

@@ -60,6 +60,11 @@ export class SessionTree {
 	/** Links of the parent chain mended while reading a damaged transcript (see record-damage.ts). */
 	readonly repairs: SessionChainRepair[] = [];
 	/**
+	 * Where load: "context" cut the model context (see context-window.ts): a branch through this
+	 * message has its context start there, as if a compaction had dropped what came before it.
+	 */
+	contextStartId: string | undefined;
+	/**
 	 * For ids used by more than one message: the id later lines mean (the newest message's). Empty
 	 * for a sound transcript.
 	 */
@@ -202,11 +207,16 @@ export class SessionTree {
 	/**
 	 * What the model sees of the branch: everything up to its last compact boundary is replaced by
 	 * that boundary's summary and the messages it kept; what follows the boundary comes after.
-	 * A forward pass, so several compactions apply in turn.
+	 * A forward pass, so several compactions apply in turn; the cut of load: "context"
+	 * (`contextStartId`) is one more, and compactions after it apply to what follows it.
 	 */
 	modelContext(leafId: string | null = this.leafId): SessionMessageRecord[] {
 		let context: SessionMessageRecord[] = [];
 		for (const record of this.branch(leafId)) {
+			if (record.id === this.contextStartId) {
+				context = [record];
+				continue;
+			}
 			if (roleOf(record.message) !== "compact_boundary") {
 				context.push(record);
 				continue;

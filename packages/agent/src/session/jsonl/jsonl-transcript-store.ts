@@ -58,8 +58,13 @@ export interface JsonlTranscriptStoreOptions {
 	blobThresholdBytes?: number;
 }
 
-/** One record as `scan` visits it. */
-export type TranscriptRecordVisitor = (record: ParsedSessionRecord, lineNumber: number, byteOffset: number) => void;
+/** One record as `scan` visits it; `bytes` is its line's size in the file, without the newline. */
+export type TranscriptRecordVisitor = (
+	record: ParsedSessionRecord,
+	lineNumber: number,
+	byteOffset: number,
+	bytes: number,
+) => void;
 
 export interface JsonlTranscriptStore extends TranscriptStore {
 	readonly directory: string;
@@ -138,7 +143,7 @@ export function createJsonlTranscriptStore(options: JsonlTranscriptStoreOptions)
 			await readLinesForward(
 				handle,
 				{ maxLineBytes, endOffset: size },
-				(text, lineNumber, byteOffset) => {
+				(text, lineNumber, byteOffset, lineBytes) => {
 					let records: ParsedSessionRecord[];
 					try {
 						records = restore
@@ -148,7 +153,7 @@ export function createJsonlTranscriptStore(options: JsonlTranscriptStoreOptions)
 						problems.push({ line: lineNumber, byteOffset, kind: "malformed", message: (error as Error).message });
 						return true;
 					}
-					for (const record of records) visit(record, lineNumber, byteOffset);
+					for (const record of records) visit(record, lineNumber, byteOffset, lineBytes);
 					return true;
 				},
 				(problem) => problems.push(problem),
