@@ -52,10 +52,10 @@ export interface OffsetReadingStore extends TranscriptStore {
 	lastCompactionBoundary?(sessionId: string): Promise<number | undefined>;
 	/**
 	 * Optional, for stores whose positions are byte offsets (the JSONL store): where the last line
-	 * holding these bytes starts, compared raw rather than parsed. Lets a scan find the last
-	 * compaction boundary before it starts (see scanIntoTree).
+	 * holding these bytes starts, compared raw rather than parsed, searching back no further than
+	 * `from`. Lets a scan find the last compaction boundary before it starts (see scanIntoTree).
 	 */
-	lastLineMentioning?(sessionId: string, text: string): Promise<number | undefined>;
+	lastLineMentioning?(sessionId: string, text: string, from?: number): Promise<number | undefined>;
 }
 
 /**
@@ -141,18 +141,20 @@ export async function scanIntoTree(
 	const keptInFullBytes = Math.min(KEPT_IN_FULL_BYTES, windowBytes);
 	/** Each chain message's stored size, by its id in the index, for the cut. */
 	const sizes = new Map<string, number>();
-	// Keel writes a message as JSON.stringify does, without spaces: this finds its boundaries. A
-	// message quoting the words only moves the start later (what lies before is read again).
-	const keepFrom = store.scanOutlines
-		? store.lastCompactionBoundary
-			? Math.max(
-					(await store.lastCompactionBoundary(sessionId)) ?? 0,
-					(await store.newestBytesStart?.(sessionId, windowBytes)) ?? 0,
-				)
-			: Number.POSITIVE_INFINITY
-		: store.lastLineMentioning
-			? ((await store.lastLineMentioning(sessionId, '"role":"compact_boundary"')) ?? 0)
-			: Number.POSITIVE_INFINITY;
+	// Records are kept in full from the last compaction boundary or the start of the newest window's
+	// bytes, whichever is later: before either, nothing is context. A store that cannot find its
+	// boundary keeps none (its records are read again by position).
+	const canFindBoundary = store.scanOutlines ? store.lastCompactionBoundary : store.lastLineMentioning;
+	let keepFrom = Number.POSITIVE_INFINITY;
+	if (canFindBoundary) {
+		const windowFrom = (await store.newestBytesStart?.(sessionId, windowBytes)) ?? 0;
+		// Keel writes a message as JSON.stringify does, without spaces: this finds its boundaries. A
+		// message quoting the words only moves the start later (what lies before is read again).
+		const boundary = store.scanOutlines
+			? await store.lastCompactionBoundary?.(sessionId)
+			: await store.lastLineMentioning?.(sessionId, '"role":"compact_boundary"', windowFrom);
+		keepFrom = Math.max(boundary ?? 0, windowFrom);
+	}
 	/** Messages in the tree with their full record, oldest first: their id in the index and offset. */
 	let keptIds: string[] = [];
 	let keptOffsets: number[] = [];

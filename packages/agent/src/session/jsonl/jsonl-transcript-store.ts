@@ -82,9 +82,14 @@ export interface JsonlTranscriptStore extends TranscriptStore {
 	readAt(sessionId: string, byteOffsets: readonly number[]): Promise<ParsedSessionRecord[]>;
 	/**
 	 * The byte offset of the last line whose bytes hold `text` (compared raw: nothing is parsed), or
-	 * undefined when none does. Reads back from the end and stops at that line.
+	 * undefined when none does. Reads back from the end and stops at that line, or at byte `from`.
 	 */
-	lastLineMentioning(sessionId: string, text: string): Promise<number | undefined>;
+	lastLineMentioning(sessionId: string, text: string, from?: number): Promise<number | undefined>;
+	/**
+	 * The byte offset `bytes` before the end of the transcript (undefined when it is shorter): the
+	 * lines from there on are its newest `bytes`. Only the file's size is read.
+	 */
+	newestBytesStart(sessionId: string, bytes: number): Promise<number | undefined>;
 	/**
 	 * The last `entries` records. Also looks further back for the last summary unless
 	 * `findLastSummary` is false: that search compares raw bytes and parses only lines that mention
@@ -270,10 +275,20 @@ export function createJsonlTranscriptStore(options: JsonlTranscriptStoreOptions)
 			return byteOffsets.flatMap((offset) => byOffset.get(offset) ?? []);
 		},
 
-		async lastLineMentioning(sessionId, text) {
+		async lastLineMentioning(sessionId, text, from = 0) {
 			const handle = await openForReading(sessionId);
 			try {
-				return await lastLineMentioning(handle, (await handle.stat()).size, Buffer.from(text));
+				return await lastLineMentioning(handle, (await handle.stat()).size, Buffer.from(text), undefined, from);
+			} finally {
+				await handle.close();
+			}
+		},
+
+		async newestBytesStart(sessionId, bytes) {
+			const handle = await openForReading(sessionId);
+			try {
+				const { size } = await handle.stat();
+				return size > bytes ? size - bytes : undefined;
 			} finally {
 				await handle.close();
 			}
