@@ -55,6 +55,24 @@ describe("the window of load: context", () => {
 		await opened.close();
 	});
 
+	it("starts the context after a tombstoned first message of the window, without loading what precedes it", async () => {
+		const store = createJsonlTranscriptStore({ directory: join(directory, "tombstoned-start") });
+		const session = await Session.create(store);
+		for (let index = 0; index < 6; index++) {
+			await session.append(userMessage(`question ${index}`));
+			await session.append(assistantMessage(`answer ${index}`));
+		}
+		const all = session.branch();
+		await session.close();
+
+		const window = all.slice(-4);
+		const opened = await Session.open(store, session.id, { load: "context", contextTokens: tokensOf(window) });
+		expect(opened.contextCut?.firstMessageId).toBe(window[0].id);
+		await opened.tombstone(window[0].id);
+		expect(opened.modelContextRecords().map((record) => record.id)).toEqual(window.slice(1).map((record) => record.id));
+		await opened.close();
+	});
+
 	it("parses each record of a JSONL window once: none is read again, and the history before it is outlined", async () => {
 		const store = createJsonlTranscriptStore({ directory: join(directory, "parsed-once") });
 		const readAgain: string[] = [];
