@@ -37,10 +37,10 @@ export interface OffsetReadingStore extends TranscriptStore {
 		fullFrom?: number,
 	): Promise<TranscriptReadProblem[]>;
 	/**
-	 * Optional, beside `scanOutlines`: the position of the oldest of the newest records whose stored
-	 * sizes add up to `bytes` (undefined when the whole session holds less), found from the end
-	 * without reading the records. load: "context" reads the records from there on in full: its
-	 * window of the newest tokens of a never-compacted session lies within them.
+	 * Optional: where the session's newest `bytes` of records start (undefined when it holds less),
+	 * found without reading the records — for the database stores the position of the oldest of the
+	 * newest records whose sizes add up to `bytes`, for JSONL the file's size less `bytes`. load:
+	 * "context" keeps the records from there on in full: its window of the newest tokens lies within.
 	 */
 	newestBytesStart?(sessionId: string, bytes: number): Promise<number | undefined>;
 	/**
