@@ -2,7 +2,7 @@
 // own, plus Node's baseline from the "baseline" mode). Prints one JSON line. Started by
 // transcript-stores.bench.ts with TSX_TSCONFIG_PATH set so the store packages load from source.
 // Usage: node --import tsx transcript-stores-child.ts <mode> <store spec JSON> [arguments]
-//   generate <messages> [never-compacted]   resume [all | context (default)]
+//   generate <messages> [never-compacted]   resume [all | context (default) [contextTokens]]
 import { getHeapStatistics } from "node:v8";
 import type { TranscriptStore } from "../../packages/agent/src/session/index.js";
 import { createMemoryTranscriptStore, resumeAgent, Session } from "../../packages/agent/src/session/index.js";
@@ -103,7 +103,13 @@ if (mode === "append" && store) {
 	}
 	await writer.close();
 } else if (mode === "resume" && store) {
-	const session = await Session.open(store, "big", { load: rest[0] === "all" ? "all" : "context" });
+	const session =
+		rest[0] === "all"
+			? await Session.open(store, "big", { load: "all" })
+			: await Session.open(store, "big", {
+					load: "context",
+					...(rest[1] === undefined ? {} : { contextTokens: Number(rest[1]) }),
+				});
 	const agent = await resumeAgent(session);
 	result = { loaded: agent.state.messages.length, problems: session.problems.length };
 	await session.close();

@@ -29,6 +29,7 @@ import {
 } from "../src/session/index.js";
 import { header, summaryRecord, userRecord } from "./session-fixtures.js";
 import { answeringTool } from "./tool-approval-fixtures.js";
+import { describeContextWindowConformance } from "./transcript-store-context-window.js";
 
 /** One fresh store, and what the suite may do to what it stores. */
 export interface StoreUnderTest {
@@ -443,6 +444,8 @@ export function describeTranscriptStoreConformance(name: string, harness: Transc
 				expect(await ids("build", 1)).toEqual(all.filter((id) => id === "b" || id === "c").slice(0, 1));
 			});
 		});
+
+		describeContextWindowConformance(() => subject);
 
 		describe("damaged data", () => {
 			it("reports a damaged record with its line and returns every other record", async ({ skip }) => {

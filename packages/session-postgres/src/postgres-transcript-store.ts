@@ -60,19 +60,31 @@ export interface PostgresTranscriptStore extends TranscriptStore {
 	/** Visits every record in order, a page at a time; `position` is the record's number (1 = the header). */
 	scan(
 		sessionId: string,
-		visit: (record: ParsedSessionRecord, lineNumber: number, position: number) => void,
+		visit: (record: ParsedSessionRecord, lineNumber: number, position: number, bytes: number) => void,
 	): Promise<TranscriptReadProblem[]>;
 	/**
 	 * Like `scan`, handing over each message's stored outline instead of its full record where there
-	 * is one, before position `fullFrom` (from there on, full records).
+	 * is one, before position `fullFrom` (from there on, full records). `bytes` is the full record's
+	 * stored size either way.
 	 */
 	scanOutlines(
 		sessionId: string,
-		visit: (record: ParsedSessionRecord, lineNumber: number, position: number, outlined: boolean) => void,
+		visit: (
+			record: ParsedSessionRecord,
+			lineNumber: number,
+			position: number,
+			outlined: boolean,
+			bytes: number,
+		) => void,
 		fullFrom?: number,
 	): Promise<TranscriptReadProblem[]>;
 	/** The position of the session's last compaction boundary; undefined when it was never compacted. */
 	lastCompactionBoundary(sessionId: string): Promise<number | undefined>;
+	/**
+	 * The position of the oldest of the newest records whose stored lines add up to `bytes`;
+	 * undefined when the whole session holds less. Reads back from the end, the sizes only.
+	 */
+	newestBytesStart(sessionId: string, bytes: number): Promise<number | undefined>;
 	/** The records at these positions (as `scan` reports them), in the order given. */
 	readAt(sessionId: string, positions: readonly number[]): Promise<ParsedSessionRecord[]>;
 	/** The same database and schema seen as another tenant (sharing the pool). */
@@ -88,6 +100,8 @@ const MAX_TENANT_LENGTH = 160;
 const SCAN_PAGE_ROWS = 500;
 /** Outlines are ~200 bytes: pages of 5,000 rows are about 1 MiB too. */
 const OUTLINE_PAGE_ROWS = 5_000;
+/** Rows of sizes a page while newestBytesStart reads back from the end (two numbers a row). */
+const SIZES_PAGE_ROWS = 5_000;
 
 interface RecordRow {
 	seq: string;
@@ -98,6 +112,15 @@ interface OutlineRow {
 	seq: string;
 	outline: string | null;
 	line: string | null;
+	/**
+	 * The line's UTF-8 size: octet_length, which PostgreSQL answers from a stored value's header
+	 * (a compressed or TOASTed line is not decompressed or fetched for it).
+	 */
+	bytes: number;
+}
+
+interface SizedRecordRow extends RecordRow {
+	bytes: number;
 }
 
 interface SessionRow {
@@ -204,7 +227,7 @@ function createStoreOver(
 
 	async function scan(
 		sessionId: string,
-		visit: (record: ParsedSessionRecord, lineNumber: number, position: number) => void,
+		visit: (record: ParsedSessionRecord, lineNumber: number, position: number, bytes: number) => void,
 	): Promise<TranscriptReadProblem[]> {
 		const last = await lastSeqOf(sessionId);
 		const problems: TranscriptReadProblem[] = [];
@@ -217,21 +240,22 @@ function createStoreOver(
 		sessionId: string,
 		after: number,
 		last: number,
-		visit: (record: ParsedSessionRecord, lineNumber: number, position: number) => void,
+		visit: (record: ParsedSessionRecord, lineNumber: number, position: number, bytes: number) => void,
 		problems: TranscriptReadProblem[],
 	): Promise<void> {
 		// Keyset pages up to the end seen at the start: bounded memory, and a writer appending
 		// meanwhile does not make the scan run forever.
 		while (after < last) {
-			const { rows } = await pool.query<RecordRow>(
-				`SELECT seq, line FROM ${s}.keel_records WHERE tenant = $1 AND session_id = $2 AND seq > $3 AND seq <= $4
+			const { rows } = await pool.query<SizedRecordRow>(
+				`SELECT seq, line, octet_length(line) AS bytes FROM ${s}.keel_records
+				WHERE tenant = $1 AND session_id = $2 AND seq > $3 AND seq <= $4
 				ORDER BY seq LIMIT ${SCAN_PAGE_ROWS}`,
 				[tenant, sessionId, after, last],
 			);
 			if (rows.length === 0) break;
 			for (const row of rows) {
 				const seq = Number(row.seq);
-				for (const record of parseRow(row, seq, problems)) visit(record, seq, seq);
+				for (const record of parseRow(row, seq, problems)) visit(record, seq, seq, row.bytes);
 			}
 			after = Number(rows[rows.length - 1].seq);
 		}
@@ -277,7 +301,8 @@ function createStoreOver(
 			while (after < last) {
 				// The full line only where there is no outline: the outline is all load: "context" reads.
 				const { rows } = await pool.query<OutlineRow>(
-					`SELECT seq, outline, CASE WHEN outline IS NULL THEN line END AS line FROM ${s}.keel_records
+					`SELECT seq, outline, CASE WHEN outline IS NULL THEN line END AS line, octet_length(line) AS bytes
+					FROM ${s}.keel_records
 					WHERE tenant = $1 AND session_id = $2 AND seq > $3 AND seq <= $4 ORDER BY seq LIMIT ${OUTLINE_PAGE_ROWS}`,
 					[tenant, sessionId, after, last],
 				);
@@ -285,10 +310,10 @@ function createStoreOver(
 				for (const row of rows) {
 					const seq = Number(row.seq);
 					if (row.outline !== null) {
-						visit(JSON.parse(row.outline) as SessionMessageRecord, seq, seq, true);
+						visit(JSON.parse(row.outline) as SessionMessageRecord, seq, seq, true, row.bytes);
 						continue;
 					}
-					for (const record of parseRow(row as RecordRow, seq, problems)) visit(record, seq, seq, false);
+					for (const record of parseRow(row as RecordRow, seq, problems)) visit(record, seq, seq, false, row.bytes);
 				}
 				after = Number(rows[rows.length - 1].seq);
 			}
@@ -296,10 +321,30 @@ function createStoreOver(
 				sessionId,
 				last,
 				end,
-				(record, lineNumber, position) => visit(record, lineNumber, position, false),
+				(record, lineNumber, position, bytes) => visit(record, lineNumber, position, false, bytes),
 				problems,
 			);
 			return problems;
+		},
+
+		async newestBytesStart(sessionId, bytes) {
+			const last = await lastSeqOf(sessionId);
+			let total = 0;
+			let before = last + 1;
+			// Keyset pages back from the end, sizes only, until the window's bytes are reached.
+			for (;;) {
+				const { rows } = await pool.query<{ seq: string; bytes: number }>(
+					`SELECT seq, octet_length(line) AS bytes FROM ${s}.keel_records
+					WHERE tenant = $1 AND session_id = $2 AND seq < $3 ORDER BY seq DESC LIMIT ${SIZES_PAGE_ROWS}`,
+					[tenant, sessionId, before],
+				);
+				for (const row of rows) {
+					total += row.bytes;
+					if (total >= bytes) return Number(row.seq);
+				}
+				if (rows.length < SIZES_PAGE_ROWS) return undefined;
+				before = Number(rows[rows.length - 1].seq);
+			}
 		},
 
 		async readAt(sessionId, positions) {

@@ -1,7 +1,7 @@
 // Opening a PostgreSQL session with load: "context" reads each record of the model context once:
 // the records after the last compaction boundary (all of them, never compacted) come in full from
 // the scan, outlines only before it, and only what the compaction kept from before it is read again.
-import { Session, type SessionMessageRecord } from "@keel/agent-core/session";
+import { Session, type SessionMessageRecord, serializeSessionRecord } from "@keel/agent-core/session";
 import { afterEach, describe, expect, it } from "vitest";
 import { createPostgresTranscriptStore, type PostgresTranscriptStore } from "../src/index.js";
 import { createTestSchema, dropTestSchema, POSTGRES_URL } from "./postgres-test-database.js";
@@ -62,9 +62,9 @@ function countReads(counted: PostgresTranscriptStore): { readAgain: string[]; ou
 	counted.scanOutlines = (sessionId, visit, fullFrom) =>
 		scanOutlines(
 			sessionId,
-			(record, lineNumber, position, outlined) => {
+			(record, lineNumber, position, outlined, bytes) => {
 				if (outlined) outlinesVisited.push((record as { id: string }).id);
-				visit(record, lineNumber, position, outlined);
+				visit(record, lineNumber, position, outlined, bytes);
 			},
 			fullFrom,
 		);
@@ -82,6 +82,27 @@ describe('PostgreSQL sessions opened with load: "context"', () => {
 		expect(session.modelContext()).toEqual(expected);
 		expect(readAgain).toEqual([]);
 		expect(outlinesVisited).toEqual([]);
+		await session.close();
+	});
+
+	it("read outlines before the newest window's bytes and full records within it, none read again", async () => {
+		const opened = await openStore();
+		const written = await writeSession(opened);
+		const records = written.branch();
+		const ids = records.map((record) => record.id);
+		await written.close();
+		const bytesOf = (record: SessionMessageRecord) => Buffer.byteLength(serializeSessionRecord(record));
+		const contextTokens = Math.ceil(bytesOf(records[4]) / 4) + Math.ceil(bytesOf(records[5]) / 4);
+		// The last two messages hold at most the window's bytes: the one before (record 5, after the
+		// header) completes them.
+		expect(await opened.newestBytesStart(written.id, contextTokens * 4)).toBe(5);
+		expect(await opened.newestBytesStart(written.id, 1_000_000)).toBeUndefined();
+		const { readAgain, outlinesVisited } = countReads(opened);
+		const session = await Session.open(opened, written.id, { load: "context", contextTokens });
+		expect(session.modelContextRecords().map((record) => record.id)).toEqual(ids.slice(4));
+		expect(session.contextCut).toEqual({ firstMessageId: ids[4], omittedMessages: 4, contextTokens });
+		expect(outlinesVisited).toEqual(ids.slice(0, 3));
+		expect(readAgain).toEqual([]);
 		await session.close();
 	});
 

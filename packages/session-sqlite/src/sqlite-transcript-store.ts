@@ -54,19 +54,31 @@ export interface SqliteTranscriptStore extends TranscriptStore {
 	/** Visits every record in order; `position` is the record's number in the session (1 = the header). */
 	scan(
 		sessionId: string,
-		visit: (record: ParsedSessionRecord, lineNumber: number, position: number) => void,
+		visit: (record: ParsedSessionRecord, lineNumber: number, position: number, bytes: number) => void,
 	): Promise<TranscriptReadProblem[]>;
 	/**
 	 * Like `scan`, handing over each message's stored outline instead of its full record where there
-	 * is one, before position `fullFrom` (from there on, full records).
+	 * is one, before position `fullFrom` (from there on, full records). `bytes` is the full record's
+	 * stored size either way.
 	 */
 	scanOutlines(
 		sessionId: string,
-		visit: (record: ParsedSessionRecord, lineNumber: number, position: number, outlined: boolean) => void,
+		visit: (
+			record: ParsedSessionRecord,
+			lineNumber: number,
+			position: number,
+			outlined: boolean,
+			bytes: number,
+		) => void,
 		fullFrom?: number,
 	): Promise<TranscriptReadProblem[]>;
 	/** The position of the session's last compaction boundary; undefined when it was never compacted. */
 	lastCompactionBoundary(sessionId: string): Promise<number | undefined>;
+	/**
+	 * The position of the oldest of the newest records whose stored lines add up to `bytes`;
+	 * undefined when the whole session holds less. Reads back from the end, the sizes only.
+	 */
+	newestBytesStart(sessionId: string, bytes: number): Promise<number | undefined>;
 	/** The records at these positions (as `scan` reports them), in the order given. */
 	readAt(sessionId: string, positions: readonly number[]): Promise<ParsedSessionRecord[]>;
 	/** The same database seen as another tenant. */
@@ -84,10 +96,16 @@ interface RecordRow {
 	line: string;
 }
 
+interface SizedRecordRow extends RecordRow {
+	/** The line's UTF-8 size (octet_length, which SQLite answers from the record header). */
+	bytes: number;
+}
+
 interface OutlineRow {
 	seq: number;
 	outline: string | null;
 	line: string | null;
+	bytes: number;
 }
 
 interface SessionRow {
@@ -170,14 +188,20 @@ function createStoreOver(
 				writer_holder, lease_expires_at, last_seq
 			FROM keel_sessions WHERE tenant = ? AND session_id = ?`,
 		),
-		records: database.prepare("SELECT seq, line FROM keel_records WHERE tenant = ? AND session_id = ? ORDER BY seq"),
+		records: database.prepare(
+			"SELECT seq, line, octet_length(line) AS bytes FROM keel_records WHERE tenant = ? AND session_id = ? ORDER BY seq",
+		),
 		// The full line only where there is no outline: the outline is all load: "context" reads.
 		// From `fullFrom` on (the last compaction boundary), the full line whether or not there is an
 		// outline: that is the model context, which load: "context" would otherwise read again.
 		outlines: database.prepare(
 			`SELECT seq, CASE WHEN seq < ? THEN outline END AS outline,
-				CASE WHEN outline IS NULL OR seq >= ? THEN line END AS line
+				CASE WHEN outline IS NULL OR seq >= ? THEN line END AS line, octet_length(line) AS bytes
 			FROM keel_records WHERE tenant = ? AND session_id = ? ORDER BY seq`,
+		),
+		// Newest first, sizes only: octet_length needs no more than the record header of each row.
+		sizesBackward: database.prepare(
+			"SELECT seq, octet_length(line) AS bytes FROM keel_records WHERE tenant = ? AND session_id = ? ORDER BY seq DESC",
 		),
 		// Through the partial index keel_records_boundaries: a few rows at most, whatever the session's size.
 		lastBoundary: database.prepare(
@@ -233,8 +257,8 @@ function createStoreOver(
 		async scan(sessionId, visit) {
 			find(sessionId);
 			const problems: TranscriptReadProblem[] = [];
-			for (const row of statements.records.iterate(tenant, sessionId) as Iterable<RecordRow>) {
-				for (const record of parseRow(row, row.seq, problems)) visit(record, row.seq, row.seq);
+			for (const row of statements.records.iterate(tenant, sessionId) as Iterable<SizedRecordRow>) {
+				for (const record of parseRow(row, row.seq, problems)) visit(record, row.seq, row.seq, row.bytes);
 			}
 			return problems;
 		},
@@ -251,12 +275,27 @@ function createStoreOver(
 			const from = Number.isFinite(fullFrom) ? fullFrom : Number.MAX_SAFE_INTEGER;
 			for (const row of statements.outlines.iterate(from, from, tenant, sessionId) as Iterable<OutlineRow>) {
 				if (row.outline !== null) {
-					visit(JSON.parse(row.outline) as SessionMessageRecord, row.seq, row.seq, true);
+					visit(JSON.parse(row.outline) as SessionMessageRecord, row.seq, row.seq, true, row.bytes);
 					continue;
 				}
-				for (const record of parseRow(row as RecordRow, row.seq, problems)) visit(record, row.seq, row.seq, false);
+				for (const record of parseRow(row as RecordRow, row.seq, problems))
+					visit(record, row.seq, row.seq, false, row.bytes);
 			}
 			return problems;
+		},
+
+		async newestBytesStart(sessionId, bytes) {
+			find(sessionId);
+			let total = 0;
+			// Leaving the loop early resets the statement: the rows before the window are never read.
+			for (const row of statements.sizesBackward.iterate(tenant, sessionId) as Iterable<{
+				seq: number;
+				bytes: number;
+			}>) {
+				total += row.bytes;
+				if (total >= bytes) return row.seq;
+			}
+			return undefined;
 		},
 
 		async readAt(sessionId, positions) {

@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Session, type SessionMessageRecord } from "@keel/agent-core/session";
+import { Session, type SessionMessageRecord, serializeSessionRecord } from "@keel/agent-core/session";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createSqliteTranscriptStore } from "../src/index.js";
@@ -166,6 +166,27 @@ describe('SQLite sessions opened with load: "context"', () => {
 	});
 });
 
+describe('SQLite sessions opened with load: "context" and a window smaller than the session', () => {
+	it("read outlines before the newest window's bytes and full records within it, none read again", async () => {
+		await writeSession();
+		const store = createSqliteTranscriptStore({ path });
+		const all = (await store.read("outlined")).records as SessionMessageRecord[];
+		const bytesOf = (record: SessionMessageRecord) => Buffer.byteLength(serializeSessionRecord(record));
+		const contextTokens = Math.ceil(bytesOf(all[5]) / 4) + Math.ceil(bytesOf(all[6]) / 4);
+		// m5 and m4 hold at most the window's bytes: m3 (record 5, after the header) completes them.
+		expect(await store.newestBytesStart("outlined", contextTokens * 4)).toBe(5);
+		expect(await store.newestBytesStart("outlined", 1_000_000)).toBeUndefined();
+		const { readAgain, outlinesVisited } = countReads(store);
+		const session = await Session.open(store, "outlined", { load: "context", contextTokens });
+		expect(session.modelContext().map((entry) => session.idOf(entry))).toEqual(["m4", "m5"]);
+		expect(session.contextCut).toEqual({ firstMessageId: "m4", omittedMessages: 4, contextTokens });
+		expect(outlinesVisited).toEqual(["m0", "m1", "m2"]);
+		expect(readAgain).toEqual([]);
+		await session.close();
+		store.close();
+	});
+});
+
 /** Counts, by id, the records a store reads again by position and the outlines its scan hands over. */
 function countReads(store: ReturnType<typeof createSqliteTranscriptStore>): {
 	readAgain: string[];
@@ -183,9 +204,9 @@ function countReads(store: ReturnType<typeof createSqliteTranscriptStore>): {
 	store.scanOutlines = (sessionId, visit, fullFrom) =>
 		scanOutlines(
 			sessionId,
-			(record, lineNumber, position, outlined) => {
+			(record, lineNumber, position, outlined, bytes) => {
 				if (outlined) outlinesVisited.push((record as { id: string }).id);
-				visit(record, lineNumber, position, outlined);
+				visit(record, lineNumber, position, outlined, bytes);
 			},
 			fullFrom,
 		);

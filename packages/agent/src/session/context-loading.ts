@@ -4,6 +4,7 @@
 // leaves need are read in full. The rest of the history stays on disk until a branch is loaded.
 import type { AssistantMessage, ToolResultMessage } from "@keel/ai";
 import type { AgentMessage } from "../types.js";
+import { BYTES_PER_TOKEN, chooseContextCut, type SessionContextCut, serializedBytes } from "./context-window.js";
 import type { SessionTree } from "./session-tree.js";
 import type {
 	SessionMessageRecord,
@@ -22,6 +23,7 @@ export interface OffsetReadingStore extends TranscriptStore {
 	 * record (the SQLite and PostgreSQL stores): like `scan`, but hands over the stored outline where
 	 * there is one (`outlined: true`) instead of reading and parsing the full record — a fraction of
 	 * the bytes, so opening a huge session with load: "context" reads little more than its outline.
+	 * `bytes` is the size of the full record as stored (not of the outline).
 	 */
 	scanOutlines?(
 		sessionId: string,
@@ -30,9 +32,17 @@ export interface OffsetReadingStore extends TranscriptStore {
 			lineNumber: number,
 			position: number,
 			outlined: boolean,
+			bytes?: number,
 		) => void,
 		fullFrom?: number,
 	): Promise<TranscriptReadProblem[]>;
+	/**
+	 * Optional: where the session's newest `bytes` of records start (undefined when it holds less),
+	 * found without reading the records — for the database stores the position of the oldest of the
+	 * newest records whose sizes add up to `bytes`, for JSONL the file's size less `bytes`. load:
+	 * "context" keeps the records from there on in full: its window of the newest tokens lies within.
+	 */
+	newestBytesStart?(sessionId: string, bytes: number): Promise<number | undefined>;
 	/**
 	 * Optional, beside `scanOutlines`: the position of the session's last compaction boundary
 	 * (undefined when it was never compacted), found by an indexed query. `scanOutlines` is then asked
@@ -42,10 +52,10 @@ export interface OffsetReadingStore extends TranscriptStore {
 	lastCompactionBoundary?(sessionId: string): Promise<number | undefined>;
 	/**
 	 * Optional, for stores whose positions are byte offsets (the JSONL store): where the last line
-	 * holding these bytes starts, compared raw rather than parsed. Lets a scan find the last
-	 * compaction boundary before it starts (see scanIntoTree).
+	 * holding these bytes starts, compared raw rather than parsed, searching back no further than
+	 * `from`. Lets a scan find the last compaction boundary before it starts (see scanIntoTree).
 	 */
-	lastLineMentioning?(sessionId: string, text: string): Promise<number | undefined>;
+	lastLineMentioning?(sessionId: string, text: string, from?: number): Promise<number | undefined>;
 }
 
 /**
@@ -98,16 +108,20 @@ const KEPT_IN_FULL_BYTES = 256 * 1024 * 1024;
 
 /**
  * Scans the transcript into `tree`, keeping an outline of every chain message and the full record
- * of everything else but progress (which only a UI showing the past would want).
+ * of everything else but progress (which only a UI showing the past would want). The model context
+ * is then cut to its newest `contextTokens` estimated tokens (see context-window.ts), the cut set in
+ * the tree.
  *
  * A store that parses every record to scan it (the JSONL store) has already paid for the full record
  * of each message: throwing it away to read it again for the model context would parse the context
  * twice, which made load: "context" slower than load: "all" on a session never compacted. So the
  * messages after the file's last compaction boundary (found first by a raw search from the end,
  * which stops at the boundary) keep their full record through the scan; a boundary met later (one
- * the search missed) turns those before it into outlines, as does reaching KEPT_IN_FULL_BYTES. At
- * the end, those neither in the model context nor a branch's leaf become outlines too: the session
- * holds what it would had it read them again, and the context is parsed once.
+ * the search missed) turns those before it into outlines, as does reaching the bytes of the window
+ * (`contextTokens`, or KEPT_IN_FULL_BYTES if less): what lies further back than the window is not
+ * context, so a never-compacted session holds only its window in full. At the end, those neither in
+ * the model context nor a branch's leaf become outlines too: the session holds what it would had it
+ * read them again, and the context is parsed once.
  *
  * Returns, in `needed`, the records the session loads in full: the model context and the leaves.
  */
@@ -115,17 +129,32 @@ export async function scanIntoTree(
 	store: OffsetReadingStore,
 	sessionId: string,
 	tree: SessionTree,
-): Promise<{ problems: TranscriptReadProblem[]; outline: OutlinedMessages; needed: SessionMessageRecord[] }> {
+	contextTokens: number,
+): Promise<{
+	problems: TranscriptReadProblem[];
+	outline: OutlinedMessages;
+	needed: SessionMessageRecord[];
+	cut: SessionContextCut | undefined;
+}> {
 	const outline: OutlinedMessages = { offsets: new Map() };
-	// Keel writes a message as JSON.stringify does, without spaces: this finds its boundaries. A
-	// message quoting the words only moves the start later (what lies before is read again).
-	const keepFrom = store.scanOutlines
-		? store.lastCompactionBoundary
-			? ((await store.lastCompactionBoundary(sessionId)) ?? 0)
-			: Number.POSITIVE_INFINITY
-		: store.lastLineMentioning
-			? ((await store.lastLineMentioning(sessionId, '"role":"compact_boundary"')) ?? 0)
-			: Number.POSITIVE_INFINITY;
+	const windowBytes = contextTokens * BYTES_PER_TOKEN;
+	const keptInFullBytes = Math.min(KEPT_IN_FULL_BYTES, windowBytes);
+	/** Each chain message's stored size, by its id in the index, for the cut. */
+	const sizes = new Map<string, number>();
+	// Records are kept in full from the last compaction boundary or the start of the newest window's
+	// bytes, whichever is later: before either, nothing is context. A store that cannot find its
+	// boundary keeps none (its records are read again by position).
+	const canFindBoundary = store.scanOutlines ? store.lastCompactionBoundary : store.lastLineMentioning;
+	let keepFrom = Number.POSITIVE_INFINITY;
+	if (canFindBoundary) {
+		const windowFrom = (await store.newestBytesStart?.(sessionId, windowBytes)) ?? 0;
+		// Keel writes a message as JSON.stringify does, without spaces: this finds its boundaries. A
+		// message quoting the words only moves the start later (what lies before is read again).
+		const boundary = store.scanOutlines
+			? await store.lastCompactionBoundary?.(sessionId)
+			: await store.lastLineMentioning?.(sessionId, '"role":"compact_boundary"', windowFrom);
+		keepFrom = Math.max(boundary ?? 0, windowFrom);
+	}
 	/** Messages in the tree with their full record, oldest first: their id in the index and offset. */
 	let keptIds: string[] = [];
 	let keptOffsets: number[] = [];
@@ -138,18 +167,20 @@ export async function scanIntoTree(
 		tree.messages.set(id, outlined);
 		outline.offsets.set(id, keptOffsets[index]);
 	};
-	const addOutlined = (record: SessionMessageRecord, lineNumber: number, position: number) => {
+	const addOutlined = (record: SessionMessageRecord, lineNumber: number, position: number, bytes?: number) => {
 		if ((record.message as { role?: unknown }).role === "progress") return;
 		tree.add(record, lineNumber);
 		// Under the id it got in the index (the leaf it just became): a duplicate id is renamed there.
 		outline.offsets.set(tree.leafId as string, position);
+		if (bytes !== undefined) sizes.set(tree.leafId as string, bytes);
 	};
-	const addKept = (record: SessionMessageRecord, lineNumber: number, byteOffset: number) => {
+	const addKept = (record: SessionMessageRecord, lineNumber: number, byteOffset: number, bytes?: number) => {
 		if ((record.message as { role?: unknown }).role === "progress") return;
 		tree.add(record, lineNumber);
 		keptIds.push(tree.leafId as string);
 		keptOffsets.push(byteOffset);
-		while (byteOffset - keptOffsets[oldestKept] > KEPT_IN_FULL_BYTES) outlineKept(oldestKept++);
+		if (bytes !== undefined) sizes.set(tree.leafId as string, bytes);
+		while (byteOffset - keptOffsets[oldestKept] > keptInFullBytes) outlineKept(oldestKept++);
 		if (oldestKept > 4096 && oldestKept * 2 > keptIds.length) {
 			keptIds = keptIds.slice(oldestKept);
 			keptOffsets = keptOffsets.slice(oldestKept);
@@ -157,7 +188,8 @@ export async function scanIntoTree(
 		}
 	};
 	const visitFull =
-		(keepFull: boolean) => (record: SessionRecord | UnknownSessionRecord, lineNumber: number, byteOffset?: number) => {
+		(keepFull: boolean) =>
+		(record: SessionRecord | UnknownSessionRecord, lineNumber: number, byteOffset?: number, bytes?: number) => {
 			if (record.type !== "message" || byteOffset === undefined) {
 				tree.add(record, lineNumber);
 				return;
@@ -172,32 +204,41 @@ export async function scanIntoTree(
 				oldestKept = 0;
 			}
 			if (keepFull && byteOffset >= keepFrom && role !== "tombstone" && role !== "compact_boundary") {
-				addKept(record as SessionMessageRecord, lineNumber, byteOffset);
+				addKept(record as SessionMessageRecord, lineNumber, byteOffset, bytes);
 				return;
 			}
 			const outlined = outlineMessageRecord(record, sessionId);
 			// Tombstones and boundaries are small and shape the branch: kept whole.
 			if (outlined === undefined) tree.add(record, lineNumber);
-			else addOutlined(outlined, lineNumber, byteOffset);
+			else addOutlined(outlined, lineNumber, byteOffset, bytes);
 		};
 	// A store with outlines of its own hands over outlines before its last compaction boundary and
 	// full records from there on (when it can find the boundary; else outlines throughout, and the
 	// full records it keeps whole are outlined as before). Its positions are record numbers, not byte
 	// offsets: what it keeps in full is at most what load: "all" would hold, the records after the
-	// boundary, and those the context does not need are outlined at the end.
+	// boundary (or, never compacted, those of the window's bytes), and those the context does not
+	// need are outlined at the end.
 	const keepOrOutline = visitFull(store.lastCompactionBoundary !== undefined);
 	const problems = store.scanOutlines
 		? await store.scanOutlines(
 				sessionId,
-				(record, lineNumber, position, outlined) => {
-					if (outlined) addOutlined(record as SessionMessageRecord, lineNumber, position);
-					else keepOrOutline(record, lineNumber, position);
+				(record, lineNumber, position, outlined, bytes) => {
+					if (outlined) addOutlined(record as SessionMessageRecord, lineNumber, position, bytes);
+					else keepOrOutline(record, lineNumber, position, bytes);
 				},
 				Number.isFinite(keepFrom) ? keepFrom : undefined,
 			)
 		: await store.scan(sessionId, visitFull(true));
+	let context = tree.modelContext();
+	// A record read without its size (a store that does not give it) is measured as it would be written.
+	const cut = chooseContextCut(context, (record) => sizes.get(record.id) ?? serializedBytes(record), contextTokens);
+	sizes.clear();
+	if (cut) {
+		tree.contextStartId = cut.firstMessageId;
+		context = context.slice(cut.omittedMessages);
+	}
 	// Only the leaves' records: branches() would also walk every branch to count it.
-	const neededIds = [...tree.modelContext().map((record) => record.id), ...tree.leafIds()];
+	const neededIds = [...context.map((record) => record.id), ...tree.leafIds()];
 	if (oldestKept < keptIds.length) {
 		const needed = new Set(neededIds);
 		for (let index = oldestKept; index < keptIds.length; index++) {
@@ -205,7 +246,7 @@ export async function scanIntoTree(
 		}
 	}
 	const needed = neededIds.map((id) => tree.messages.get(id) as SessionMessageRecord);
-	return { problems, outline, needed };
+	return { problems, outline, needed, cut };
 }
 
 /** Reads the full records of the outlined messages among `records`, puts them in the tree and returns them. */

@@ -56,6 +56,7 @@ export {
 	estimateTokens,
 } from "./compaction.js";
 export { type OffsetReadingStore, outlineMessageRecord } from "./context-loading.js";
+export { BYTES_PER_TOKEN, DEFAULT_CONTEXT_TOKENS, type SessionContextCut } from "./context-window.js";
 export * from "./interchange/index.js";
 export { createMemoryTranscriptStore, isSummaryRecord } from "./memory-transcript-store.js";
 export {
@@ -76,6 +77,7 @@ export { MIGRATIONS } from "./record-migration.js";
 export { type ResumeAgentOptions, resumeAgent } from "./resume.js";
 export {
 	type CreateSessionOptions,
+	type OpenSessionOptions,
 	type PendingQueueItem,
 	Session,
 	type SessionAppendOptions,

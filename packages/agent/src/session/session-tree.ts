@@ -60,6 +60,11 @@ export class SessionTree {
 	/** Links of the parent chain mended while reading a damaged transcript (see record-damage.ts). */
 	readonly repairs: SessionChainRepair[] = [];
 	/**
+	 * Where load: "context" cut the model context (see context-window.ts): a branch through this
+	 * message has its context start there, as if a compaction had dropped what came before it.
+	 */
+	contextStartId: string | undefined;
+	/**
 	 * For ids used by more than one message: the id later lines mean (the newest message's). Empty
 	 * for a sound transcript.
 	 */
@@ -202,11 +207,14 @@ export class SessionTree {
 	/**
 	 * What the model sees of the branch: everything up to its last compact boundary is replaced by
 	 * that boundary's summary and the messages it kept; what follows the boundary comes after.
-	 * A forward pass, so several compactions apply in turn.
+	 * A forward pass, so several compactions apply in turn. The cut of load: "context"
+	 * (`contextStartId`) drops what precedes it first; compactions after it apply to what follows.
 	 */
 	modelContext(leafId: string | null = this.leafId): SessionMessageRecord[] {
 		let context: SessionMessageRecord[] = [];
-		for (const record of this.branch(leafId)) {
+		const branch = this.branch(leafId);
+		for (let index = this.cutIndex(branch, leafId); index < branch.length; index++) {
+			const record = branch[index];
 			if (roleOf(record.message) !== "compact_boundary") {
 				context.push(record);
 				continue;
@@ -223,6 +231,24 @@ export class SessionTree {
 			context = [context[summaryIndex], ...kept, ...context.slice(summaryIndex + 1)];
 		}
 		return context;
+	}
+
+	/**
+	 * Where `branch` (ending at `leafId`) starts after the cut of load: "context": the index of its
+	 * first record at or after `contextStartId`, 0 when the branch does not pass through it. Walks the
+	 * chain up from the leaf to the cut only, beside the branch from its end: a tombstoned cut (or
+	 * records dropped from the branch) still cuts at the right place.
+	 */
+	private cutIndex(branch: readonly SessionMessageRecord[], leafId: string | null): number {
+		if (this.contextStartId === undefined) return 0;
+		let kept = branch.length;
+		let cursor = leafId;
+		for (let steps = 0; cursor !== null && steps <= this.messages.size; steps++) {
+			if (kept > 0 && branch[kept - 1].id === cursor) kept--;
+			if (cursor === this.contextStartId) return kept;
+			cursor = this.messages.get(cursor)?.parentId ?? null;
+		}
+		return 0;
 	}
 
 	/** The ids of every leaf (messages no visible message follows), without walking their branches. */

@@ -309,11 +309,18 @@ export interface TranscriptStore {
 	readTail(sessionId: string, options: { entries: number; findLastSummary?: boolean }): Promise<TranscriptTail>;
 	/**
 	 * Visits every record front to back without keeping them (bounded memory for huge transcripts);
-	 * returns the problems met. Both of Keel's stores implement it.
+	 * returns the problems met. Both of Keel's stores implement it. `bytes`, where the store knows it,
+	 * is the record's stored size (its line's UTF-8 bytes, without the newline): load: "context"
+	 * estimates tokens from it.
 	 */
 	scan?(
 		sessionId: string,
-		visit: (record: SessionRecord | UnknownSessionRecord, lineNumber: number, byteOffset?: number) => void,
+		visit: (
+			record: SessionRecord | UnknownSessionRecord,
+			lineNumber: number,
+			byteOffset?: number,
+			bytes?: number,
+		) => void,
 	): Promise<TranscriptReadProblem[]>;
 	/**
 	 * Every session, newest first, without reading whole transcripts; a page of them with `limit` /

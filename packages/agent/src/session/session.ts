@@ -9,6 +9,7 @@ import { pendingToolApprovals } from "../approval/paused-run.js";
 import type { AgentMessage } from "../types.js";
 import { findPausedToolRun } from "./approval-records.js";
 import { canLoadByOffset, loadOutlined, type OutlinedMessages, scanIntoTree } from "./context-loading.js";
+import { checkContextTokens, chooseContextCut, type SessionContextCut, serializedBytes } from "./context-window.js";
 import { refuseForeignTranscript } from "./foreign-transcript.js";
 import type { SessionDamage } from "./record-damage.js";
 import { isSideMessage, type SessionBranchInfo, SessionTree } from "./session-tree.js";
@@ -43,12 +44,20 @@ export interface CreateSessionOptions {
 
 export interface OpenSessionOptions {
 	/**
-	 * "all" (default): read every record. "context": scan the transcript keeping only an outline of
-	 * the history, and read in full just the current model context and the branch leaves — bounded
-	 * memory for huge sessions. Needs a store with `scan` and `readAt` (the JSONL store); others read
-	 * everything. Reading another branch's messages then needs `await session.loadBranch(leafId)`.
+	 * "all" (default): read every record. "context": what a model can be sent — the model context
+	 * from the branch's last compaction boundary, and of it at most the newest `contextTokens`
+	 * estimated tokens, cut at a user message (`contextCut` says what was left out). With a store that
+	 * has `scan` and `readAt` (JSONL, SQLite, PostgreSQL) only that context and the branch leaves are
+	 * read in full, the rest of the history kept as an outline — bounded memory for huge sessions;
+	 * others read everything. Reading another branch's messages, or the whole of a cut branch, then
+	 * needs `await session.loadBranch(leafId)`.
 	 */
 	load?: "all" | "context";
+	/**
+	 * With load: "context": the most estimated tokens (4 bytes of the stored records a token) the model
+	 * context keeps. Default DEFAULT_CONTEXT_TOKENS, at least any catalogued model's context window.
+	 */
+	contextTokens?: number;
 }
 
 export interface SessionAppendOptions {
@@ -72,6 +81,14 @@ export class Session {
 	 * mended so every readable message stays on its branch. Empty lists for a sound transcript.
 	 */
 	readonly damage: SessionDamage;
+	/**
+	 * Set when load: "context" cut the current branch's model context to its newest `contextTokens`
+	 * (see OpenSessionOptions): `modelContext()` starts at `firstMessageId`, and the
+	 * `omittedMessages` before it stay on disk. Appends go on after the cut; a later compaction
+	 * summarises what follows it (what the model saw). `loadBranch()` and `branch()` still give the
+	 * whole branch.
+	 */
+	readonly contextCut: SessionContextCut | undefined;
 	private readonly tree: SessionTree;
 	private readonly ids = new WeakMap<object, string>();
 	private writing: Promise<void> = Promise.resolve();
@@ -85,9 +102,11 @@ export class Session {
 		problems: TranscriptReadProblem[],
 		/** Set when opened with load: "context": the messages whose full record is still on disk. */
 		private readonly outline?: OutlinedMessages,
+		contextCut?: SessionContextCut,
 	) {
 		this.tree = tree;
 		this.problems = problems;
+		this.contextCut = contextCut;
 		this.damage = { skippedLines: problems, repairs: tree.repairs };
 		for (const record of tree.messages.values()) {
 			if (!outline?.offsets.has(record.id)) this.ids.set(record.message as object, record.id);
@@ -124,14 +143,24 @@ export class Session {
 	 * is refused with a ForeignTranscriptError before anything is opened: import it instead.
 	 */
 	static async open(store: TranscriptStore, sessionId: string, options: OpenSessionOptions = {}): Promise<Session> {
+		const load = options.load ?? "all";
+		if (load !== "all" && load !== "context") {
+			throw new TypeError(`Session.open(): load must be "all" or "context", got ${JSON.stringify(load)}`);
+		}
+		if (load === "all" && options.contextTokens !== undefined) {
+			throw new TypeError(
+				'Session.open(): contextTokens applies to load: "context" only (load: "all" reads everything)',
+			);
+		}
+		const contextTokens = checkContextTokens(options.contextTokens);
 		// Before the lock: opening a writer may already change a file (a torn tail is set aside).
 		await refuseForeignTranscript(store, sessionId);
 		const writer = await store.openWriter(sessionId);
 		try {
 			const tree = new SessionTree();
-			if (options.load === "context" && canLoadByOffset(store)) {
-				const { problems, outline, needed } = await scanIntoTree(store, sessionId, tree);
-				const session = new Session(store, writer, tree, [...repairedOnOpen(writer), ...problems], outline);
+			if (load === "context" && canLoadByOffset(store)) {
+				const { problems, outline, needed, cut } = await scanIntoTree(store, sessionId, tree, contextTokens);
+				const session = new Session(store, writer, tree, [...repairedOnOpen(writer), ...problems], outline, cut);
 				await session.loadRecords(needed);
 				return session;
 			}
@@ -139,7 +168,11 @@ export class Session {
 			const problems = store.scan
 				? await store.scan(sessionId, (record, line) => tree.add(record, line))
 				: await readIntoTree(store, sessionId, tree);
-			return new Session(store, writer, tree, [...repairedOnOpen(writer), ...problems]);
+			// A store read whole is cut the same way, so load: "context" means the same on every store.
+			const cut =
+				load === "context" ? chooseContextCut(tree.modelContext(), serializedBytes, contextTokens) : undefined;
+			tree.contextStartId = cut?.firstMessageId;
+			return new Session(store, writer, tree, [...repairedOnOpen(writer), ...problems], undefined, cut);
 		} catch (error) {
 			await writer.close();
 			throw error;
@@ -262,7 +295,8 @@ export class Session {
 
 	/**
 	 * What the model sees of the branch: from its last compact boundary on (the boundary's summary,
-	 * the messages it kept, what follows); the whole branch when it was never compacted.
+	 * the messages it kept, what follows); the whole branch when it was never compacted. A branch
+	 * through the cut of load: "context" (`contextCut`) starts at its first message.
 	 */
 	modelContext(leafId: string | null = this.tree.leafId): AgentMessage[] {
 		return this.modelContextRecords(leafId).map((record) => record.message);

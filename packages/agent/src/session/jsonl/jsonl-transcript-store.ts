@@ -58,8 +58,13 @@ export interface JsonlTranscriptStoreOptions {
 	blobThresholdBytes?: number;
 }
 
-/** One record as `scan` visits it. */
-export type TranscriptRecordVisitor = (record: ParsedSessionRecord, lineNumber: number, byteOffset: number) => void;
+/** One record as `scan` visits it; `bytes` is its line's size in the file, without the newline. */
+export type TranscriptRecordVisitor = (
+	record: ParsedSessionRecord,
+	lineNumber: number,
+	byteOffset: number,
+	bytes: number,
+) => void;
 
 export interface JsonlTranscriptStore extends TranscriptStore {
 	readonly directory: string;
@@ -77,9 +82,14 @@ export interface JsonlTranscriptStore extends TranscriptStore {
 	readAt(sessionId: string, byteOffsets: readonly number[]): Promise<ParsedSessionRecord[]>;
 	/**
 	 * The byte offset of the last line whose bytes hold `text` (compared raw: nothing is parsed), or
-	 * undefined when none does. Reads back from the end and stops at that line.
+	 * undefined when none does. Reads back from the end and stops at that line, or at byte `from`.
 	 */
-	lastLineMentioning(sessionId: string, text: string): Promise<number | undefined>;
+	lastLineMentioning(sessionId: string, text: string, from?: number): Promise<number | undefined>;
+	/**
+	 * The byte offset `bytes` before the end of the transcript (undefined when it is shorter): the
+	 * lines from there on are its newest `bytes`. Only the file's size is read.
+	 */
+	newestBytesStart(sessionId: string, bytes: number): Promise<number | undefined>;
 	/**
 	 * The last `entries` records. Also looks further back for the last summary unless
 	 * `findLastSummary` is false: that search compares raw bytes and parses only lines that mention
@@ -138,7 +148,7 @@ export function createJsonlTranscriptStore(options: JsonlTranscriptStoreOptions)
 			await readLinesForward(
 				handle,
 				{ maxLineBytes, endOffset: size },
-				(text, lineNumber, byteOffset) => {
+				(text, lineNumber, byteOffset, lineBytes) => {
 					let records: ParsedSessionRecord[];
 					try {
 						records = restore
@@ -148,7 +158,7 @@ export function createJsonlTranscriptStore(options: JsonlTranscriptStoreOptions)
 						problems.push({ line: lineNumber, byteOffset, kind: "malformed", message: (error as Error).message });
 						return true;
 					}
-					for (const record of records) visit(record, lineNumber, byteOffset);
+					for (const record of records) visit(record, lineNumber, byteOffset, lineBytes);
 					return true;
 				},
 				(problem) => problems.push(problem),
@@ -265,10 +275,20 @@ export function createJsonlTranscriptStore(options: JsonlTranscriptStoreOptions)
 			return byteOffsets.flatMap((offset) => byOffset.get(offset) ?? []);
 		},
 
-		async lastLineMentioning(sessionId, text) {
+		async lastLineMentioning(sessionId, text, from = 0) {
 			const handle = await openForReading(sessionId);
 			try {
-				return await lastLineMentioning(handle, (await handle.stat()).size, Buffer.from(text));
+				return await lastLineMentioning(handle, (await handle.stat()).size, Buffer.from(text), undefined, from);
+			} finally {
+				await handle.close();
+			}
+		},
+
+		async newestBytesStart(sessionId, bytes) {
+			const handle = await openForReading(sessionId);
+			try {
+				const { size } = await handle.stat();
+				return size > bytes ? size - bytes : undefined;
 			} finally {
 				await handle.close();
 			}

@@ -7,20 +7,25 @@ import type { FileHandle } from "node:fs/promises";
 const BLOCK_BYTES = 1024 * 1024;
 const NEWLINE = 10;
 
-/** The offset where the last line holding `marker` starts, or undefined when no line holds it. */
+/**
+ * The offset where the last line holding `marker` starts, or undefined when no line holds it. The
+ * search stops at byte `from` (a marker before it, or across it, is not looked for): a caller that
+ * only cares about the file's end does not read the rest.
+ */
 export async function lastLineMentioning(
 	handle: FileHandle,
 	size: number,
 	marker: Buffer,
 	blockBytes = BLOCK_BYTES,
+	from = 0,
 ): Promise<number | undefined> {
 	if (marker.length === 0) throw new RangeError("the bytes to search for must not be empty");
 	// Each block also reads the marker's length less one byte past its end, so a marker across two
 	// blocks is found whole in the earlier one.
 	const buffer = Buffer.allocUnsafe(blockBytes + marker.length - 1);
 	let end = size;
-	while (end > 0) {
-		const start = Math.max(0, end - blockBytes);
+	while (end > from) {
+		const start = Math.max(from, end - blockBytes);
 		const length = Math.min(size, end + marker.length - 1) - start;
 		const { bytesRead } = await handle.read(buffer, 0, length, start);
 		const found = buffer.subarray(0, bytesRead).lastIndexOf(marker);

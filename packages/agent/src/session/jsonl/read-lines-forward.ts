@@ -13,8 +13,13 @@ export interface ForwardLineOptions {
 	chunkBytes?: number;
 }
 
-/** Returns false to stop reading. */
-export type ForwardLineVisitor = (text: string, lineNumber: number, byteOffset: number) => boolean | undefined;
+/** Returns false to stop reading. `lineBytes`: the line's size in the file, without its newline. */
+export type ForwardLineVisitor = (
+	text: string,
+	lineNumber: number,
+	byteOffset: number,
+	lineBytes: number,
+) => boolean | undefined;
 
 const DEFAULT_CHUNK_BYTES = 1024 * 1024;
 const NEWLINE = 10;
@@ -86,7 +91,7 @@ export async function readLinesForward(
 						pending.length === 0
 							? view.toString("utf8", from, newline)
 							: Buffer.concat([...pending, view.subarray(from, newline)]).toString("utf8");
-					keepGoing = visit(text, lineNumber, lineStart);
+					keepGoing = visit(text, lineNumber, lineStart, lineBytes);
 				}
 				pending = [];
 				pendingBytes = 0;
