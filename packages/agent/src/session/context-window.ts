@@ -8,11 +8,25 @@ import { serializeSessionRecord } from "./record-format.js";
 import type { SessionMessageRecord } from "./session-types.js";
 
 /**
- * The default window of load: "context", in estimated tokens: at least the largest context window
- * of any model in @keel/ai's catalogue (a test keeps it so), so a model is never sent less than it
- * could take. Written out rather than read from the catalogue, which this package does not load.
+ * The default window of load: "context", in estimated tokens: the largest context window of every
+ * model in @keel/ai's catalogue but the few listed in LARGER_WINDOW_MODELS (a test keeps it so), so
+ * those models are never sent less than they could take and resuming a huge never-compacted session
+ * holds a few megabytes of messages, not hundreds. Written out rather than read from the catalogue,
+ * which this package does not load. An application on one of the larger models passes
+ * `contextTokens: model.contextWindow`.
  */
-export const DEFAULT_CONTEXT_TOKENS = 10_000_000;
+export const DEFAULT_CONTEXT_TOKENS = 2_000_000;
+
+/**
+ * The catalogued models whose context window is larger than DEFAULT_CONTEXT_TOKENS, as
+ * "provider/id": a session resumed for one of them should pass its window as `contextTokens`.
+ * Kept equal to the catalogue's by a test, so a new larger window is a decision, not a surprise.
+ */
+export const LARGER_WINDOW_MODELS: readonly string[] = [
+	// Llama 4 Scout on Bedrock: a 10,000,000-token window.
+	"amazon-bedrock/meta.llama4-scout-17b-instruct-v1:0",
+	"amazon-bedrock/us.meta.llama4-scout-17b-instruct-v1:0",
+];
 
 /**
  * Bytes of a stored record per estimated token: the 4 characters a token `estimateTokens` (the

@@ -56,7 +56,12 @@ export {
 	estimateTokens,
 } from "./compaction.js";
 export { type OffsetReadingStore, outlineMessageRecord } from "./context-loading.js";
-export { BYTES_PER_TOKEN, DEFAULT_CONTEXT_TOKENS, type SessionContextCut } from "./context-window.js";
+export {
+	BYTES_PER_TOKEN,
+	DEFAULT_CONTEXT_TOKENS,
+	LARGER_WINDOW_MODELS,
+	type SessionContextCut,
+} from "./context-window.js";
 export * from "./interchange/index.js";
 export { createMemoryTranscriptStore, isSummaryRecord } from "./memory-transcript-store.js";
 export {

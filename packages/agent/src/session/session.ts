@@ -55,7 +55,8 @@ export interface OpenSessionOptions {
 	load?: "all" | "context";
 	/**
 	 * With load: "context": the most estimated tokens (4 bytes of the stored records a token) the model
-	 * context keeps. Default DEFAULT_CONTEXT_TOKENS, at least any catalogued model's context window.
+	 * context keeps. Default DEFAULT_CONTEXT_TOKENS (2,000,000): every catalogued model's window but those
+	 * LARGER_WINDOW_MODELS lists; for those, pass `model.contextWindow`.
 	 */
 	contextTokens?: number;
 }
