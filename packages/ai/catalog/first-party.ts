@@ -94,31 +94,9 @@ export const FIRST_PARTY_MODELS: readonly CuratedModel[] = [
 	// (https://platform.claude.com/docs/en/about-claude/models/overview).
 
 	{ provider: "openai", id: "gpt-5.1", ...gpt51 },
-	{
-		provider: "openai",
-		id: "gpt-5.1-codex",
-		...gpt51,
-		name: "GPT-5.1 Codex",
-		source: `${openAiModels}/gpt-5.1-codex`,
-	},
-	{
-		provider: "openai",
-		id: "gpt-5.1-codex-max",
-		...gpt51,
-		name: "GPT-5.1 Codex Max",
-		source: `${openAiModels}/gpt-5.1-codex-max`,
-	},
-	{
-		provider: "openai",
-		id: "gpt-5.1-codex-mini",
-		...gpt51,
-		name: "GPT-5.1 Codex mini",
-		cost: price(0.25, 2, 0.025),
-		source: `${openAiModels}/gpt-5.1-codex-mini`,
-	},
-	{ provider: "openai", id: "gpt-5-codex", ...gpt51, name: "GPT-5 Codex", source: `${openAiModels}/gpt-5-codex` },
+	// The Codex API rows (gpt-5-codex, gpt-5.1-codex*, gpt-5.2-codex) retired on 2026-07-23
+	// (catalog/retirements.ts); the openai-codex subscription rows are separate.
 	{ provider: "openai", id: "gpt-5.2", ...gpt52 },
-	{ provider: "openai", id: "gpt-5.2-codex", ...gpt52, name: "GPT-5.2 Codex", source: `${openAiModels}/gpt-5.2-codex` },
 
 	{ provider: "google", id: "gemini-3-pro-preview", ...gemini3Pro },
 	{ provider: "google", id: "gemini-3-flash-preview", ...gemini3Flash },
