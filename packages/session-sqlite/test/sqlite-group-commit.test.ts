@@ -137,38 +137,87 @@ describe("SQLite appends of many sessions at once (group commit)", () => {
 });
 
 describe("the SQLite append batcher", () => {
-	it("commits the first append alone and the ones made while it commits in one transaction, undoing a failed one alone", async () => {
+	let database: Database.Database;
+	let observer: Database.Database;
+	beforeEach(() => {
 		const path = join(directory, "batcher.db");
-		const database = new Database(path);
+		database = new Database(path);
 		database.pragma("journal_mode = WAL");
 		database.exec("CREATE TABLE items (n INTEGER NOT NULL)");
-		const observer = new Database(path, { readonly: true });
-		const countCommitted = () => (observer.prepare("SELECT count(*) AS n FROM items").get() as { n: number }).n;
-		const batcher = createAppendBatcher(database);
+		observer = new Database(path, { readonly: true });
+	});
+	afterEach(() => {
+		observer.close();
+		database.close();
+	});
+	const countCommitted = () => (observer.prepare("SELECT count(*) AS n FROM items").get() as { n: number }).n;
+	// What another connection sees while each append runs: only what committed before it.
+	const inserter =
+		(committedBefore: number[]) =>
+		(n: number, fail = false) =>
+		() => {
+			database.prepare("INSERT INTO items (n) VALUES (?)").run(n);
+			committedBefore.push(countCommitted());
+			if (fail) throw new Error(`append ${n} failed`);
+			return n;
+		};
+
+	it("commits the first append alone and the ones made while it commits in one transaction, each run once", async () => {
 		const committedBefore: number[] = [];
-		const insert =
-			(n: number, fail = false) =>
-			() => {
-				database.prepare("INSERT INTO items (n) VALUES (?)").run(n);
-				// What another connection sees while this append runs: only what committed before it.
-				committedBefore.push(countCommitted());
-				if (fail) throw new Error(`append ${n} failed`);
-				return n;
-			};
+		const insert = inserter(committedBefore);
+		const batcher = createAppendBatcher(database);
+		const results = await Promise.all([
+			batcher.run(insert(1)),
+			batcher.run(insert(2)),
+			batcher.run(insert(3)),
+			batcher.run(insert(4)),
+		]);
+		expect(results).toEqual([1, 2, 3, 4]);
+		// One transaction per append would show 0, 1, 2, 3; one run per append, four entries.
+		expect(committedBefore).toEqual([0, 1, 1, 1]);
+		expect(observer.prepare("SELECT n FROM items ORDER BY n").pluck().all()).toEqual([1, 2, 3, 4]);
+	});
+
+	it("undoes a failed append of a group alone: the group runs again, each append in a savepoint", async () => {
+		const committedBefore: number[] = [];
+		const insert = inserter(committedBefore);
+		const batcher = createAppendBatcher(database);
+		const outcomes = await Promise.allSettled([
+			batcher.run(insert(1)),
+			batcher.run(insert(2)),
+			batcher.run(insert(3, true)),
+			batcher.run(insert(4)),
+		]);
+		expect(outcomes.map((outcome) => outcome.status)).toEqual(["fulfilled", "fulfilled", "rejected", "fulfilled"]);
+		expect((outcomes[2] as PromiseRejectedResult).reason).toEqual(new Error("append 3 failed"));
+		// The group's first run stops at the failure (2, 3) and is rolled back; the second runs all three.
+		expect(committedBefore).toEqual([0, 1, 1, 1, 1, 1]);
+		expect(observer.prepare("SELECT n FROM items ORDER BY n").pluck().all()).toEqual([1, 2, 4]);
+	});
+
+	it("fails every append of a group whose transaction cannot begin, running none of them", async () => {
+		const batcher = createAppendBatcher(database);
+		let runs = 0;
+		const work = () => {
+			runs++;
+			database.prepare("INSERT INTO items (n) VALUES (1)").run();
+		};
+		const first = batcher.run(work);
+		const grouped = [batcher.run(work), batcher.run(work)];
+		// The group closes in a microtask; by then another connection holds the write lock.
+		database.pragma("busy_timeout = 0");
+		const locker = new Database(join(directory, "batcher.db"));
+		locker.exec("BEGIN IMMEDIATE");
 		try {
-			const outcomes = await Promise.allSettled([
-				batcher.run(insert(1)),
-				batcher.run(insert(2)),
-				batcher.run(insert(3, true)),
-				batcher.run(insert(4)),
-			]);
-			expect(outcomes.map((outcome) => outcome.status)).toEqual(["fulfilled", "fulfilled", "rejected", "fulfilled"]);
-			// One transaction per append would show 0, 1, 2, 3.
-			expect(committedBefore).toEqual([0, 1, 1, 1]);
-			expect(observer.prepare("SELECT n FROM items ORDER BY n").pluck().all()).toEqual([1, 2, 4]);
+			const outcomes = await Promise.allSettled(grouped);
+			expect(outcomes.map((outcome) => outcome.status)).toEqual(["rejected", "rejected"]);
+			expect((outcomes[0] as PromiseRejectedResult).reason).toMatchObject({ code: "SQLITE_BUSY" });
 		} finally {
-			observer.close();
-			database.close();
+			locker.exec("ROLLBACK");
+			locker.close();
 		}
+		await first;
+		expect(runs).toBe(1);
+		expect(countCommitted()).toBe(1);
 	});
 });
