@@ -10,9 +10,12 @@
 // only starts the WAL over from its beginning when a checkpoint has copied all of it. So the WAL is
 // bounded on the appending thread: once the -wal file passes WAL_LIMIT_BYTES, that thread runs a
 // PASSIVE checkpoint itself (the worker has copied most of it already), after which the next commit
-// restarts the WAL and journal_size_limit truncates the file back.
+// starts the WAL over. The file is then written over rather than grown again: journal_size_limit
+// only cuts it back to the limit (cutting it shorter, to 4 MiB, and growing it again cost about
+// 10 µs more CPU per append).
 //
-// Durability does not change: a commit is in the WAL before it resolves, whoever copies it later.
+// Durability does not change: a commit is in the WAL before it resolves, whoever copies it later,
+// and each checkpoint syncs the WAL before copying it (synchronous = NORMAL), as SQLite's own did.
 
 import { statSync } from "node:fs";
 import { createRequire } from "node:module";
