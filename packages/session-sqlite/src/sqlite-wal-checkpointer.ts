@@ -27,7 +27,7 @@ import type { Database } from "better-sqlite3";
 export const WAL_LIMIT_BYTES = 64 * 1024 * 1024;
 /** Commits between two nudges of the worker (and two looks at the -wal file's size). */
 const COMMITS_PER_CHECK = 64;
-/** How long close() waits for the worker to finish a checkpoint and close its connection. */
+/** How long close(), or a WAL past its limit, waits for the worker to finish a checkpoint. */
 const STOP_WAIT_MS = 10_000;
 
 export interface WalCheckpointer {
@@ -61,6 +61,7 @@ parentPort.on("message", (message) => {
 	if (message === "checkpoint") {
 		try { database.pragma("wal_checkpoint(PASSIVE)"); } catch {}
 		Atomics.store(state, 1, 0);
+		Atomics.notify(state, 1);
 		return;
 	}
 	database.close();
@@ -125,7 +126,14 @@ export function startWalCheckpointer(database: Database, file: string): WalCheck
 				return; // No WAL file: nothing to copy.
 			}
 			if (walBytes > WAL_LIMIT_BYTES) {
-				// Not handed to the worker: its PASSIVE checkpoint would race this one and the appends.
+				// The worker's checkpoint under way would make this one give up (busy): it finishes
+				// first. Then this thread copies the rest, the worker idle, and the next commit starts
+				// the WAL over. A worker that does not finish in time is taken for gone.
+				if (Atomics.load(state, 1) === 1 && Atomics.wait(state, 1, 1, STOP_WAIT_MS) === "timed-out") {
+					void worker.terminate();
+					fallBack();
+					return;
+				}
 				try {
 					database.pragma("wal_checkpoint(PASSIVE)");
 				} catch {
