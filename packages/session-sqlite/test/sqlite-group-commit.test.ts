@@ -78,6 +78,34 @@ describe("SQLite appends of many sessions at once (group commit)", () => {
 		await Promise.all([fenced.close(), taker.close(), first.close(), other.close()]);
 	});
 
+	it("commits a writer's append once, numbered right, when its group ran again for a fenced writer after it", async () => {
+		const first = await store.openWriter("first", { create: header("first") });
+		const kept = await store.openWriter("kept", { create: header("kept") });
+		const fenced = await store.openWriter("taken", { create: header("taken") });
+		const taker = await store.openWriter("taken", { takeOver: true });
+		// "kept" runs before the fenced append in the group's first run, which is then rolled back.
+		const [, keptAppend, fencedAppend] = await Promise.allSettled([
+			first.append(message("first", 0)),
+			kept.append(message("kept", 0)),
+			fenced.append(message("taken", 0)),
+		]);
+		expect(keptAppend.status).toBe("fulfilled");
+		expect((fencedAppend as PromiseRejectedResult).reason).toBeInstanceOf(SessionFencedError);
+		await kept.append(message("kept", 1));
+		const { records, problems } = await store.read("kept");
+		expect(problems).toEqual([]);
+		expect(records.map((record) => (record as { id?: string }).id ?? record.type)).toEqual([
+			"session",
+			"kept-m0",
+			"kept-m1",
+		]);
+		// Numbered 1, 2, 3 with no gap: the rolled-back run's number was not kept.
+		const positions: number[] = [];
+		await store.scan("kept", (_record, _line, position) => positions.push(position));
+		expect(positions).toEqual([1, 2, 3]);
+		await Promise.all([first.close(), kept.close(), fenced.close(), taker.close()]);
+	});
+
 	it("commits one writer's awaited append before the event loop turns, readable from another connection", async () => {
 		const writer = await store.openWriter("alone", { create: header("alone") });
 		let turned = false;
