@@ -75,7 +75,7 @@ export function createAppendBatcher(database: Database): AppendBatcher {
 			}
 		}),
 	);
-	const committed = () => walCheckpointerOf(database)?.committed();
+	const committed = (appends: number) => walCheckpointerOf(database)?.committed(appends);
 	const runOne = database.transaction((work: () => unknown) => work());
 
 	function closeGroup(): void {
@@ -103,7 +103,7 @@ export function createAppendBatcher(database: Database): AppendBatcher {
 			for (const item of batch) item.reject(error);
 			return;
 		}
-		committed();
+		committed(batch.length);
 		for (let index = 0; index < batch.length; index++) {
 			const outcome = outcomes[index];
 			if ("error" in outcome) batch[index].reject(outcome.error);
@@ -133,7 +133,7 @@ export function createAppendBatcher(database: Database): AppendBatcher {
 			} catch (error) {
 				return Promise.reject(error);
 			}
-			committed();
+			committed(1);
 			return Promise.resolve(value);
 		},
 	};

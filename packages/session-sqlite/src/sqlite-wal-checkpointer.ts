@@ -2,7 +2,7 @@
 // passes 1,000 WAL pages: that commit copies the WAL's pages into the database file and fsyncs it
 // on the thread that is appending (https://www.sqlite.org/wal.html#automatic_checkpoint). The store
 // turns it off on its own connection (wal_autocheckpoint = 0) and a worker thread with a connection
-// of its own runs PASSIVE checkpoints instead, each time some commits went by: a PASSIVE checkpoint
+// of its own runs PASSIVE checkpoints instead, each time some appends went by: a PASSIVE checkpoint
 // copies what it can without waiting for, or blocking, any writer
 // (https://www.sqlite.org/c3ref/wal_checkpoint_v2.html).
 //
@@ -25,14 +25,17 @@ import type { Database } from "better-sqlite3";
 
 /** The -wal file's size past which the appending thread checkpoints itself. */
 export const WAL_LIMIT_BYTES = 64 * 1024 * 1024;
-/** Commits between two nudges of the worker (and two looks at the -wal file's size). */
-const COMMITS_PER_CHECK = 64;
+/**
+ * Appends committed between two nudges of the worker (and two looks at the -wal file's size):
+ * appends rather than commits, as a group commit of 50 sessions writes 50 appends' pages.
+ */
+const APPENDS_PER_CHECK = 64;
 /** How long close(), or a WAL past its limit, waits for the worker to finish a checkpoint. */
 const STOP_WAIT_MS = 10_000;
 
 export interface WalCheckpointer {
-	/** Called after each commit on the database; never throws (the commit is done). */
-	committed(): void;
+	/** Called after each commit on the database, with how many appends it held; never throws. */
+	committed(appends: number): void;
 	/** Stops the worker, its connection closed, before the caller closes the database. */
 	stop(): void;
 }
@@ -86,7 +89,7 @@ export function startWalCheckpointer(database: Database, file: string): WalCheck
 	// each append may not let this thread's event loop turn for a long time.
 	const state = new Int32Array(new SharedArrayBuffer(8));
 	let worker: Worker | undefined;
-	let commits = 0;
+	let appendsSinceCheck = 0;
 	let stopped = false;
 
 	const fallBack = () => {
@@ -117,8 +120,10 @@ export function startWalCheckpointer(database: Database, file: string): WalCheck
 	}
 
 	const checkpointer: WalCheckpointer = {
-		committed() {
-			if (++commits % COMMITS_PER_CHECK !== 0 || worker === undefined) return;
+		committed(appends) {
+			appendsSinceCheck += appends;
+			if (appendsSinceCheck < APPENDS_PER_CHECK || worker === undefined) return;
+			appendsSinceCheck = 0;
 			let walBytes = 0;
 			try {
 				walBytes = statSync(walPath).size;

@@ -72,6 +72,24 @@ describe("SQLite checkpoints on a worker thread", () => {
 		}
 	});
 
+	it("keeps the -wal file within its limit through a long run of appends by 50 sessions at once (group commits)", async () => {
+		const path = join(directory, "sessions.db");
+		const store = createSqliteTranscriptStore({ path });
+		const sessionIds = Array.from({ length: 50 }, (_, index) => `many-${index}`);
+		const writers = await Promise.all(sessionIds.map((id) => store.openWriter(id, { create: header(id) })));
+		// Enough rounds to write several times the limit to the WAL were nothing checkpointed.
+		const rounds = 250;
+		let largestWal = 0;
+		for (let round = 0; round < rounds; round++) {
+			await Promise.all(writers.map((writer, index) => writer.append(message(sessionIds[index], round))));
+			largestWal = Math.max(largestWal, statSync(`${path}-wal`).size);
+		}
+		await Promise.all(writers.map((writer) => writer.close()));
+		expect(largestWal).toBeLessThanOrEqual(WAL_LIMIT_BYTES + 4 * 1024 * 1024);
+		expect((await store.read("many-49")).records).toHaveLength(rounds + 1);
+		store.close();
+	});
+
 	it("close() stops the worker and leaves the WAL checkpointed: no worker, no -wal file", async () => {
 		const path = join(directory, "sessions.db");
 		const before = new Set(runningCheckpointWorkers());
