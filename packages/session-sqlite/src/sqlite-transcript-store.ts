@@ -25,6 +25,7 @@ import { SqliteTranscriptStoreError } from "./sqlite-errors.js";
 import { migrateSqliteSchema } from "./sqlite-schema.js";
 import { MESSAGE_TEXT_CONTAINS, registerSearchFunction, searchAsJson } from "./sqlite-search.js";
 import { openSqliteWriter, type SqliteOpenWriterOptions } from "./sqlite-transcript-writer.js";
+import { startWalCheckpointer, walCheckpointerOf } from "./sqlite-wal-checkpointer.js";
 
 export type SqliteDurability = "os" | "fsync-each";
 
@@ -83,7 +84,7 @@ export interface SqliteTranscriptStore extends TranscriptStore {
 	readAt(sessionId: string, positions: readonly number[]): Promise<ParsedSessionRecord[]>;
 	/** The same database seen as another tenant. */
 	forTenant(tenant: string): SqliteTranscriptStore;
-	/** Closes the database when this store opened it (from `path`). */
+	/** Closes the database when this store opened it (from `path`), after stopping its checkpoint worker. */
 	close(): void;
 }
 
@@ -154,6 +155,8 @@ function openDatabase(
 		database.pragma("journal_mode = WAL");
 		database.pragma(`synchronous = ${durability === "fsync-each" ? "FULL" : "NORMAL"}`);
 		migrateSqliteSchema(database);
+		// Checkpoints run on a worker thread rather than inside the commit that fills the WAL.
+		startWalCheckpointer(database, path);
 		return database;
 	} catch (error) {
 		database?.close();
@@ -384,7 +387,9 @@ function createStoreOver(
 		},
 
 		close() {
-			if (ownsDatabase && database.open) database.close();
+			if (!ownsDatabase || !database.open) return;
+			walCheckpointerOf(database)?.stop();
+			database.close();
 		},
 	};
 	return store;

@@ -1,7 +1,7 @@
 // The writer of one session: a lease on the session's row, fenced by a token. Opening takes the
 // lease (refused while another writer's lease is live); every append is one transaction (its own, or
-// a savepoint of one shared with the appends made while another commits: sqlite-append-batcher.ts)
-// that first moves the session's `last_seq` on — only while the row still carries this writer's
+// part of one shared with the appends made while another commits: sqlite-append-batcher.ts) that
+// first moves the session's `last_seq` on — only while the row still carries this writer's
 // token and the number the writer expects — then
 // inserts the records. A writer whose lease was taken over is refused before it writes anything
 // (SessionFencedError), so two processes can never interleave records in one session.
@@ -146,7 +146,9 @@ export function openSqliteWriter(
 		"UPDATE keel_sessions SET writer_holder = NULL, lease_expires_at = NULL WHERE tenant = ? AND session_id = ? AND writer_token = ?",
 	);
 
-	// Run by the batcher inside a transaction (alone, or in a savepoint of a group): all of it or none.
+	// Run by the batcher inside a transaction (alone, or in a group's): all of it or none. A group is
+	// rolled back whole when another of its appends fails, and this runs again: the number it kept
+	// from the first run is then ahead of the session's, and is read again below.
 	const appendNow = (records: SessionRecord[], encoded: EncodedRecord[]): void => {
 		let newestTimestamp = Number.NEGATIVE_INFINITY;
 		let title: string | null = null;
@@ -181,7 +183,7 @@ export function openSqliteWriter(
 			const record = encoded[index];
 			insertRecord.run(tenant, sessionId, lastSeq + 1 + index, record.role, record.line, record.outline);
 		}
-		// Only once every insert ran: a failed one rolls this append's savepoint back, number included.
+		// Only once every insert ran: a failed one rolls this append back, number included.
 		lastSeq += records.length;
 	};
 

@@ -78,6 +78,34 @@ describe("SQLite appends of many sessions at once (group commit)", () => {
 		await Promise.all([fenced.close(), taker.close(), first.close(), other.close()]);
 	});
 
+	it("commits a writer's append once, numbered right, when its group ran again for a fenced writer after it", async () => {
+		const first = await store.openWriter("first", { create: header("first") });
+		const kept = await store.openWriter("kept", { create: header("kept") });
+		const fenced = await store.openWriter("taken", { create: header("taken") });
+		const taker = await store.openWriter("taken", { takeOver: true });
+		// "kept" runs before the fenced append in the group's first run, which is then rolled back.
+		const [, keptAppend, fencedAppend] = await Promise.allSettled([
+			first.append(message("first", 0)),
+			kept.append(message("kept", 0)),
+			fenced.append(message("taken", 0)),
+		]);
+		expect(keptAppend.status).toBe("fulfilled");
+		expect((fencedAppend as PromiseRejectedResult).reason).toBeInstanceOf(SessionFencedError);
+		await kept.append(message("kept", 1));
+		const { records, problems } = await store.read("kept");
+		expect(problems).toEqual([]);
+		expect(records.map((record) => (record as { id?: string }).id ?? record.type)).toEqual([
+			"session",
+			"kept-m0",
+			"kept-m1",
+		]);
+		// Numbered 1, 2, 3 with no gap: the rolled-back run's number was not kept.
+		const positions: number[] = [];
+		await store.scan("kept", (_record, _line, position) => positions.push(position));
+		expect(positions).toEqual([1, 2, 3]);
+		await Promise.all([first.close(), kept.close(), fenced.close(), taker.close()]);
+	});
+
 	it("commits one writer's awaited append before the event loop turns, readable from another connection", async () => {
 		const writer = await store.openWriter("alone", { create: header("alone") });
 		let turned = false;
@@ -137,38 +165,87 @@ describe("SQLite appends of many sessions at once (group commit)", () => {
 });
 
 describe("the SQLite append batcher", () => {
-	it("commits the first append alone and the ones made while it commits in one transaction, undoing a failed one alone", async () => {
+	let database: Database.Database;
+	let observer: Database.Database;
+	beforeEach(() => {
 		const path = join(directory, "batcher.db");
-		const database = new Database(path);
+		database = new Database(path);
 		database.pragma("journal_mode = WAL");
 		database.exec("CREATE TABLE items (n INTEGER NOT NULL)");
-		const observer = new Database(path, { readonly: true });
-		const countCommitted = () => (observer.prepare("SELECT count(*) AS n FROM items").get() as { n: number }).n;
-		const batcher = createAppendBatcher(database);
+		observer = new Database(path, { readonly: true });
+	});
+	afterEach(() => {
+		observer.close();
+		database.close();
+	});
+	const countCommitted = () => (observer.prepare("SELECT count(*) AS n FROM items").get() as { n: number }).n;
+	// What another connection sees while each append runs: only what committed before it.
+	const inserter =
+		(committedBefore: number[]) =>
+		(n: number, fail = false) =>
+		() => {
+			database.prepare("INSERT INTO items (n) VALUES (?)").run(n);
+			committedBefore.push(countCommitted());
+			if (fail) throw new Error(`append ${n} failed`);
+			return n;
+		};
+
+	it("commits the first append alone and the ones made while it commits in one transaction, each run once", async () => {
 		const committedBefore: number[] = [];
-		const insert =
-			(n: number, fail = false) =>
-			() => {
-				database.prepare("INSERT INTO items (n) VALUES (?)").run(n);
-				// What another connection sees while this append runs: only what committed before it.
-				committedBefore.push(countCommitted());
-				if (fail) throw new Error(`append ${n} failed`);
-				return n;
-			};
+		const insert = inserter(committedBefore);
+		const batcher = createAppendBatcher(database);
+		const results = await Promise.all([
+			batcher.run(insert(1)),
+			batcher.run(insert(2)),
+			batcher.run(insert(3)),
+			batcher.run(insert(4)),
+		]);
+		expect(results).toEqual([1, 2, 3, 4]);
+		// One transaction per append would show 0, 1, 2, 3; one run per append, four entries.
+		expect(committedBefore).toEqual([0, 1, 1, 1]);
+		expect(observer.prepare("SELECT n FROM items ORDER BY n").pluck().all()).toEqual([1, 2, 3, 4]);
+	});
+
+	it("undoes a failed append of a group alone: the group runs again, each append in a savepoint", async () => {
+		const committedBefore: number[] = [];
+		const insert = inserter(committedBefore);
+		const batcher = createAppendBatcher(database);
+		const outcomes = await Promise.allSettled([
+			batcher.run(insert(1)),
+			batcher.run(insert(2)),
+			batcher.run(insert(3, true)),
+			batcher.run(insert(4)),
+		]);
+		expect(outcomes.map((outcome) => outcome.status)).toEqual(["fulfilled", "fulfilled", "rejected", "fulfilled"]);
+		expect((outcomes[2] as PromiseRejectedResult).reason).toEqual(new Error("append 3 failed"));
+		// The group's first run stops at the failure (2, 3) and is rolled back; the second runs all three.
+		expect(committedBefore).toEqual([0, 1, 1, 1, 1, 1]);
+		expect(observer.prepare("SELECT n FROM items ORDER BY n").pluck().all()).toEqual([1, 2, 4]);
+	});
+
+	it("fails every append of a group whose transaction cannot begin, running none of them", async () => {
+		const batcher = createAppendBatcher(database);
+		let runs = 0;
+		const work = () => {
+			runs++;
+			database.prepare("INSERT INTO items (n) VALUES (1)").run();
+		};
+		const first = batcher.run(work);
+		const grouped = [batcher.run(work), batcher.run(work)];
+		// The group closes in a microtask; by then another connection holds the write lock.
+		database.pragma("busy_timeout = 0");
+		const locker = new Database(join(directory, "batcher.db"));
+		locker.exec("BEGIN IMMEDIATE");
 		try {
-			const outcomes = await Promise.allSettled([
-				batcher.run(insert(1)),
-				batcher.run(insert(2)),
-				batcher.run(insert(3, true)),
-				batcher.run(insert(4)),
-			]);
-			expect(outcomes.map((outcome) => outcome.status)).toEqual(["fulfilled", "fulfilled", "rejected", "fulfilled"]);
-			// One transaction per append would show 0, 1, 2, 3.
-			expect(committedBefore).toEqual([0, 1, 1, 1]);
-			expect(observer.prepare("SELECT n FROM items ORDER BY n").pluck().all()).toEqual([1, 2, 4]);
+			const outcomes = await Promise.allSettled(grouped);
+			expect(outcomes.map((outcome) => outcome.status)).toEqual(["rejected", "rejected"]);
+			expect((outcomes[0] as PromiseRejectedResult).reason).toMatchObject({ code: "SQLITE_BUSY" });
 		} finally {
-			observer.close();
-			database.close();
+			locker.exec("ROLLBACK");
+			locker.close();
 		}
+		await first;
+		expect(runs).toBe(1);
+		expect(countCommitted()).toBe(1);
 	});
 });
