@@ -112,8 +112,7 @@ export interface SentBlock {
 }
 
 function megabytes(bytes: number): string {
-	const value = bytes / MB;
-	return `${Number.isInteger(value) ? value : value.toFixed(1)} MB`;
+	return `${(bytes / MB).toFixed(1).replace(/\.0$/, "")} MB`;
 }
 
 function place(sent: SentBlock): string {
