@@ -1,7 +1,9 @@
-// Which file and audio blocks a model can be sent, decided once for every API. A block the model
-// cannot read in the turn being asked about is an error before any request (silently dropping the
-// file the user is asking about would get a confident wrong answer); in earlier turns, after a
-// switch of model, transformMessages puts a visible note in its place (see omittedBlockNote).
+// Which file and audio blocks a model can be sent, decided once for every API from the model's
+// `input` flags and its API's row in file-support.ts. A block the model cannot read in the turn
+// being asked about is an error before any request (silently dropping the file the user is asking
+// about would get a confident wrong answer); in earlier turns, after a switch of model, and in tool
+// results, transformMessages puts a visible note in its place (see omittedBlockNote). The
+// providers' size, count and page limits are checked after (input-limits.ts).
 import type { Api, AudioContent, Context, FileContent, Message, Model } from "../types.js";
 import {
 	audioFormatOf,
