@@ -39,7 +39,7 @@ describe("office documents on the Responses API", () => {
 			{ apiKey: TEST_KEY },
 		).result();
 		expect(result.errorMessage).toBeUndefined();
-		const input = (wire.server.lastRequest?.json as { input: { content: unknown[] }[] }).input;
+		const input = (wire.server.lastRequest?.json as { input: { content: unknown[] }[] } | undefined)?.input ?? [];
 		expect(input[0].content.slice(1)).toEqual([
 			{ type: "input_file", file_data: `data:${DOCX_TYPE};base64,${ZIP_DATA}`, filename: "letter.docx" },
 			{ type: "input_file", file_url: sheet.url },
