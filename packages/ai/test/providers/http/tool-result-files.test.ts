@@ -209,6 +209,40 @@ describe.each(CASES)("tool result files, $name", (api) => {
 	});
 });
 
+describe("tool result files on Gemini 3, mixed", () => {
+	it("nests the image and the inline PDF in the function response and sends a file URI in a user turn", async () => {
+		wire.server.enqueue({ body: textAnswer(["ok"]) });
+		const image: ToolResultContent = { type: "image", mimeType: "image/png", data: "iVBORw0KGgo=" };
+		const uri = "https://generativelanguage.googleapis.com/v1beta/files/abc";
+		const remote: ToolResultContent = { type: "file", mimeType: "application/pdf", url: uri };
+		const model = geminiModel({ id: "gemini-3-pro-preview", baseUrl: `${wire.server.url}/v1beta`, input: PDF_INPUT });
+		const result = await streamGoogle(model, toolContext([image, pdf, remote]), { apiKey: TEST_KEY }).result();
+		expect(result.errorMessage).toBeUndefined();
+		const contents = (wire.server.lastRequest?.json as { contents: unknown[] }).contents;
+		expect(contents.slice(-2)).toEqual([
+			{
+				role: "user",
+				parts: [
+					{
+						functionResponse: {
+							name: "fetch",
+							response: { output: "(see attached file)" },
+							parts: [
+								{ inlineData: { mimeType: "image/png", data: "iVBORw0KGgo=" } },
+								{ inlineData: { mimeType: "application/pdf", data: PDF_DATA } },
+							],
+						},
+					},
+				],
+			},
+			{
+				role: "user",
+				parts: [{ text: "Tool result file:" }, { fileData: { mimeType: "application/pdf", fileUri: uri } }],
+			},
+		]);
+	});
+});
+
 describe("tool result files over the limits", () => {
 	it("a tool's PDF over the OpenAI per-file size is one error event before any request", async () => {
 		const big = Buffer.alloc(51 * 1024 * 1024, 0x20);
