@@ -218,7 +218,7 @@ describe("tool result files on Gemini 3, mixed", () => {
 		const model = geminiModel({ id: "gemini-3-pro-preview", baseUrl: `${wire.server.url}/v1beta`, input: PDF_INPUT });
 		const result = await streamGoogle(model, toolContext([image, pdf, remote]), { apiKey: TEST_KEY }).result();
 		expect(result.errorMessage).toBeUndefined();
-		const contents = (wire.server.lastRequest?.json as { contents: unknown[] }).contents;
+		const contents = (wire.server.lastRequest?.json as { contents: unknown[] } | undefined)?.contents ?? [];
 		expect(contents.slice(-2)).toEqual([
 			{
 				role: "user",
