@@ -101,10 +101,3 @@ export function apisTakingDocument(format: DocumentFormat): string[] {
 		.filter(([, support]) => support.documents.includes(format))
 		.map(([api]) => api);
 }
-
-/** The built-in APIs that carry audio, for an error's "use … instead". */
-export function apisTakingAudio(): string[] {
-	return Object.entries(API_FILE_SUPPORT)
-		.filter(([, support]) => support.audio !== "none")
-		.map(([api]) => api);
-}

@@ -2,47 +2,32 @@
 // request over one fails at the provider after uploading megabytes, with an error that rarely
 // names the file. Each limit here gives one error naming the limit and what to do instead. Sizes
 // are checked for files given as data (a URL's size is unknown); pages with countPdfPages, a
-// lower bound (see pdf-pages.ts). The numbers sit beside the public page that states them.
+// lower bound (see pdf-pages.ts). The numbers sit beside the public page that states them (in
+// comments: the URLs need not ship in every bundle).
 import type { Api, FileContent, ImageContent, Model } from "../types.js";
 import { base64ByteLength, documentFormatOf, fileNameOf, isPdfFile } from "./file-content.js";
 import { countPdfPages } from "./pdf-pages.js";
 
 const MB = 1024 * 1024;
 
-interface Limit {
-	max: number;
-	/** Where the provider states it, for the reader of this file. */
-	source: string;
-}
-
 export interface ApiInputLimits {
 	/** Base64 characters of all files and images in one request (a request size limit). */
-	requestData?: Limit;
+	requestData?: number;
 	/** Decoded bytes of one file given as data; `applies` narrows it to some files. */
-	fileBytes?: Limit & { applies?: (file: FileContent) => boolean };
+	fileBytes?: { max: number; applies?: (file: FileContent) => boolean };
 	/** Decoded bytes of all files given as data in one request. */
-	filesBytes?: Limit;
+	filesBytes?: number;
 	/** File blocks in one request. */
-	filesPerRequest?: Limit;
+	filesPerRequest?: number;
 	/** PDF pages in one request, all PDFs together. */
-	pagesPerRequest?: Limit;
+	pagesPerRequest?: number;
 	/** PDF pages of one PDF. */
-	pagesPerFile?: Limit;
+	pagesPerFile?: number;
 }
 
-const ANTHROPIC_PDF = "https://docs.claude.com/en/docs/build-with-claude/pdf-support";
-const OPENAI_FILES = "https://developers.openai.com/api/docs/guides/file-inputs";
-const GEMINI_INPUT = "https://ai.google.dev/gemini-api/docs/file-input-methods";
-const GEMINI_DOCUMENTS = "https://ai.google.dev/gemini-api/docs/document-processing";
-const VERTEX_DOCUMENTS = "https://cloud.google.com/vertex-ai/generative-ai/docs/multimodal/document-understanding";
-const MISTRAL_OCR = "https://docs.mistral.ai/capabilities/document_ai/basic_ocr";
-const BEDROCK_RESTRICTIONS = "https://docs.aws.amazon.com/bedrock/latest/userguide/inference-api-restrictions.html";
-
-const OPENAI_LIMITS: ApiInputLimits = {
-	// "File size limits": each file under 50 MB, and 50 MB of files in one request.
-	fileBytes: { max: 50 * MB, source: OPENAI_FILES },
-	filesBytes: { max: 50 * MB, source: OPENAI_FILES },
-};
+// https://developers.openai.com/api/docs/guides/file-inputs ("File size limits"): each file under
+// 50 MB, and 50 MB of files in one request.
+const OPENAI_LIMITS: ApiInputLimits = { fileBytes: { max: 50 * MB }, filesBytes: 50 * MB };
 
 /** Claude on Bedrock from version 4 on, whose PDFs the 4.5 MB document limit does not bind. */
 function isClaude4OrLater(modelId: string): boolean {
@@ -54,49 +39,42 @@ function isClaude4OrLater(modelId: string): boolean {
 export function inputLimitsOf(model: Model<Api>): ApiInputLimits {
 	switch (model.api) {
 		case "anthropic-messages":
-			return {
-				// 32 MB per request, the whole payload; 100 pages per request. Models with a context
-				// window over 200k tokens are given 600 pages, the larger limit Anthropic sets for them,
-				// so the check never refuses what the API would take.
-				requestData: { max: 32 * MB, source: ANTHROPIC_PDF },
-				pagesPerRequest: { max: model.contextWindow > 200_000 ? 600 : 100, source: ANTHROPIC_PDF },
-			};
+			// https://docs.claude.com/en/docs/build-with-claude/pdf-support: 32 MB per request, the
+			// whole payload; 100 pages per request. Models with a context window over 200k tokens are
+			// given 600 pages, the larger limit Anthropic sets for them, so the check never refuses
+			// what the API would take.
+			return { requestData: 32 * MB, pagesPerRequest: model.contextWindow > 200_000 ? 600 : 100 };
 		case "openai-responses":
 		case "azure-openai-responses":
 		case "openai-codex-responses":
 		case "openai-completions":
 			return OPENAI_LIMITS;
 		case "google-generative-ai":
-			return {
-				// Inline data up to 100 MB per request, PDFs up to 50 MB; up to 1,000 pages per document.
-				requestData: { max: 100 * MB, source: GEMINI_INPUT },
-				fileBytes: { max: 50 * MB, source: GEMINI_INPUT, applies: isPdfFile },
-				pagesPerFile: { max: 1000, source: GEMINI_DOCUMENTS },
-			};
+			// https://ai.google.dev/gemini-api/docs/file-input-methods: inline data up to 100 MB per
+			// request, PDFs up to 50 MB; https://ai.google.dev/gemini-api/docs/document-processing: up
+			// to 1,000 pages per document.
+			return { requestData: 100 * MB, fileBytes: { max: 50 * MB, applies: isPdfFile }, pagesPerFile: 1000 };
 		case "google-vertex":
-			// Up to 50 MB and 1,000 pages per PDF.
-			return {
-				fileBytes: { max: 50 * MB, source: VERTEX_DOCUMENTS, applies: isPdfFile },
-				pagesPerFile: { max: 1000, source: VERTEX_DOCUMENTS },
-			};
+			// https://cloud.google.com/vertex-ai/generative-ai/docs/multimodal/document-understanding:
+			// up to 50 MB and 1,000 pages per PDF.
+			return { fileBytes: { max: 50 * MB, applies: isPdfFile }, pagesPerFile: 1000 };
 		case "mistral-conversations":
-			// Documents up to 50 MB and 1,000 pages.
-			return {
-				fileBytes: { max: 50 * MB, source: MISTRAL_OCR, applies: isPdfFile },
-				pagesPerFile: { max: 1000, source: MISTRAL_OCR },
-			};
+			// https://docs.mistral.ai/capabilities/document_ai/basic_ocr: documents up to 50 MB and
+			// 1,000 pages.
+			return { fileBytes: { max: 50 * MB, applies: isPdfFile }, pagesPerFile: 1000 };
 		case "bedrock-converse-stream": {
-			// Up to 5 documents per request, each up to 4.5 MB, except PDFs for Claude 4 and later
-			// and PDFs and DOCX for Nova; Claude takes up to 100 PDF pages per request.
+			// https://docs.aws.amazon.com/bedrock/latest/userguide/inference-api-restrictions.html: up
+			// to 5 documents per request, each up to 4.5 MB, except PDFs for Claude 4 and later and
+			// PDFs and DOCX for Nova; Claude takes up to 100 PDF pages per request.
 			const claude = model.id.includes("anthropic.claude") || model.id.includes("claude-");
 			const nova = model.id.includes("amazon.nova");
 			const exempt = (file: FileContent) =>
 				(isPdfFile(file) && ((claude && isClaude4OrLater(model.id)) || nova)) ||
 				(nova && documentFormatOf(file) === "docx");
 			return {
-				filesPerRequest: { max: 5, source: BEDROCK_RESTRICTIONS },
-				fileBytes: { max: 4.5 * MB, source: BEDROCK_RESTRICTIONS, applies: (file) => !exempt(file) },
-				...(claude ? { pagesPerRequest: { max: 100, source: BEDROCK_RESTRICTIONS } } : {}),
+				filesPerRequest: 5,
+				fileBytes: { max: 4.5 * MB, applies: (file) => !exempt(file) },
+				pagesPerRequest: claude ? 100 : undefined,
 			};
 		}
 		default:
@@ -130,8 +108,8 @@ export function limitProblem(model: Model<Api>, sent: readonly SentBlock[]): str
 	const files = sent.filter((item): item is SentBlock & { block: FileContent } => item.block.type === "file");
 	const inline = files.filter((item) => typeof item.block.data === "string");
 
-	if (limits.filesPerRequest && files.length > limits.filesPerRequest.max) {
-		return `Cannot send this request: it holds ${files.length} files, and ${api} takes ${limits.filesPerRequest.max} per request: send fewer files, or start a conversation without the earlier ones.`;
+	if (limits.filesPerRequest !== undefined && files.length > limits.filesPerRequest) {
+		return `Cannot send this request: it holds ${files.length} files, and ${api} takes ${limits.filesPerRequest} per request: send fewer files, or start a conversation without the earlier ones.`;
 	}
 	const fileLimit = limits.fileBytes;
 	if (fileLimit) {
@@ -143,30 +121,31 @@ export function limitProblem(model: Model<Api>, sent: readonly SentBlock[]): str
 			}
 		}
 	}
-	if (limits.filesBytes) {
+	if (limits.filesBytes !== undefined) {
 		const total = inline.reduce((sum, item) => sum + base64ByteLength(item.block.data ?? ""), 0);
-		if (total > limits.filesBytes.max) {
-			return `Cannot send this request: its files come to ${megabytes(total)}, and ${api} takes ${megabytes(limits.filesBytes.max)} of files per request: send fewer or smaller files, or ask about them in separate calls.`;
+		if (total > limits.filesBytes) {
+			return `Cannot send this request: its files come to ${megabytes(total)}, and ${api} takes ${megabytes(limits.filesBytes)} of files per request: send fewer or smaller files, or ask about them in separate calls.`;
 		}
 	}
-	if (limits.requestData) {
+	if (limits.requestData !== undefined) {
 		const total = sent.reduce((sum, item) => sum + (item.block.data?.length ?? 0), 0);
-		if (total > limits.requestData.max) {
-			return `Cannot send this request: its files and images come to ${megabytes(total)} as base64, and ${api} takes ${megabytes(limits.requestData.max)} per request: send fewer or smaller files, or ask about them in separate calls.`;
+		if (total > limits.requestData) {
+			return `Cannot send this request: its files and images come to ${megabytes(total)} as base64, and ${api} takes ${megabytes(limits.requestData)} per request: send fewer or smaller files, or ask about them in separate calls.`;
 		}
 	}
-	if (limits.pagesPerFile || limits.pagesPerRequest) {
+	const { pagesPerFile, pagesPerRequest } = limits;
+	if (pagesPerFile !== undefined || pagesPerRequest !== undefined) {
 		let total = 0;
 		for (const item of inline) {
 			if (!isPdfFile(item.block)) continue;
 			const pages = countPdfPages(item.block.data ?? "");
-			if (limits.pagesPerFile && pages > limits.pagesPerFile.max) {
-				return `Cannot send file (${place(item)}): "${fileNameOf(item.block)}" has ${pages} pages, and ${api} takes ${limits.pagesPerFile.max} pages per PDF: split it into smaller PDFs.`;
+			if (pagesPerFile !== undefined && pages > pagesPerFile) {
+				return `Cannot send file (${place(item)}): "${fileNameOf(item.block)}" has ${pages} pages, and ${api} takes ${pagesPerFile} pages per PDF: split it into smaller PDFs.`;
 			}
 			total += pages;
 		}
-		if (limits.pagesPerRequest && total > limits.pagesPerRequest.max) {
-			return `Cannot send this request: its PDFs have ${total} pages, and ${model.provider}/${model.id} takes ${limits.pagesPerRequest.max} pages per request: split the PDFs and ask about the parts in separate calls.`;
+		if (pagesPerRequest !== undefined && total > pagesPerRequest) {
+			return `Cannot send this request: its PDFs have ${total} pages, and ${model.provider}/${model.id} takes ${pagesPerRequest} pages per request: split the PDFs and ask about the parts in separate calls.`;
 		}
 	}
 	return undefined;

@@ -198,7 +198,7 @@ function reasoningFieldOf(block: ThinkingContent): ReasoningField {
 /**
  * Chat Completions tool messages hold text only (https://platform.openai.com/docs/api-reference/chat/create,
  * tool message `content`), so a text file a tool returned goes into its text, and images and PDFs
- * from a run of results are collected into one user message after the run, as pi does for images
+ * from a run of results are collected into one user message after the run, as images are
  * (for models that accept images; otherwise a note stands in for each image).
  */
 function encodeToolResults(
