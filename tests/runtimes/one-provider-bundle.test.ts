@@ -55,14 +55,15 @@ describe("a one-provider browser app bundled from the packed @keel/ai", () => {
 		expect(gzippedBytes).toBeLessThanOrEqual(30 * 1024);
 	});
 
-	it("holds the nine built-in providers, none of their Node-only modules and nothing else of the root with stream from the root (at most 57 KB)", async () => {
+	it("holds the nine built-in providers, none of their Node-only modules and nothing else of the root with stream from the root (at most 58 KB)", async () => {
 		// docs/models.md's example. `stream` can reach every built-in provider (each is loaded on the
 		// first call to its API, and a bundle without code splitting holds them all); nothing else of
 		// the root comes along: no AJV, no other provider's catalogue rows. 104 KB gzipped when the
 		// root was one module, 53.9 KB with every provider's Node-only modules (Vertex's credential
 		// files and metadata server, the AWS credential chain, the Codex WebSocket transport), 51.3 KB
 		// once the package's "browser" condition swapped each for a small variant, 55.1 KB with file and
-		// audio blocks, sampling parameters and Standard Schema tools in every provider. Above the 50 KB
+		// audio blocks, sampling parameters and Standard Schema tools in every provider, 57.3 KB with
+		// office documents, files in tool results and the providers' file limits. Above the 50 KB
 		// goal: an app that wants the smallest bundle streams through its provider's entry (above).
 		const { code, gzippedBytes, inputs } = await minifiedBundle("one-provider-app.ts");
 		expect(providersWithData(code)).toEqual(["anthropic"]);
@@ -70,7 +71,7 @@ describe("a one-provider browser app bundled from the packed @keel/ai", () => {
 		expect(code).not.toContain("ajv");
 		expect(variantModules(inputs, "node")).toEqual([]);
 		expect(variantModules(inputs, "browser")).toEqual(NODE_ONLY_MODULES);
-		expect(gzippedBytes).toBeLessThanOrEqual(57 * 1024);
+		expect(gzippedBytes).toBeLessThanOrEqual(58 * 1024);
 	});
 
 	it("keeps the Node-only modules in a bundle made without the browser condition", async () => {

@@ -1,6 +1,6 @@
 // The types of agentAsTool (agent-as-tool.ts): its options, what each call knows, the child's
 // store, and the details of its partial and final results. Types and two constants only.
-import { type ImageContent, type Static, type TextContent, type TSchema, Type, type Usage } from "@keel/ai";
+import { type Static, type ToolResultContent, type TSchema, Type, type Usage } from "@keel/ai";
 import type { Agent, AgentOptions } from "./agent.js";
 import type { AgentStore } from "./agent-store.js";
 import type { AgentEvent, AgentMessage } from "./types.js";
@@ -102,7 +102,7 @@ export interface AgentAsToolOptions<TParameters extends TSchema = typeof AGENT_T
 	/** The result the parent's model reads, from the child's run. Default: the child's last text. */
 	result?: (
 		run: AgentToolRun<Static<TParameters>>,
-	) => string | (TextContent | ImageContent)[] | Promise<string | (TextContent | ImageContent)[]>;
+	) => string | ToolResultContent[] | Promise<string | ToolResultContent[]>;
 	/** Gives each child run its own store (for a session: `sidechainStores(session)`). */
 	childStore?: ChildStoreFactory;
 	/**

@@ -10,7 +10,7 @@
 // toolDescription, customOutputExtractor })` (https://openai.github.io/openai-agents-js/guides/tools/#agents-as-tools)
 // with `{ input: string }` as the default parameters, and the AI SDK's sub-agents, a tool whose
 // execute runs an agent and may map its output (https://ai-sdk.dev/docs/agents/subagents).
-import { formatThrownValue, type ImageContent, type TextContent, type TSchema, type Usage } from "@keel/ai";
+import { formatThrownValue, type ToolResultContent, type TSchema, type Usage } from "@keel/ai";
 import { Agent } from "./agent.js";
 import { type CheckedOptions, checkAgentToolOptions } from "./agent-as-tool-options.js";
 import {
@@ -294,7 +294,7 @@ class ChildRun {
 		const text = textOf(last);
 		const run: AgentToolRun = { ...this.call, text, messages: this.messages, usage: this.usage, turns: this.turns };
 		if (sessionId !== undefined) run.sessionId = sessionId;
-		let content: (TextContent | ImageContent)[];
+		let content: ToolResultContent[];
 		try {
 			content = this.options.result ? toContent(await this.options.result(run)) : [{ type: "text", text }];
 		} catch (error) {
@@ -304,10 +304,10 @@ class ChildRun {
 	}
 }
 
-function toContent(value: unknown): (TextContent | ImageContent)[] {
+function toContent(value: unknown): ToolResultContent[] {
 	if (typeof value === "string") return [{ type: "text", text: value }];
-	if (Array.isArray(value)) return value as (TextContent | ImageContent)[];
-	throw new TypeError(`it must return a string or an array of text and image content, got ${describe(value)}`);
+	if (Array.isArray(value)) return value as ToolResultContent[];
+	throw new TypeError(`it must return a string or an array of text, image and file content, got ${describe(value)}`);
 }
 
 function errorSuffix(errorMessage: string | undefined): string {

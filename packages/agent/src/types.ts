@@ -3,16 +3,15 @@ import type {
 	AssistantMessageEvent,
 	AssistantMessageEventStream,
 	Context,
-	ImageContent,
 	ThinkingLevel as LlmThinkingLevel,
 	Message,
 	Model,
 	SchemaOutput,
 	SimpleStreamOptions,
-	TextContent,
 	Tool,
 	ToolCall,
 	ToolParameters,
+	ToolResultContent,
 	ToolResultMessage,
 	Usage,
 } from "@keel/ai";
@@ -82,7 +81,8 @@ export type AgentToolCall = ToolCall;
  * `terminate: true` on every result of a batch ends the run after that turn.
  */
 export interface AgentToolResult<TDetails = unknown> {
-	content: (TextContent | ImageContent)[];
+	/** Text, images and files (a PDF the tool fetched): see docs/files.md for how each API carries them. */
+	content: ToolResultContent[];
 	details: TDetails;
 	terminate?: boolean;
 	/**
@@ -172,7 +172,7 @@ export interface AfterToolCallContext extends BeforeToolCallContext {
 
 /** Each field that is not undefined replaces the tool's own. */
 export interface AfterToolCallResult {
-	content?: (TextContent | ImageContent)[];
+	content?: ToolResultContent[];
 	details?: unknown;
 	isError?: boolean;
 	terminate?: boolean;

@@ -9,9 +9,9 @@ import type {
 import {
 	type Context,
 	foldSystemMessages,
-	type ImageContent,
 	type Model,
 	type TextContent,
+	type ToolResultContent,
 	type ToolResultMessage,
 	toJsonSchema,
 	transformMessages,
@@ -90,18 +90,24 @@ export function toAiSdkPrompt(context: Context, model: Model): AiSdkPrompt {
 }
 
 function toToolResultOutput(message: ToolResultMessage): LanguageModelV3ToolResultOutput {
-	const hasImages = message.content.some((block) => block.type === "image");
-	if (!hasImages) {
+	const textOnly = message.content.every((block) => block.type === "text");
+	if (textOnly) {
 		const text = message.content.map((block) => (block as TextContent).text).join("\n");
 		return message.isError ? { type: "error-text", value: text } : { type: "text", value: text };
 	}
+	return { type: "content", value: message.content.map(toToolResultPart) };
+}
+
+/** A tool result block as an AI SDK content part: text, image data, or a file by data or URL. */
+function toToolResultPart(block: ToolResultContent) {
+	if (block.type === "text") return { type: "text" as const, text: block.text };
+	if (block.type === "image") return { type: "image-data" as const, data: block.data, mediaType: block.mimeType };
+	if (block.url !== undefined) return { type: "file-url" as const, url: block.url, mediaType: block.mimeType };
 	return {
-		type: "content",
-		value: message.content.map((block: TextContent | ImageContent) =>
-			block.type === "text"
-				? { type: "text" as const, text: block.text }
-				: { type: "image-data" as const, data: block.data, mediaType: block.mimeType },
-		),
+		type: "file-data" as const,
+		data: block.data ?? "",
+		mediaType: block.mimeType,
+		...(block.filename !== undefined ? { filename: block.filename } : {}),
 	};
 }
 

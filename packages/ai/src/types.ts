@@ -155,6 +155,12 @@ export interface AudioContent {
 /** What a user message may hold besides text and images. */
 export type UserContent = TextContent | ImageContent | FileContent | AudioContent;
 
+/**
+ * What a tool result may hold: text, images and files (a tool that fetches a PDF returns it as a
+ * file block). Each API carries files in tool results its own way; see docs/files.md.
+ */
+export type ToolResultContent = TextContent | ImageContent | FileContent;
+
 export interface ToolCall {
 	type: "toolCall";
 	id: string;
@@ -251,7 +257,7 @@ export interface ToolResultMessage<TDetails = unknown> {
 	role: "toolResult";
 	toolCallId: string;
 	toolName: string;
-	content: (TextContent | ImageContent)[];
+	content: ToolResultContent[];
 	details?: TDetails;
 	/**
 	 * Tokens and cost the tool itself spent (a tool that calls a model, an agent run as a tool). Not

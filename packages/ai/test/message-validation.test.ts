@@ -53,6 +53,30 @@ describe("validateMessage", () => {
 		for (const message of [user, assistant, toolResult]) expect(validateMessage(message)).toBe(message);
 	});
 
+	it("accepts a tool result holding a file block, and names a file block with both data and url", () => {
+		const toolResult = {
+			role: "toolResult",
+			toolCallId: "c1",
+			toolName: "fetch",
+			content: [
+				{ type: "text", text: "Fetched." },
+				{ type: "file", mimeType: "application/pdf", data: "JVBERg==", filename: "a.pdf" },
+			],
+			isError: false,
+			timestamp: 3,
+		};
+		expect(validateMessage(toolResult)).toBe(toolResult);
+		const both = { type: "file", mimeType: "application/pdf", data: "JVBERg==", url: "https://example.com/a.pdf" };
+		expect(failure(() => validateMessage({ ...toolResult, content: [both] }))).toEqual({
+			field: "message.content[0]",
+			message: "message.content[0] must have exactly one of data (base64) and url",
+		});
+		expect(
+			failure(() => validateMessage({ ...toolResult, content: [{ type: "audio", data: "", mimeType: "audio/wav" }] }))
+				.message,
+		).toBe('message.content[0].type "audio" is not allowed here (expected text, image, file)');
+	});
+
 	it("checks a system message inside the transcript: content, sections, tool changes", () => {
 		const system = {
 			role: "system",

@@ -27,6 +27,36 @@ export function isPdfFile(file: FileContent): boolean {
 	return baseMimeType(file.mimeType) === PDF_MIME_TYPE;
 }
 
+/**
+ * Office and other binary document formats, by media type, under the short names the APIs use
+ * (Bedrock's DocumentBlock `format`). Which API takes which is data in file-support.ts.
+ */
+export type DocumentFormat = "doc" | "docx" | "xls" | "xlsx" | "ppt" | "pptx" | "rtf" | "odt";
+
+const DOCUMENT_MIME_TYPES: Readonly<Record<string, DocumentFormat>> = {
+	"application/msword": "doc",
+	"application/vnd.openxmlformats-officedocument.wordprocessingml.document": "docx",
+	"application/vnd.ms-excel": "xls",
+	"application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": "xlsx",
+	"application/vnd.ms-powerpoint": "ppt",
+	"application/vnd.openxmlformats-officedocument.presentationml.presentation": "pptx",
+	"application/rtf": "rtf",
+	"application/vnd.oasis.opendocument.text": "odt",
+};
+
+/** The file's document format (Word, Excel, PowerPoint, RTF, OpenDocument text), or undefined. */
+export function documentFormatOf(file: FileContent): DocumentFormat | undefined {
+	return DOCUMENT_MIME_TYPES[baseMimeType(file.mimeType)];
+}
+
+/** What a document format is called in an error message ("a Word document"). */
+export function documentKindName(format: DocumentFormat): string {
+	if (format === "doc" || format === "docx") return "a Word document";
+	if (format === "xls" || format === "xlsx") return "an Excel spreadsheet";
+	if (format === "ppt" || format === "pptx") return "a PowerPoint presentation";
+	return format === "rtf" ? "an RTF document" : "an OpenDocument text";
+}
+
 export function isTextFile(file: FileContent): boolean {
 	const type = baseMimeType(file.mimeType);
 	return type.startsWith("text/") || TEXT_LIKE_MIME_TYPES.has(type) || type.endsWith("+json") || type.endsWith("+xml");
@@ -41,6 +71,8 @@ export function fileNameOf(file: FileContent): string {
 	if (type === "text/csv") return "document.csv";
 	if (type === "text/html") return "document.html";
 	if (type === "application/json") return "document.json";
+	const format = documentFormatOf(file);
+	if (format) return `document.${format}`;
 	return "document.txt";
 }
 
@@ -54,9 +86,21 @@ export function audioDataUrl(audio: AudioContent): string {
 	return `data:${baseMimeType(audio.mimeType)};base64,${audio.data}`;
 }
 
-/** Decodes base64 to bytes with the web platform's `atob` (present in Node ≥ 16, browsers and Workers). */
+/** Decodes base64 to a string of one character per byte, with the web platform's `atob` (Node ≥ 16, browsers, Workers). */
+export function base64ToBinaryString(data: string): string {
+	return atob(data);
+}
+
+/** How many bytes base64 data decodes to, without decoding it. */
+export function base64ByteLength(data: string): number {
+	let length = data.length;
+	while (length > 0 && data.charCodeAt(length - 1) === 61 /* "=" */) length--;
+	return Math.floor((length * 3) / 4);
+}
+
+/** Decodes base64 to bytes. */
 export function base64ToBytes(data: string): Uint8Array {
-	const binary = atob(data);
+	const binary = base64ToBinaryString(data);
 	const bytes = new Uint8Array(binary.length);
 	for (let index = 0; index < binary.length; index++) bytes[index] = binary.charCodeAt(index);
 	return bytes;

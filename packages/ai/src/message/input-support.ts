@@ -1,51 +1,20 @@
-// Which file and audio blocks a model can be sent, decided once for every API. A block the model
-// cannot read in the turn being asked about is an error before any request (silently dropping the
-// file the user is asking about would get a confident wrong answer); in earlier turns, after a
-// switch of model, transformMessages puts a visible note in its place (see omittedBlockNote).
+// Which file and audio blocks a model can be sent, decided once for every API from the model's
+// `input` flags and its API's row in file-support.ts. A block the model cannot read in the turn
+// being asked about is an error before any request (silently dropping the file the user is asking
+// about would get a confident wrong answer); in earlier turns, after a switch of model, and in tool
+// results, transformMessages puts a visible note in its place (see omittedBlockNote). The
+// providers' size, count and page limits are checked after (input-limits.ts).
 import type { Api, AudioContent, Context, FileContent, Message, Model } from "../types.js";
-import { audioFormatOf, fileNameOf, isPdfFile, isTextFile } from "./file-content.js";
-
-/**
- * Built-in APIs that cannot fetch a PDF from a URL: Chat Completions takes only inline data or
- * uploaded file ids (https://platform.openai.com/docs/guides/pdf-files), Bedrock Converse only
- * bytes or S3 locations (https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_DocumentSource.html).
- * The others do: Anthropic `document` url sources, Responses `input_file.file_url`, Gemini
- * `fileData`, Mistral `document_url` (https://docs.mistral.ai/capabilities/OCR/document_understanding). An API Keel does not know is trusted with the URL.
- */
-const NO_FILE_URL_APIS: ReadonlySet<string> = new Set(["openai-completions", "bedrock-converse-stream"]);
-
-/** Built-in APIs that read a text file given by URL themselves (Gemini's `fileData`). */
-const TEXT_URL_APIS: ReadonlySet<string> = new Set(["google-generative-ai", "google-vertex"]);
-
-/**
- * Built-in APIs without an audio input part: Anthropic Messages, the Responses API family and
- * Bedrock Converse. Chat Completions (`input_audio`, https://platform.openai.com/docs/guides/audio),
- * Gemini (`inlineData`, https://ai.google.dev/gemini-api/docs/audio) and Mistral (`input_audio`,
- * https://docs.mistral.ai/capabilities/audio/) carry it; an API Keel does not know goes by the
- * model's flag alone.
- */
-const NO_AUDIO_APIS: ReadonlySet<string> = new Set([
-	"anthropic-messages",
-	"openai-responses",
-	"azure-openai-responses",
-	"openai-codex-responses",
-	"bedrock-converse-stream",
-]);
-
-/** The built-in APIs, whose encoders handle text files given as data only (except TEXT_URL_APIS). */
-const BUILT_IN_APIS: ReadonlySet<string> = new Set([
-	...NO_AUDIO_APIS,
-	"openai-completions",
-	"google-generative-ai",
-	"google-vertex",
-	"mistral-conversations",
-]);
-
-/** Audio formats per API; an API not listed takes any audio/* type. */
-const AUDIO_FORMATS: Readonly<Record<string, readonly string[]>> = {
-	// https://platform.openai.com/docs/api-reference/chat/create (input_audio.format: wav, mp3)
-	"openai-completions": ["wav", "mp3"],
-};
+import {
+	audioFormatOf,
+	documentFormatOf,
+	documentKindName,
+	fileNameOf,
+	isPdfFile,
+	isTextFile,
+} from "./file-content.js";
+import { apisTakingDocument, fileSupportOf } from "./file-support.js";
+import { limitProblem, type SentBlock } from "./input-limits.js";
 
 /** Where a problem sits, for error messages: "message 3, block 2". */
 function place(messageIndex: number, blockIndex: number): string {
@@ -64,22 +33,39 @@ export function fileProblem(file: FileContent, model: Model<Api>): string | unde
 		return "a file block needs exactly one of data (base64) and url";
 	}
 	const name = fileNameOf(file);
+	const support = fileSupportOf(model.api);
 	if (isPdfFile(file)) {
 		if (!model.input.includes("pdf")) {
 			return `${modelName(model)} does not read PDF files ("${name}"): choose a model whose input includes "pdf", or extract the document's text and send that`;
 		}
-		if (file.url !== undefined && NO_FILE_URL_APIS.has(model.api)) {
+		if (file.url !== undefined && !support.fileUrls) {
 			return `the ${model.api} API cannot fetch a PDF from a URL ("${name}"): download it and pass its bytes as data (base64)`;
 		}
 		return undefined;
 	}
 	if (isTextFile(file)) {
-		if (file.data === undefined && BUILT_IN_APIS.has(model.api) && !TEXT_URL_APIS.has(model.api)) {
+		if (file.data === undefined && !support.textUrls) {
 			return `the ${model.api} API cannot fetch a text file from a URL ("${name}"): download it and pass its bytes as data (base64)`;
 		}
 		return undefined;
 	}
-	return `"${name}" is ${file.mimeType}, and file blocks take PDFs and text files only: convert it to PDF or text first`;
+	const format = documentFormatOf(file);
+	if (format === undefined) {
+		return `"${name}" is ${file.mimeType}, which no API takes as a file: convert it to PDF or text first`;
+	}
+	const kind = documentKindName(format);
+	if (!support.documents.includes(format)) {
+		const others = apisTakingDocument(format);
+		const instead = others.length > 0 ? `, or use an API that takes it (${others.join(", ")})` : "";
+		return `"${name}" is ${kind}, which the ${model.api} API does not take: convert it to PDF or extract its text${instead}`;
+	}
+	if (!model.input.includes("pdf")) {
+		return `${modelName(model)} does not read documents ("${name}" is ${kind}): choose a model whose input includes "pdf", or extract the document's text and send that`;
+	}
+	if (file.url !== undefined && !support.fileUrls) {
+		return `the ${model.api} API cannot fetch a document from a URL ("${name}"): download it and pass its bytes as data (base64)`;
+	}
+	return undefined;
 }
 
 /** Why the model cannot be sent this audio, or undefined when it can. */
@@ -87,15 +73,15 @@ export function audioProblem(audio: AudioContent, model: Model<Api>): string | u
 	if (typeof audio.mimeType !== "string" || typeof audio.data !== "string") {
 		return 'an audio block needs data (base64) and a mimeType such as "audio/wav"';
 	}
-	if (NO_AUDIO_APIS.has(model.api)) {
+	const formats = fileSupportOf(model.api).audio;
+	if (formats === "none") {
 		return `the ${model.api} API takes no audio (${modelName(model)}): choose a model whose input includes "audio" on an API that carries it (OpenAI Chat Completions, Gemini, Mistral), or send a transcript`;
 	}
 	if (!model.input.includes("audio")) {
 		return `${modelName(model)} does not read audio: choose a model whose input includes "audio", or send a transcript`;
 	}
-	const formats = AUDIO_FORMATS[model.api];
 	const format = audioFormatOf(audio);
-	if (formats && (format === undefined || !formats.includes(format))) {
+	if (formats !== "any" && (format === undefined || !formats.includes(format))) {
 		return `the ${model.api} API takes ${formats.join(" and ")} audio, got ${audio.mimeType}: convert the audio first`;
 	}
 	return undefined;
@@ -124,11 +110,15 @@ export function currentTurnStart(messages: readonly Message[]): number {
 
 /**
  * The first file or audio block of the current turn the model cannot take, as an error message
- * naming the model, the block and what to do; undefined when every block can go.
+ * naming the model, the block and what to do; then the first provider limit (size, count, pages)
+ * the request's files break (input-limits.ts); undefined when every block can go. A tool result's
+ * file the model cannot take is not a problem: it becomes a note (see transformMessages), so the
+ * agent reads why and goes on.
  */
 export function findInputProblem(model: Model<Api>, context: Context): string | undefined {
 	const messages = Array.isArray(context?.messages) ? context.messages : [];
-	for (let index = currentTurnStart(messages); index < messages.length; index++) {
+	const turnStart = currentTurnStart(messages);
+	for (let index = turnStart; index < messages.length; index++) {
 		const message = messages[index];
 		if (message?.role !== "user" || !Array.isArray(message.content)) continue;
 		for (let blockIndex = 0; blockIndex < message.content.length; blockIndex++) {
@@ -137,7 +127,24 @@ export function findInputProblem(model: Model<Api>, context: Context): string | 
 			if (problem) return `Cannot send ${block.type} (${place(index, blockIndex)}): ${problem}.`;
 		}
 	}
-	return undefined;
+	return limitProblem(model, sentBlocks(messages, model));
+}
+
+/** The file and image blocks the request will carry: those not replaced by a note. */
+function sentBlocks(messages: readonly Message[], model: Model<Api>): SentBlock[] {
+	const sent: SentBlock[] = [];
+	const images = model.input.includes("image");
+	messages.forEach((message, messageIndex) => {
+		if ((message?.role !== "user" && message?.role !== "toolResult") || !Array.isArray(message.content)) return;
+		message.content.forEach((block, blockIndex) => {
+			if (block?.type === "image" && images && typeof block.data === "string") {
+				sent.push({ block, messageIndex, blockIndex });
+			} else if (block?.type === "file" && fileProblem(block, model) === undefined) {
+				sent.push({ block, messageIndex, blockIndex });
+			}
+		});
+	});
+	return sent;
 }
 
 /** Put in place of a file or audio block of an earlier turn that the model cannot take. */

@@ -95,7 +95,8 @@ export function transformMessages(
 			// No open call of the turn before: a duplicate, a result of a dropped turn, or an orphan.
 			if (index === -1) continue;
 			pending.splice(index, 1);
-			output.push(toolCallId === message.toolCallId ? message : { ...message, toolCallId });
+			const readable = withoutUnreadableFiles(message, targetModel);
+			output.push(toolCallId === readable.toolCallId ? readable : { ...readable, toolCallId });
 			if (pending.length === 0) releaseHeld();
 			continue;
 		}
@@ -141,6 +142,21 @@ function withoutUnreadableBlocks(message: UserMessage, model: Model<Api>): UserM
 	let changed = false;
 	const content = message.content.map((block) => {
 		if ((block.type !== "file" && block.type !== "audio") || blockProblem(block, model) === undefined) return block;
+		changed = true;
+		return { type: "text" as const, text: omittedBlockNote(block) };
+	});
+	return changed ? { ...message, content } : message;
+}
+
+/**
+ * A tool result with each file block the model cannot take replaced by a note, in every turn: the
+ * tool chose the file, not the user, so the model reads why it is missing and can try another way.
+ */
+function withoutUnreadableFiles(message: ToolResultMessage, model: Model<Api>): ToolResultMessage {
+	if (!Array.isArray(message.content)) return message;
+	let changed = false;
+	const content = message.content.map((block) => {
+		if (block.type !== "file" || blockProblem(block, model) === undefined) return block;
 		changed = true;
 		return { type: "text" as const, text: omittedBlockNote(block) };
 	});

@@ -84,7 +84,7 @@ export interface MessageValidationOptions {
 /** The content block types Keel knows. */
 export type ContentBlockType = "text" | "image" | "file" | "audio" | "thinking" | "toolCall";
 const USER_BLOCKS: readonly ContentBlockType[] = ["text", "image", "file", "audio"];
-const TOOL_RESULT_BLOCKS: readonly ContentBlockType[] = ["text", "image"];
+const TOOL_RESULT_BLOCKS: readonly ContentBlockType[] = ["text", "image", "file"];
 const ASSISTANT_BLOCKS: readonly ContentBlockType[] = ["text", "thinking", "toolCall"];
 
 /**

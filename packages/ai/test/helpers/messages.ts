@@ -1,14 +1,7 @@
 // Message literals the provider tests build again and again: an assistant turn with zero usage
 // (from createEmptyAssistantMessage, so the usage shape is written once), a user turn, a tool result.
 
-import type {
-	AssistantMessage,
-	ImageContent,
-	TextContent,
-	ToolResultMessage,
-	Usage,
-	UserMessage,
-} from "../../src/types.js";
+import type { AssistantMessage, ToolResultMessage, Usage, UserMessage } from "../../src/types.js";
 import { createEmptyAssistantMessage } from "../../src/utils/event-stream.js";
 
 /** Zero tokens and zero cost, a fresh object each call (tests may mutate it). */
@@ -43,7 +36,7 @@ export function userMessage(content: UserMessage["content"], timestamp = 1): Use
 
 export function toolResultMessage(
 	toolCallId: string,
-	content: (TextContent | ImageContent)[],
+	content: ToolResultMessage["content"],
 	options: { toolName?: string; isError?: boolean; timestamp?: number } = {},
 ): ToolResultMessage {
 	return {

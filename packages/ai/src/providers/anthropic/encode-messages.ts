@@ -1,11 +1,11 @@
 import type Anthropic from "@anthropic-ai/sdk";
 import {
+	attachmentOnlyText,
 	IMAGE_OMITTED_NOTE,
-	IMAGE_ONLY_TOOL_RESULT_TEXT,
 	modelAcceptsImages,
 	splitToolResultContent,
 } from "../../message/encode-content.js";
-import { decodeTextFile, fileNameOf, isPdfFile } from "../../message/file-content.js";
+import { decodeTextFile, fileNameOf, isPdfFile, isTextFile } from "../../message/file-content.js";
 import type {
 	Api,
 	AssistantMessage,
@@ -55,6 +55,10 @@ function encodeImage(image: ImageContent, model: Model<Api>): ImageBlockParam | 
  */
 function encodeFile(file: FileContent): DocumentBlockParam {
 	const title = fileNameOf(file);
+	if (!isPdfFile(file) && !isTextFile(file)) {
+		// Checked before the call (input-support.ts); reached only when the encoder is used directly.
+		throw new Error(`Anthropic documents hold PDFs and text only; convert "${title}" (${file.mimeType}) first`);
+	}
 	if (!isPdfFile(file)) {
 		return {
 			type: "document",
@@ -126,19 +130,26 @@ function encodeAssistantContent(message: AssistantMessage): ContentBlockParam[] 
 	return blocks;
 }
 
+/**
+ * A tool result: its text alone as a string, or with images and files as blocks. `tool_result`
+ * content takes text, image and document blocks (https://docs.claude.com/en/api/messages), so a
+ * PDF or text file a tool returned goes as a `document` the same way a user's would.
+ */
 function encodeToolResult(message: ToolResultMessage, model: Model<Api>): ToolResultBlockParam {
-	const { texts, text, images } = splitToolResultContent(message);
+	const parts = splitToolResultContent(message);
+	const { texts, text, images, files } = parts;
 	const result: ToolResultBlockParam = { type: "tool_result", tool_use_id: message.toolCallId };
-	if (images.length === 0) {
+	if (images.length === 0 && files.length === 0) {
 		// An empty result is sent without `content` (the field is optional), never as an empty text.
 		if (text !== "") result.content = sanitizeSurrogates(text);
 	} else {
-		const blocks: (TextBlockParam | ImageBlockParam)[] = texts.map((part) => ({
+		const blocks: (TextBlockParam | ImageBlockParam | DocumentBlockParam)[] = texts.map((part) => ({
 			type: "text",
 			text: sanitizeSurrogates(part.text),
 		}));
-		if (blocks.length === 0) blocks.push({ type: "text", text: IMAGE_ONLY_TOOL_RESULT_TEXT });
+		if (blocks.length === 0) blocks.push({ type: "text", text: attachmentOnlyText(parts) });
 		for (const image of images) blocks.push(encodeImage(image, model));
+		for (const file of files) blocks.push(encodeFile(file));
 		result.content = blocks;
 	}
 	if (message.isError) result.is_error = true;

@@ -1,10 +1,10 @@
 import {
+	attachmentOnlyText,
 	IMAGE_OMITTED_NOTE,
-	IMAGE_ONLY_TOOL_RESULT_TEXT,
 	modelAcceptsImages,
 	splitToolResultContent,
 } from "../../message/encode-content.js";
-import { baseMimeType, fileNameOf } from "../../message/file-content.js";
+import { baseMimeType, documentFormatOf, fileNameOf } from "../../message/file-content.js";
 import type {
 	AssistantMessage,
 	BedrockConverseCompat,
@@ -20,6 +20,7 @@ import type {
 	BedrockMessage,
 	CachePointBlock,
 	ContentBlock,
+	DocumentBlock,
 	DocumentFormat,
 	DocumentType,
 	ImageBlock,
@@ -59,13 +60,24 @@ function encodeImage(image: ImageContent, model: BedrockModel): ContentBlock {
 
 // Converse names a document's format, not its media type; formats per
 // https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_DocumentBlock.html
-const DOCUMENT_FORMATS: Record<string, DocumentFormat> = {
+const TEXT_DOCUMENT_FORMATS: Record<string, DocumentFormat> = {
 	"application/pdf": "pdf",
 	"text/plain": "txt",
 	"text/markdown": "md",
 	"text/csv": "csv",
 	"text/html": "html",
 };
+
+/** A file's Converse document format: PDF, Word and Excel by their own, other text types as txt. */
+function documentFormat(file: FileContent): DocumentFormat {
+	const format = documentFormatOf(file);
+	// Only the formats file-support.ts lists for Bedrock reach here (the rest are refused before the call).
+	if (format === "doc" || format === "docx" || format === "xls" || format === "xlsx") return format;
+	if (format !== undefined) {
+		throw new Error(`Bedrock Converse takes no ${format} documents; convert "${fileNameOf(file)}" to PDF first`);
+	}
+	return TEXT_DOCUMENT_FORMATS[baseMimeType(file.mimeType)] ?? "txt";
+}
 
 /**
  * A document name Converse accepts: it allows only alphanumerics, single whitespace characters,
@@ -85,20 +97,20 @@ function documentName(file: FileContent, used: Set<string>): string {
 }
 
 /** A file as a `document` block of bytes; text types other than the listed ones go as txt. */
-function encodeFile(file: FileContent, usedNames: Set<string>): ContentBlock {
+function encodeFile(file: FileContent, usedNames: Set<string>): { document: DocumentBlock } {
 	if (file.data === undefined) {
 		throw new Error(`Bedrock Converse cannot fetch "${fileNameOf(file)}" from a URL; pass its bytes as data (base64)`);
 	}
-	const format = DOCUMENT_FORMATS[baseMimeType(file.mimeType)] ?? "txt";
-	return { document: { format, name: documentName(file, usedNames), source: { bytes: file.data } } };
+	return {
+		document: { format: documentFormat(file), name: documentName(file, usedNames), source: { bytes: file.data } },
+	};
 }
 
-function encodeUserContent(message: UserMessage, model: BedrockModel): ContentBlock[] {
+function encodeUserContent(message: UserMessage, model: BedrockModel, documentNames: Set<string>): ContentBlock[] {
 	if (typeof message.content === "string") {
 		return isBlank(message.content) ? [] : [{ text: sanitizeSurrogates(message.content) }];
 	}
 	const blocks: ContentBlock[] = [];
-	const documentNames = new Set<string>();
 	for (const part of message.content) {
 		if (part.type === "text") {
 			if (!isBlank(part.text)) blocks.push({ text: sanitizeSurrogates(part.text) });
@@ -145,17 +157,29 @@ function encodeAssistantContent(message: AssistantMessage, compat: Compat): Cont
 	return blocks;
 }
 
-function encodeToolResult(message: ToolResultMessage, model: BedrockModel, compat: Compat): ContentBlock[] {
-	const { texts, text, images } = splitToolResultContent(message);
+/**
+ * A tool result as a `toolResult` block: its text, images and files, which Converse takes as
+ * `document` blocks inside the result (ToolResultContentBlock, see wire-types.ts).
+ */
+function encodeToolResult(
+	message: ToolResultMessage,
+	model: BedrockModel,
+	compat: Compat,
+	documentNames: Set<string>,
+): ContentBlock[] {
+	const parts = splitToolResultContent(message);
+	const { texts, text, images, files } = parts;
 	if (!compat.supportsToolUse) {
 		const label = message.isError ? "Tool error" : "Tool result";
-		return [{ text: `[${label} ${message.toolName}: ${sanitizeSurrogates(text)}]` }];
+		const names = files.map((file) => ` (file "${fileNameOf(file)}" omitted: this model does not accept it)`).join("");
+		return [{ text: `[${label} ${message.toolName}: ${sanitizeSurrogates(text)}${names}]` }];
 	}
 	const content: ToolResultContentBlock[] = texts
 		.filter((part) => !isBlank(part.text))
 		.map((part) => ({ text: sanitizeSurrogates(part.text) }));
-	if (content.length === 0) content.push({ text: images.length > 0 ? IMAGE_ONLY_TOOL_RESULT_TEXT : "" });
+	if (content.length === 0) content.push({ text: attachmentOnlyText(parts) });
 	for (const image of images) content.push(encodeImage(image, model) as ToolResultContentBlock);
+	for (const file of files) content.push(encodeFile(file, documentNames));
 	return [{ toolResult: { toolUseId: message.toolCallId, content, status: message.isError ? "error" : "success" } }];
 }
 
@@ -181,12 +205,18 @@ export function encodeBedrockMessages(
 		if (last && last.role === role) last.content = [...(last.content ?? []), ...content];
 		else encoded.push({ role, content });
 	};
+	// Document names must differ within one Converse message, which may join several of ours.
+	let documentNames = new Set<string>();
+	const namesFor = (role: "user" | "assistant") => {
+		if (encoded[encoded.length - 1]?.role !== role) documentNames = new Set<string>();
+		return documentNames;
+	};
 	for (const message of messages) {
 		// System messages were folded into the `system` blocks by the caller (foldSystemMessages).
 		if (message.role === "system") continue;
-		if (message.role === "user") append("user", encodeUserContent(message, model));
+		if (message.role === "user") append("user", encodeUserContent(message, model, namesFor("user")));
 		else if (message.role === "assistant") append("assistant", encodeAssistantContent(message, compat));
-		else append("user", encodeToolResult(message, model, compat));
+		else append("user", encodeToolResult(message, model, compat, namesFor("user")));
 	}
 	if (cachePoint) {
 		for (let index = encoded.length - 1; index >= 0; index--) {

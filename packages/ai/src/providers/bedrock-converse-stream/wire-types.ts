@@ -31,7 +31,12 @@ export interface DocumentBlock {
 	source: { bytes: string };
 }
 
-export type ToolResultContentBlock = { text: string } | { image: ImageBlock } | { json: DocumentType };
+/** @see https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ToolResultContentBlock.html */
+export type ToolResultContentBlock =
+	| { text: string }
+	| { image: ImageBlock }
+	| { document: DocumentBlock }
+	| { json: DocumentType };
 
 /** @see https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ContentBlock.html */
 export type ContentBlock =

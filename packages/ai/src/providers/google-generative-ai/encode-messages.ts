@@ -3,12 +3,12 @@
 // @see https://ai.google.dev/gemini-api/docs/thought-signatures
 
 import {
+	attachmentOnlyText,
 	IMAGE_OMITTED_NOTE,
-	IMAGE_ONLY_TOOL_RESULT_TEXT,
 	modelAcceptsImages,
 	splitToolResultContent,
 } from "../../message/encode-content.js";
-import { baseMimeType, isPdfFile, textFileAsText } from "../../message/file-content.js";
+import { baseMimeType, isPdfFile, isTextFile, textFileAsText } from "../../message/file-content.js";
 import { sanitizeToolCallIdCharacters } from "../../message/tool-call-ids.js";
 import type {
 	Api,
@@ -32,6 +32,9 @@ export const SKIP_THOUGHT_SIGNATURE = "skip_thought_signature_validator";
 
 /** Introduces the images of tool results for models that take no images inside a function response. */
 export const TOOL_RESULT_IMAGE_TEXT = "Tool result image:";
+
+/** Introduces the files (and any images) of tool results sent in a user turn. */
+export const TOOL_RESULT_FILE_TEXT = "Tool result file:";
 
 const BASE64 = /^[A-Za-z0-9+/_-]+={0,2}$/;
 
@@ -120,28 +123,41 @@ function encodeModelParts(message: AssistantMessage, model: Model<Api>): GeminiP
 	return parts;
 }
 
-/** One tool result as a function response part, plus its images for models that cannot nest them. */
-function encodeToolResult(message: ToolResultMessage, model: Model<Api>): { part: GeminiPart; images: GeminiPart[] } {
-	const { text, images } = splitToolResultContent(message);
+/**
+ * One tool result as a function response part, plus the attachments to send in a user turn after
+ * the responses. A text file goes into the response's text. Gemini 3 takes images and PDFs inside
+ * the function response (https://ai.google.dev/gemini-api/docs/function-calling, "Multimodal
+ * function responses"); older models, and files given by URL (the Gemini API takes no `fileData`
+ * there), read them from the user turn.
+ */
+function encodeToolResult(
+	message: ToolResultMessage,
+	model: Model<Api>,
+): { part: GeminiPart; attachments: GeminiPart[] } {
+	const parts = splitToolResultContent(message);
+	const { images } = parts;
 	const acceptsImages = modelAcceptsImages(model);
-	const output = sanitizeSurrogates(text !== "" ? text : images.length > 0 ? IMAGE_ONLY_TOOL_RESULT_TEXT : "");
+	const textFiles = parts.files.filter((file) => isTextFile(file) && file.data !== undefined);
+	const documents = parts.files.filter((file) => !textFiles.includes(file));
+	const notes = images.length > 0 && !acceptsImages ? [IMAGE_OMITTED_NOTE] : [];
+	let output = [parts.text, ...textFiles.map((file) => textFileAsText(file).text), ...notes]
+		.filter((part) => part !== "")
+		.join("\n");
+	if (output === "") output = attachmentOnlyText({ ...parts, images: acceptsImages ? images : [] });
+	output = sanitizeSurrogates(output);
 	const part: GeminiPart = {
 		functionResponse: { name: message.toolName, response: message.isError ? { error: output } : { output } },
 	};
 	if (sendsToolCallIds(model)) part.functionResponse!.id = message.toolCallId;
-	if (images.length === 0) return { part, images: [] };
-	if (!acceptsImages) {
-		part.functionResponse!.response = message.isError
-			? { error: `${output}\n${IMAGE_OMITTED_NOTE}` }
-			: { output: `${output}\n${IMAGE_OMITTED_NOTE}` };
-		return { part, images: [] };
-	}
-	// Gemini 3 takes images inside the function response; older models read them from a user turn.
+	const sentImages = acceptsImages ? images.map(imagePart) : [];
+	const sentDocuments = documents.map(filePart);
 	if (usesThinkingLevels(model)) {
-		part.functionResponse!.parts = images.map((image) => ({ inlineData: imagePart(image).inlineData! }));
-		return { part, images: [] };
+		// Inline data nests in the response; a file URI still goes in the user turn.
+		const nested = [...sentImages, ...sentDocuments].filter((item) => item.inlineData !== undefined);
+		if (nested.length > 0) part.functionResponse!.parts = nested.map((item) => ({ inlineData: item.inlineData! }));
+		return { part, attachments: sentDocuments.filter((item) => item.inlineData === undefined) };
 	}
-	return { part, images: images.map(imagePart) };
+	return { part, attachments: [...sentImages, ...sentDocuments] };
 }
 
 /**
@@ -164,16 +180,21 @@ export function encodeGeminiContents(messages: readonly Message[], model: Model<
 			if (parts.length > 0) contents.push({ role: "model", parts });
 		} else {
 			const responses: GeminiPart[] = [];
-			const images: GeminiPart[] = [];
+			const attachments: GeminiPart[] = [];
 			while (index < messages.length && messages[index].role === "toolResult") {
 				const encoded = encodeToolResult(messages[index] as ToolResultMessage, model);
 				responses.push(encoded.part);
-				images.push(...encoded.images);
+				attachments.push(...encoded.attachments);
 				index++;
 			}
 			index--;
 			contents.push({ role: "user", parts: responses });
-			if (images.length > 0) contents.push({ role: "user", parts: [{ text: TOOL_RESULT_IMAGE_TEXT }, ...images] });
+			if (attachments.length > 0) {
+				const intro = attachments.some((item) => item.fileData || item.inlineData?.mimeType === "application/pdf")
+					? TOOL_RESULT_FILE_TEXT
+					: TOOL_RESULT_IMAGE_TEXT;
+				contents.push({ role: "user", parts: [{ text: intro }, ...attachments] });
+			}
 		}
 	}
 	return contents;

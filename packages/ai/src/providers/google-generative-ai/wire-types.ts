@@ -25,7 +25,7 @@ export interface GeminiFunctionResponse {
 	name: string;
 	response: Record<string, unknown>;
 	id?: string;
-	/** Images returned by the function (Gemini 3 and later). */
+	/** Images and PDFs returned by the function (Gemini 3 and later). */
 	parts?: { inlineData: GeminiInlineData }[];
 }
 

@@ -1,6 +1,6 @@
 import {
+	attachmentOnlyText,
 	IMAGE_OMITTED_NOTE,
-	IMAGE_ONLY_TOOL_RESULT_TEXT,
 	imageDataUrl,
 	modelAcceptsImages,
 	splitToolResultContent,
@@ -10,6 +10,7 @@ import { transformMessages } from "../../message/transform-messages.js";
 import type {
 	Api,
 	AssistantMessage,
+	FileContent,
 	ImageContent,
 	Message,
 	Model,
@@ -21,6 +22,7 @@ import { sanitizeSurrogates } from "../../utils/sanitize-unicode.js";
 import { normalizeMistralToolCallId } from "./tool-call-id.js";
 import type {
 	MistralAssistantMessage,
+	MistralDocumentChunk,
 	MistralImageChunk,
 	MistralMessage,
 	MistralTextChunk,
@@ -69,15 +71,17 @@ function encodeUserMessage(message: UserMessage, acceptsImages: boolean): Mistra
 
 function encodeUserBlock(block: UserContent, acceptsImages: boolean): MistralUserChunk {
 	if (block.type === "text") return { type: "text", text: sanitizeSurrogates(block.text) };
-	if (block.type === "file") {
-		// A PDF as document_url (a URL or a data: URL); a text file as text, which every model reads.
-		if (!isPdfFile(block)) return { type: "text", text: sanitizeSurrogates(textFileAsText(block).text) };
-		const url = block.url ?? fileDataUrl({ ...block, data: block.data ?? "" });
-		return { type: "document_url", document_url: url, document_name: fileNameOf(block) };
-	}
+	if (block.type === "file") return encodeFile(block);
 	if (block.type === "audio") return { type: "input_audio", input_audio: block.data };
 	if (!acceptsImages) return { type: "text", text: IMAGE_OMITTED_NOTE };
 	return imageChunk(block);
+}
+
+/** A PDF as document_url (a URL or a data: URL); a text file as text, which every model reads. */
+function encodeFile(file: FileContent): MistralTextChunk | MistralDocumentChunk {
+	if (!isPdfFile(file)) return { type: "text", text: sanitizeSurrogates(textFileAsText(file).text) };
+	const url = file.url ?? fileDataUrl({ ...file, data: file.data ?? "" });
+	return { type: "document_url", document_url: url, document_name: fileNameOf(file) };
 }
 
 function imageChunk(image: ImageContent): MistralImageChunk {
@@ -118,19 +122,26 @@ function encodeAssistantMessage(message: AssistantMessage): MistralAssistantMess
 
 /**
  * A tool result is one `tool` message naming its call and its tool. Errors are marked in the text
- * (the API has no error flag); images go with the text as chunks for a model that reads images,
- * and become a note for one that does not.
+ * (the API has no error flag); images and files go with the text as chunks (the tool message takes
+ * the user message's chunk types, https://docs.mistral.ai/api/#tag/chat), images becoming a note
+ * for a model that reads none.
  */
 function encodeToolResult(message: ToolResultMessage, acceptsImages: boolean): MistralToolMessage {
-	const { text, images } = splitToolResultContent(message);
+	const parts = splitToolResultContent(message);
+	const { text, images, files } = parts;
+	const sentImages = acceptsImages ? images : [];
 	let body = text;
 	if (images.length > 0 && !acceptsImages) body = text ? `${text}\n${IMAGE_OMITTED_NOTE}` : IMAGE_OMITTED_NOTE;
-	else if (!text) body = images.length > 0 ? IMAGE_ONLY_TOOL_RESULT_TEXT : EMPTY_TOOL_RESULT_TEXT;
+	else if (!text) body = attachmentOnlyText(parts) || EMPTY_TOOL_RESULT_TEXT;
 	if (message.isError) body = `[tool error] ${body}`;
 	const base = { role: "tool" as const, tool_call_id: message.toolCallId, name: message.toolName };
-	if (images.length === 0 || !acceptsImages) return { ...base, content: sanitizeSurrogates(body) };
+	if (sentImages.length === 0 && files.length === 0) return { ...base, content: sanitizeSurrogates(body) };
 	return {
 		...base,
-		content: [{ type: "text", text: sanitizeSurrogates(body) }, ...images.map(imageChunk)],
+		content: [
+			{ type: "text", text: sanitizeSurrogates(body) },
+			...sentImages.map(imageChunk),
+			...files.map(encodeFile),
+		],
 	};
 }

@@ -68,7 +68,8 @@ export interface MistralToolMessage {
 	role: "tool";
 	tool_call_id: string;
 	name: string;
-	content: string | (MistralTextChunk | MistralImageChunk)[];
+	/** Text, or chunks: the API's tool message content takes the same chunk types as a user message's. */
+	content: string | (MistralTextChunk | MistralImageChunk | MistralDocumentChunk)[];
 }
 
 export type MistralMessage = MistralSystemMessage | MistralUserMessage | MistralAssistantMessage | MistralToolMessage;

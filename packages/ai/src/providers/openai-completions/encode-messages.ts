@@ -1,4 +1,5 @@
 import {
+	FILE_ONLY_TOOL_RESULT_TEXT,
 	IMAGE_OMITTED_NOTE,
 	IMAGE_ONLY_TOOL_RESULT_TEXT,
 	imageDataUrl,
@@ -6,7 +7,14 @@ import {
 	parseJsonSignature,
 	splitToolResultContent,
 } from "../../message/encode-content.js";
-import { audioFormatOf, fileDataUrl, fileNameOf, isPdfFile, textFileAsText } from "../../message/file-content.js";
+import {
+	audioFormatOf,
+	fileDataUrl,
+	fileNameOf,
+	isPdfFile,
+	isTextFile,
+	textFileAsText,
+} from "../../message/file-content.js";
 import { normalizeOpenAICompletionsToolCallId } from "../../message/tool-call-ids.js";
 import { transformMessages } from "../../message/transform-messages.js";
 import type {
@@ -37,6 +45,7 @@ import {
 } from "./wire-types.js";
 
 export const TOOL_RESULT_IMAGES_INTRO = "Attached image(s) from tool result:";
+export const TOOL_RESULT_FILES_INTRO = "Attached file(s) from tool result:";
 export const ASSISTANT_AFTER_TOOL_RESULT_TEXT = "I have processed the tool results.";
 
 interface EncodeMessagesInput {
@@ -187,8 +196,10 @@ function reasoningFieldOf(block: ThinkingContent): ReasoningField {
 }
 
 /**
- * Chat Completions tool messages hold text only, so images from a run of results are collected
- * into one user message after the run (for models that accept images; otherwise a note stands in).
+ * Chat Completions tool messages hold text only (https://platform.openai.com/docs/api-reference/chat/create,
+ * tool message `content`), so a text file a tool returned goes into its text, and images and PDFs
+ * from a run of results are collected into one user message after the run, as images are
+ * (for models that accept images; otherwise a note stands in for each image).
  */
 function encodeToolResults(
 	results: readonly ToolResultMessage[],
@@ -197,13 +208,17 @@ function encodeToolResults(
 ): { toolMessages: ChatToolMessage[]; imagesMessage?: ChatUserMessage } {
 	const toolMessages: ChatToolMessage[] = [];
 	const images: ImageContent[] = [];
+	const documents: FileContent[] = [];
 	for (const result of results) {
-		const { text, images: resultImages } = splitToolResultContent(result);
-		let content = text;
-		if (resultImages.length > 0 && !acceptsImages) {
-			content = text ? `${text}\n${IMAGE_OMITTED_NOTE}` : IMAGE_OMITTED_NOTE;
-		} else if (!text) {
-			content = resultImages.length > 0 ? IMAGE_ONLY_TOOL_RESULT_TEXT : "";
+		const parts = splitToolResultContent(result);
+		const { images: resultImages } = parts;
+		const textFiles = parts.files.filter(isTextFile).map((file) => textFileAsText(file).text);
+		const attached = parts.files.filter((file) => !isTextFile(file));
+		const notes = resultImages.length > 0 && !acceptsImages ? [IMAGE_OMITTED_NOTE] : [];
+		let content = [parts.text, ...textFiles, ...notes].filter((part) => part !== "").join("\n");
+		if (content === "") {
+			content =
+				attached.length > 0 ? FILE_ONLY_TOOL_RESULT_TEXT : resultImages.length > 0 ? IMAGE_ONLY_TOOL_RESULT_TEXT : "";
 		}
 		const message: ChatToolMessage = {
 			role: "tool",
@@ -213,9 +228,12 @@ function encodeToolResults(
 		if (compat.requiresToolResultName) message.name = result.toolName;
 		toolMessages.push(message);
 		if (acceptsImages) images.push(...resultImages);
+		documents.push(...attached);
 	}
-	if (images.length === 0) return { toolMessages };
-	const parts: ChatContentPart[] = [{ type: "text", text: TOOL_RESULT_IMAGES_INTRO } satisfies ChatTextPart];
+	if (images.length === 0 && documents.length === 0) return { toolMessages };
+	const intro = documents.length > 0 ? TOOL_RESULT_FILES_INTRO : TOOL_RESULT_IMAGES_INTRO;
+	const parts: ChatContentPart[] = [{ type: "text", text: intro } satisfies ChatTextPart];
 	for (const image of images) parts.push(imagePart(image));
+	for (const document of documents) parts.push(encodeFile(document));
 	return { toolMessages, imagesMessage: { role: "user", content: parts } };
 }

@@ -1,18 +1,20 @@
 import type {
 	ResponseFunctionCallOutputItemList,
 	ResponseInputContent,
+	ResponseInputFile,
 	ResponseInputItem,
+	ResponseInputText,
 	ResponseReasoningItem,
 } from "openai/resources/responses/responses";
 import {
+	attachmentOnlyText,
 	IMAGE_OMITTED_NOTE,
-	IMAGE_ONLY_TOOL_RESULT_TEXT,
 	imageDataUrl,
 	modelAcceptsImages,
 	parseJsonSignature,
 	splitToolResultContent,
 } from "../../message/encode-content.js";
-import { fileDataUrl, fileNameOf, isPdfFile, textFileAsText } from "../../message/file-content.js";
+import { fileDataUrl, fileNameOf, isTextFile, textFileAsText } from "../../message/file-content.js";
 import { hashToAlphanumeric, parseResponsesToolCallId } from "../../message/tool-call-ids.js";
 import type {
 	Api,
@@ -80,11 +82,12 @@ function encodeUserMessage(message: UserMessage, model: Model<Api>): ResponseInp
 }
 
 /**
- * A PDF as `input_file` with inline `file_data` (a data URL) and its name, or with `file_url`
- * (https://platform.openai.com/docs/guides/pdf-files); a text file as `input_text`.
+ * A PDF or document (Word, Excel, PowerPoint, …) as `input_file` with inline `file_data` (a data
+ * URL) and its name, or with `file_url` (https://developers.openai.com/api/docs/guides/file-inputs);
+ * a text file as `input_text`, the decoded text in a `<file>` tag.
  */
-function encodeFile(file: FileContent): ResponseInputContent {
-	if (!isPdfFile(file)) return { type: "input_text", text: sanitizeSurrogates(textFileAsText(file).text) };
+function encodeFile(file: FileContent): ResponseInputText | ResponseInputFile {
+	if (isTextFile(file)) return { type: "input_text", text: sanitizeSurrogates(textFileAsText(file).text) };
 	if (file.url !== undefined) return { type: "input_file", file_url: file.url };
 	return { type: "input_file", file_data: fileDataUrl({ ...file, data: file.data ?? "" }), filename: fileNameOf(file) };
 }
@@ -155,18 +158,28 @@ function outputMessageId(id: string | undefined, assistantIndex: number, blockIn
 	return id.length > 64 ? `msg_${hashToAlphanumeric(id, 16)}` : id;
 }
 
+/**
+ * A tool result as `function_call_output`: its text as a string, or with images and files as an
+ * output list of `input_text`, `input_image` and `input_file` items, which the output field takes
+ * (https://platform.openai.com/docs/api-reference/responses/create, function_call_output.output).
+ */
 function encodeToolResult(message: ToolResultMessage, model: Model<Api>): ResponseInputItem {
 	const callId = parseResponsesToolCallId(message.toolCallId).callId;
 	const parts = splitToolResultContent(message);
-	const { images } = parts;
+	const { images, files } = parts;
 	const text = sanitizeSurrogates(parts.text);
-	if (images.length > 0 && modelAcceptsImages(model)) {
+	const sendImages = images.length > 0 && modelAcceptsImages(model);
+	const notes = sendImages ? [] : images.map(() => IMAGE_OMITTED_NOTE);
+	if (sendImages || files.length > 0) {
 		const output: ResponseFunctionCallOutputItemList = [];
-		output.push({ type: "input_text", text: text === "" ? IMAGE_ONLY_TOOL_RESULT_TEXT : text });
-		for (const image of images) output.push({ type: "input_image", detail: "auto", image_url: imageDataUrl(image) });
+		const intro = [text, ...notes].filter((part) => part !== "").join("\n");
+		output.push({ type: "input_text", text: intro === "" ? attachmentOnlyText(parts) : intro });
+		if (sendImages) {
+			for (const image of images) output.push({ type: "input_image", detail: "auto", image_url: imageDataUrl(image) });
+		}
+		for (const file of files) output.push(encodeFile(file));
 		return { type: "function_call_output", call_id: callId, output };
 	}
-	const notes = images.map(() => IMAGE_OMITTED_NOTE);
 	const output = [text, ...notes].filter((part) => part !== "").join("\n");
 	return { type: "function_call_output", call_id: callId, output };
 }

@@ -223,7 +223,7 @@ describe("file blocks given by URL", () => {
 });
 
 describe("unsupported files and audio formats", () => {
-	it("refuses a file that is neither PDF nor text, naming its type", async () => {
+	it("Anthropic refuses a Word document, naming the APIs that take one", async () => {
 		const docx: UserContent = {
 			type: "file",
 			mimeType: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
@@ -233,7 +233,18 @@ describe("unsupported files and audio formats", () => {
 		const result = await CASES[0]
 			.run(wire.server.url, ALL_INPUT, { messages: [userMessage([docx])] }, { apiKey: TEST_KEY })
 			.result();
-		expect(result.errorMessage).toMatch(/"letter\.docx" is application\/vnd\..*PDFs and text files only/);
+		expect(result.errorMessage).toMatch(
+			/"letter\.docx" is a Word document, which the anthropic-messages API does not take: convert it to PDF or extract its text, or use an API that takes it \(openai-responses, .*bedrock-converse-stream\)/,
+		);
+		expect(wire.server.requests).toHaveLength(0);
+	});
+
+	it("refuses a file type no API takes, naming its media type", async () => {
+		const zip: UserContent = { type: "file", mimeType: "application/zip", data: "UEsDBA==", filename: "a.zip" };
+		const result = await CASES[2]
+			.run(wire.server.url, ALL_INPUT, { messages: [userMessage([zip])] }, { apiKey: TEST_KEY })
+			.result();
+		expect(result.errorMessage).toMatch(/"a\.zip" is application\/zip, which no API takes as a file: convert it/);
 		expect(wire.server.requests).toHaveLength(0);
 	});
 
