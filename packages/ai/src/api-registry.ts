@@ -1,4 +1,5 @@
-import type { Api, Model, SimpleStreamOptions, StreamFunction, StreamOptions } from "./types.js";
+import type { StreamFunction } from "./stream-function.js";
+import type { Api, Model, SimpleStreamOptions, StreamOptions } from "./types.js";
 import type { AssistantMessageEventStream } from "./utils/event-stream.js";
 
 export type ApiStreamFunction = (

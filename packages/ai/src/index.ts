@@ -217,6 +217,7 @@ export { findStrictModeProblem } from "./schema/strict-mode-rules.js";
 export { toJsonSchema } from "./schema/to-json-schema.js";
 export type { JsonSchemaObject, SchemaOutput, ToolParameters } from "./schema/tool-parameters.js";
 export { complete, completeSimple, stream, streamSimple } from "./stream.js";
+export type { StreamFunction } from "./stream-function.js";
 export type {
 	ObjectResult,
 	ObjectStream,

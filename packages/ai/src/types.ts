@@ -1,6 +1,5 @@
 import type { TSchema } from "@sinclair/typebox";
 import type { ToolParameters } from "./schema/tool-parameters.js";
-import type { AssistantMessageEventStream } from "./utils/event-stream.js";
 
 // ---------------------------------------------------------------------------
 // APIs and providers: open string unions, so custom ids type-check.
@@ -438,22 +437,8 @@ export interface SimpleStreamOptions extends StreamOptions {
 	thinkingBudgets?: ThinkingBudgets;
 }
 
-/**
- * The contract every provider implements.
- *
- * Once called, a StreamFunction must not throw and must not hang: a missing key, an HTTP error,
- * a malformed stream, a timeout and an abort all arrive as exactly one `error` event (stopReason
- * "error" or "aborted", `errorMessage` set, partial content kept), and `result()` always settles.
- * The stream begins with `start`. Implementers must not throw, synchronously or later: return the
- * stream at once and report every failure through it (`createProviderStream` does all of this for
- * a function that performs one attempt). `stream()` turns a synchronous throw into an error event
- * as a last resort, but nothing catches an exception thrown later.
- */
-export type StreamFunction<TApi extends Api = Api, TOptions extends StreamOptions = StreamOptions> = (
-	model: Model<TApi>,
-	context: Context,
-	options?: TOptions,
-) => AssistantMessageEventStream;
+// StreamFunction, the contract every provider implements, is in stream-function.ts: it returns the
+// event stream class, which is built on these types.
 
 // ---------------------------------------------------------------------------
 // Model
