@@ -13,8 +13,8 @@ import { benchMessage, benchHeader as header } from "./transcript-stores-message
 
 export type StoreSpec =
 	| { kind: "memory" }
-	| { kind: "jsonl"; directory: string }
-	| { kind: "sqlite"; path: string }
+	| { kind: "jsonl"; directory: string; durability?: "os" | "fsync-each" }
+	| { kind: "sqlite"; path: string; durability?: "os" | "fsync-each" }
 	| { kind: "postgres"; connectionString: string; schema: string };
 
 const [mode, specText, ...rest] = process.argv.slice(2);
@@ -25,9 +25,9 @@ async function openStore(): Promise<TranscriptStore & { close?: () => unknown }>
 		case "memory":
 			return createMemoryTranscriptStore();
 		case "jsonl":
-			return createJsonlTranscriptStore({ directory: spec.directory });
+			return createJsonlTranscriptStore({ directory: spec.directory, durability: spec.durability });
 		case "sqlite":
-			return createSqliteTranscriptStore({ path: spec.path });
+			return createSqliteTranscriptStore({ path: spec.path, durability: spec.durability });
 		case "postgres":
 			return createPostgresTranscriptStore({
 				connectionString: spec.connectionString,

@@ -128,6 +128,14 @@ export default async function run(): Promise<void> {
 				50,
 				inFreshProcess("append", { kind: "jsonl", directory: join(directory, "jsonl50") }, 50, 400),
 			);
+			// Durable appends: each one synced to the disk before it resolves.
+			const durable = (name: string): StoreSpec => ({
+				kind: "jsonl",
+				directory: join(directory, name),
+				durability: "fsync-each",
+			});
+			appendRow("JSONL, fsync-each", 1, inFreshProcess("append", durable("jsonl-fsync"), 1, 1_000));
+			appendRow("JSONL, fsync-each", 50, inFreshProcess("append", durable("jsonl-fsync50"), 50, 40));
 			inFreshProcess("generate", spec, BIG_MESSAGES);
 			resumeRow("JSONL", spec);
 			const never: StoreSpec = { kind: "jsonl", directory: join(directory, "jsonl-never-compacted") };
@@ -147,6 +155,13 @@ export default async function run(): Promise<void> {
 				50,
 				inFreshProcess("append", { kind: "sqlite", path: join(directory, "append50.db") }, 50, 400),
 			);
+			const durable = (name: string): StoreSpec => ({
+				kind: "sqlite",
+				path: join(directory, name),
+				durability: "fsync-each",
+			});
+			appendRow("SQLite, fsync-each", 1, inFreshProcess("append", durable("fsync.db"), 1, 1_000));
+			appendRow("SQLite, fsync-each", 50, inFreshProcess("append", durable("fsync50.db"), 50, 40));
 			const spec: StoreSpec = { kind: "sqlite", path: join(directory, "big.db") };
 			inFreshProcess("generate", spec, BIG_MESSAGES);
 			resumeRow("SQLite", spec);
