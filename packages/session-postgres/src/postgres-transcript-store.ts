@@ -18,14 +18,13 @@ import {
 	SessionNotFoundError,
 	type TranscriptReadProblem,
 	type TranscriptTail,
-	type TranscriptWriter,
 } from "@keel/agent-core/session";
 import { isLeaseLive, parseWriterHolder } from "@keel/agent-core/session/jsonl";
 import { escapeIdentifier, type Pool, type PoolConfig } from "pg";
 import { createAppendBatcher } from "./postgres-append-batcher.js";
 import { assertSchemaExists, connectFirst, createPool, describeTarget } from "./postgres-connection.js";
 import { migratePostgresSchema } from "./postgres-schema.js";
-import { DATABASE_NOW_MS, openPostgresWriter, type PostgresOpenWriterOptions } from "./postgres-transcript-writer.js";
+import { DATABASE_NOW_MS, openPostgresWriter } from "./postgres-transcript-writer.js";
 
 export interface PostgresTranscriptStoreOptions {
 	/** `postgres://user:password@host:port/database`; or pass `pool` (or node-postgres `PoolConfig` in `poolConfig`). */
@@ -59,7 +58,6 @@ export interface PostgresTranscriptStoreOptions {
  */
 export interface PostgresTranscriptStore extends DatabaseTranscriptStore {
 	readonly schema: string;
-	openWriter(sessionId: string, options?: PostgresOpenWriterOptions): Promise<TranscriptWriter>;
 	/** The same database and schema seen as another tenant (sharing the pool). */
 	forTenant(tenant: string): PostgresTranscriptStore;
 	/** Ends the pool when the store made it (from a connection string). */

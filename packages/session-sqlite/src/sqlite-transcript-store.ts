@@ -17,14 +17,13 @@ import {
 	SessionNotFoundError,
 	type TranscriptReadProblem,
 	type TranscriptTail,
-	type TranscriptWriter,
 } from "@keel/agent-core/session";
 import { isLeaseLive, parseWriterHolder } from "@keel/agent-core/session/jsonl";
 import Database from "better-sqlite3";
 import { SqliteTranscriptStoreError } from "./sqlite-errors.js";
 import { migrateSqliteSchema } from "./sqlite-schema.js";
 import { MESSAGE_TEXT_CONTAINS, registerSearchFunction, searchAsJson } from "./sqlite-search.js";
-import { openSqliteWriter, type SqliteOpenWriterOptions } from "./sqlite-transcript-writer.js";
+import { openSqliteWriter } from "./sqlite-transcript-writer.js";
 import { startWalCheckpointer, walCheckpointerOf } from "./sqlite-wal-checkpointer.js";
 
 export type SqliteDurability = "os" | "fsync-each";
@@ -51,7 +50,6 @@ export interface SqliteTranscriptStoreOptions {
 
 /** The SQLite store: what the database stores share, plus a synchronous close. */
 export interface SqliteTranscriptStore extends DatabaseTranscriptStore {
-	openWriter(sessionId: string, options?: SqliteOpenWriterOptions): Promise<TranscriptWriter>;
 	/** The same database seen as another tenant. */
 	forTenant(tenant: string): SqliteTranscriptStore;
 	/** Closes the database when this store opened it (from `path`), after stopping its checkpoint worker. */

@@ -8,10 +8,12 @@ import { BYTES_PER_TOKEN, chooseContextCut, type SessionContextCut, serializedBy
 import type { ParsedSessionRecord } from "./record-format.js";
 import type { SessionTree } from "./session-tree.js";
 import type {
+	SessionHeaderRecord,
 	SessionMessageRecord,
 	SessionRecord,
 	TranscriptReadProblem,
 	TranscriptStore,
+	TranscriptWriter,
 	UnknownSessionRecord,
 } from "./session-types.js";
 
@@ -59,15 +61,27 @@ export interface OffsetReadingStore extends TranscriptStore {
 	lastLineMentioning?(sessionId: string, text: string, from?: number): Promise<number | undefined>;
 }
 
+/** How a database store's `openWriter` opens a session. */
+export interface DatabaseOpenWriterOptions {
+	/** Creates the session with this header when it does not exist. */
+	create?: SessionHeaderRecord;
+	/**
+	 * Takes the session even while another writer's lease is live (that writer is then fenced: its
+	 * next append fails with SessionFencedError). For a writer known to be gone before its lease ran out.
+	 */
+	takeOver?: boolean;
+}
+
 /**
  * What the database stores (SQLite, PostgreSQL) share: an OffsetReadingStore whose positions are
  * record numbers in the session (1 = the header) rather than byte offsets, scoped to one tenant, and
  * keeping each message's outline beside its full record, so every member load: "context" can use
- * is there. Each store's own interface adds how it opens writers and closes.
+ * is there. Each store's own interface adds how it closes.
  */
 export interface DatabaseTranscriptStore extends OffsetReadingStore {
 	/** Whose sessions this store sees and writes. */
 	readonly tenant: string;
+	openWriter(sessionId: string, options?: DatabaseOpenWriterOptions): Promise<TranscriptWriter>;
 	/** Visits every record in order; `position` is the record's number in the session (1 = the header). */
 	scan(
 		sessionId: string,
