@@ -6,35 +6,20 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
 	type DatabaseTranscriptStore,
+	type ParsedSessionRecord,
 	Session,
 	type SessionMessageRecord,
 	serializeSessionRecord,
 } from "../src/session/index.js";
 import type { DatabaseStoreHarness } from "./database-store-harness.js";
+import { assistantMessage, userMessage } from "./session-helpers.js";
 
 /** Six messages, alternating user and assistant, in one chain. */
 async function writeSession(store: DatabaseTranscriptStore): Promise<Session> {
 	const session = await Session.create(store);
 	for (let index = 0; index < 6; index++) {
-		if (index % 2 === 0) await session.append({ role: "user", content: `question ${index}`, timestamp: 10 + index });
-		else
-			await session.append({
-				role: "assistant",
-				content: [{ type: "text", text: `answer ${index}` }],
-				api: "faux",
-				provider: "faux",
-				model: "faux",
-				usage: {
-					input: 0,
-					output: 0,
-					cacheRead: 0,
-					cacheWrite: 0,
-					totalTokens: 0,
-					cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-				},
-				stopReason: "stop",
-				timestamp: 10 + index,
-			} as SessionMessageRecord["message"]);
+		const message = index % 2 === 0 ? userMessage(`question ${index}`) : assistantMessage(`answer ${index}`);
+		await session.append({ ...message, timestamp: 10 + index });
 	}
 	return session;
 }
@@ -43,18 +28,18 @@ async function writeSession(store: DatabaseTranscriptStore): Promise<Session> {
 function countReads(store: DatabaseTranscriptStore): { readAgain: string[]; outlinesVisited: string[] } {
 	const readAgain: string[] = [];
 	const outlinesVisited: string[] = [];
-	const readAt = store.readAt;
-	store.readAt = async (sessionId, positions) => {
-		const records = await readAt(sessionId, positions);
-		for (const record of records) readAgain.push((record as { id: string }).id);
-		return records;
-	};
-	const scanOutlines = store.scanOutlines;
+	const idOf = (record: ParsedSessionRecord) => (record as { id: string }).id;
+	const { readAt, scanOutlines } = store;
+	store.readAt = (sessionId, positions) =>
+		readAt(sessionId, positions).then((records) => {
+			readAgain.push(...records.map(idOf));
+			return records;
+		});
 	store.scanOutlines = (sessionId, visit, fullFrom) =>
 		scanOutlines(
 			sessionId,
 			(record, lineNumber, position, outlined, bytes) => {
-				if (outlined) outlinesVisited.push((record as { id: string }).id);
+				if (outlined) outlinesVisited.push(idOf(record));
 				visit(record, lineNumber, position, outlined, bytes);
 			},
 			fullFrom,
