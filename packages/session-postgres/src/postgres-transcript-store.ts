@@ -6,6 +6,7 @@
 import {
 	assertValidListOptions,
 	assertValidSessionId,
+	type DatabaseTranscriptStore,
 	foldForSearch,
 	isSummaryRecord,
 	type ParsedSessionRecord,
@@ -16,16 +17,14 @@ import {
 	type SessionMessageRecord,
 	SessionNotFoundError,
 	type TranscriptReadProblem,
-	type TranscriptStore,
 	type TranscriptTail,
-	type TranscriptWriter,
 } from "@keel/agent-core/session";
 import { isLeaseLive, parseWriterHolder } from "@keel/agent-core/session/jsonl";
 import { escapeIdentifier, type Pool, type PoolConfig } from "pg";
 import { createAppendBatcher } from "./postgres-append-batcher.js";
 import { assertSchemaExists, connectFirst, createPool, describeTarget } from "./postgres-connection.js";
 import { migratePostgresSchema } from "./postgres-schema.js";
-import { DATABASE_NOW_MS, openPostgresWriter, type PostgresOpenWriterOptions } from "./postgres-transcript-writer.js";
+import { DATABASE_NOW_MS, openPostgresWriter } from "./postgres-transcript-writer.js";
 
 export interface PostgresTranscriptStoreOptions {
 	/** `postgres://user:password@host:port/database`; or pass `pool` (or node-postgres `PoolConfig` in `poolConfig`). */
@@ -53,40 +52,12 @@ export interface PostgresTranscriptStoreOptions {
 	durability?: "os" | "fsync-each";
 }
 
-export interface PostgresTranscriptStore extends TranscriptStore {
-	readonly tenant: string;
+/**
+ * The PostgreSQL store: what the database stores share (its scans read a page of rows per round
+ * trip), plus its schema and an asynchronous close.
+ */
+export interface PostgresTranscriptStore extends DatabaseTranscriptStore {
 	readonly schema: string;
-	openWriter(sessionId: string, options?: PostgresOpenWriterOptions): Promise<TranscriptWriter>;
-	/** Visits every record in order, a page at a time; `position` is the record's number (1 = the header). */
-	scan(
-		sessionId: string,
-		visit: (record: ParsedSessionRecord, lineNumber: number, position: number, bytes: number) => void,
-	): Promise<TranscriptReadProblem[]>;
-	/**
-	 * Like `scan`, handing over each message's stored outline instead of its full record where there
-	 * is one, before position `fullFrom` (from there on, full records). `bytes` is the full record's
-	 * stored size either way.
-	 */
-	scanOutlines(
-		sessionId: string,
-		visit: (
-			record: ParsedSessionRecord,
-			lineNumber: number,
-			position: number,
-			outlined: boolean,
-			bytes: number,
-		) => void,
-		fullFrom?: number,
-	): Promise<TranscriptReadProblem[]>;
-	/** The position of the session's last compaction boundary; undefined when it was never compacted. */
-	lastCompactionBoundary(sessionId: string): Promise<number | undefined>;
-	/**
-	 * The position of the oldest of the newest records whose stored lines add up to `bytes`;
-	 * undefined when the whole session holds less. Reads back from the end, the sizes only.
-	 */
-	newestBytesStart(sessionId: string, bytes: number): Promise<number | undefined>;
-	/** The records at these positions (as `scan` reports them), in the order given. */
-	readAt(sessionId: string, positions: readonly number[]): Promise<ParsedSessionRecord[]>;
 	/** The same database and schema seen as another tenant (sharing the pool). */
 	forTenant(tenant: string): PostgresTranscriptStore;
 	/** Ends the pool when the store made it (from a connection string). */

@@ -8,10 +8,10 @@
 // times come from the database's clock, so instances with skewed clocks agree.
 
 import {
+	type DatabaseOpenWriterOptions,
 	foldForSearch,
 	outlineMessageRecord,
 	SessionFencedError,
-	type SessionHeaderRecord,
 	SessionLockedError,
 	SessionNotFoundError,
 	type SessionRecord,
@@ -41,15 +41,8 @@ export interface PostgresWriterContext {
 	batcher: AppendBatcher;
 }
 
-export interface PostgresOpenWriterOptions {
-	/** Creates the session with this header when it does not exist. */
-	create?: SessionHeaderRecord;
-	/**
-	 * Takes the session even while another writer's lease is live; that writer is fenced (its next
-	 * append fails with SessionFencedError). For a writer known to be gone before its lease ran out.
-	 */
-	takeOver?: boolean;
-}
+/** How `openWriter` opens a session: the options every database store takes. */
+export type PostgresOpenWriterOptions = DatabaseOpenWriterOptions;
 
 interface EncodedBatch {
 	lines: string[];

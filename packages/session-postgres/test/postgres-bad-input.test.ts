@@ -1,11 +1,12 @@
 // What goes wrong before a session is stored: a server that does not answer, credentials it
-// refuses, a database or schema that does not exist, a record too large for the store. Each is a
-// clear error naming the cause (never the password), and nothing already stored is lost.
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { SessionRecordError } from "../../agent/src/session/index.js";
-import { header, userRecord } from "../../agent/test/session-fixtures.js";
+// refuses, a database or schema that does not exist, a record too large for the store (a case every
+// database store shares: database-store-record-limit.ts). Each is a clear error naming the cause
+// (never the password), and nothing already stored is lost.
+import { describe, expect, it } from "vitest";
+import { describeRecordSizeLimit } from "../../agent/test/database-store-record-limit.js";
 import { createPostgresTranscriptStore, PostgresTranscriptStoreError } from "../src/index.js";
-import { createTestSchema, dropTestSchema, POSTGRES_URL, withAdmin } from "./postgres-test-database.js";
+import { createPostgresStoreHarness } from "./postgres-store-harness.js";
+import { POSTGRES_URL, withAdmin } from "./postgres-test-database.js";
 
 async function refusal(
 	options: Parameters<typeof createPostgresTranscriptStore>[0],
@@ -54,30 +55,4 @@ describe("creating a PostgreSQL store with bad connection settings", () => {
 	});
 });
 
-describe("a record too large for the store", () => {
-	let schema: string;
-	beforeEach(async () => {
-		schema = await createTestSchema();
-	});
-	afterEach(() => dropTestSchema(schema));
-
-	it("is refused with its size and the limit; the batch is not written and the writer goes on", async () => {
-		const store = await createPostgresTranscriptStore({ connectionString: POSTGRES_URL, schema, maxRecordBytes: 1024 });
-		try {
-			const writer = await store.openWriter("s1", { create: header("s1") });
-			await writer.append(userRecord("s1", "u1", null, "small"));
-			const error = await writer
-				.append([userRecord("s1", "u2", "u1", "fits"), userRecord("s1", "u3", "u2", "x".repeat(2048))])
-				.catch((thrown: unknown) => thrown);
-			expect(error).toBeInstanceOf(SessionRecordError);
-			expect((error as Error).message).toMatch(/message record of \d+ bytes is over the limit of 1024 bytes/);
-			await writer.append(userRecord("s1", "u2", "u1", "after"));
-			await writer.close();
-			const { records, problems } = await store.read("s1");
-			expect(problems).toEqual([]);
-			expect(records.map((record) => (record as { id?: string }).id ?? record.type)).toEqual(["session", "u1", "u2"]);
-		} finally {
-			await store.close();
-		}
-	});
-});
+describeRecordSizeLimit("PostgreSQL", createPostgresStoreHarness());

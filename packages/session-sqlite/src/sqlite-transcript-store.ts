@@ -5,6 +5,7 @@
 import {
 	assertValidListOptions,
 	assertValidSessionId,
+	type DatabaseTranscriptStore,
 	foldForSearch,
 	isSummaryRecord,
 	type ParsedSessionRecord,
@@ -15,16 +16,14 @@ import {
 	type SessionMessageRecord,
 	SessionNotFoundError,
 	type TranscriptReadProblem,
-	type TranscriptStore,
 	type TranscriptTail,
-	type TranscriptWriter,
 } from "@keel/agent-core/session";
 import { isLeaseLive, parseWriterHolder } from "@keel/agent-core/session/jsonl";
 import Database from "better-sqlite3";
 import { SqliteTranscriptStoreError } from "./sqlite-errors.js";
 import { migrateSqliteSchema } from "./sqlite-schema.js";
 import { MESSAGE_TEXT_CONTAINS, registerSearchFunction, searchAsJson } from "./sqlite-search.js";
-import { openSqliteWriter, type SqliteOpenWriterOptions } from "./sqlite-transcript-writer.js";
+import { openSqliteWriter } from "./sqlite-transcript-writer.js";
 import { startWalCheckpointer, walCheckpointerOf } from "./sqlite-wal-checkpointer.js";
 
 export type SqliteDurability = "os" | "fsync-each";
@@ -49,39 +48,8 @@ export interface SqliteTranscriptStoreOptions {
 	busyTimeoutMs?: number;
 }
 
-export interface SqliteTranscriptStore extends TranscriptStore {
-	readonly tenant: string;
-	openWriter(sessionId: string, options?: SqliteOpenWriterOptions): Promise<TranscriptWriter>;
-	/** Visits every record in order; `position` is the record's number in the session (1 = the header). */
-	scan(
-		sessionId: string,
-		visit: (record: ParsedSessionRecord, lineNumber: number, position: number, bytes: number) => void,
-	): Promise<TranscriptReadProblem[]>;
-	/**
-	 * Like `scan`, handing over each message's stored outline instead of its full record where there
-	 * is one, before position `fullFrom` (from there on, full records). `bytes` is the full record's
-	 * stored size either way.
-	 */
-	scanOutlines(
-		sessionId: string,
-		visit: (
-			record: ParsedSessionRecord,
-			lineNumber: number,
-			position: number,
-			outlined: boolean,
-			bytes: number,
-		) => void,
-		fullFrom?: number,
-	): Promise<TranscriptReadProblem[]>;
-	/** The position of the session's last compaction boundary; undefined when it was never compacted. */
-	lastCompactionBoundary(sessionId: string): Promise<number | undefined>;
-	/**
-	 * The position of the oldest of the newest records whose stored lines add up to `bytes`;
-	 * undefined when the whole session holds less. Reads back from the end, the sizes only.
-	 */
-	newestBytesStart(sessionId: string, bytes: number): Promise<number | undefined>;
-	/** The records at these positions (as `scan` reports them), in the order given. */
-	readAt(sessionId: string, positions: readonly number[]): Promise<ParsedSessionRecord[]>;
+/** The SQLite store: what the database stores share, plus a synchronous close. */
+export interface SqliteTranscriptStore extends DatabaseTranscriptStore {
 	/** The same database seen as another tenant. */
 	forTenant(tenant: string): SqliteTranscriptStore;
 	/** Closes the database when this store opened it (from `path`), after stopping its checkpoint worker. */

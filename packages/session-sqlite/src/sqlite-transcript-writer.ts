@@ -7,6 +7,7 @@
 // (SessionFencedError), so two processes can never interleave records in one session.
 
 import {
+	type DatabaseOpenWriterOptions,
 	foldForSearch,
 	outlineMessageRecord,
 	SessionFencedError,
@@ -29,15 +30,8 @@ export interface SqliteWriterContext {
 	maxRecordBytes: number;
 }
 
-export interface SqliteOpenWriterOptions {
-	/** Creates the session with this header when it does not exist. */
-	create?: SessionHeaderRecord;
-	/**
-	 * Takes the session even while another writer's lease is live (that writer is then fenced: its
-	 * next append fails with SessionFencedError). For a writer known to be gone before its lease ran out.
-	 */
-	takeOver?: boolean;
-}
+/** How `openWriter` opens a session: the options every database store takes. */
+export type SqliteOpenWriterOptions = DatabaseOpenWriterOptions;
 
 interface SessionRow {
 	writer_token: number;

@@ -1,14 +1,17 @@
-// Group commit: an append that finds no group open commits at once; the appends many sessions make
-// while it commits share one transaction, yet each lands in its own session, in order, and a failing
-// one (a fenced writer) is undone alone.
+// Group commit in the SQLite store: an append that finds no group open commits at once; the appends
+// many sessions make while it commits share one transaction, a failing one (a fenced writer) undone
+// alone. What every database store shares is in database-store-group-commit.ts; here, what SQLite's
+// own batcher shows.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { SessionFencedError, type SessionMessageRecord } from "@keel/agent-core/session";
+import { SessionFencedError } from "@keel/agent-core/session";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describeGroupCommit, groupHeader, groupMessage } from "../../agent/test/database-store-group-commit.js";
 import { createSqliteTranscriptStore, type SqliteTranscriptStore } from "../src/index.js";
 import { createAppendBatcher } from "../src/sqlite-append-batcher.js";
+import { createSqliteStoreHarness } from "./sqlite-store-harness.js";
 
 let directory: string;
 let store: SqliteTranscriptStore;
@@ -21,77 +24,23 @@ afterEach(() => {
 	rmSync(directory, { recursive: true, force: true });
 });
 
-function header(sessionId: string) {
-	return { v: 1 as const, type: "session" as const, sessionId, timestamp: 1 };
-}
+describeGroupCommit("SQLite", createSqliteStoreHarness());
 
-function message(sessionId: string, index: number): SessionMessageRecord {
-	return {
-		v: 1,
-		type: "message",
-		sessionId,
-		id: `${sessionId}-m${index}`,
-		parentId: index === 0 ? null : `${sessionId}-m${index - 1}`,
-		timestamp: 2 + index,
-		message: { role: "user", content: `message ${index} of ${sessionId}`, timestamp: 2 + index },
-	};
-}
-
-describe("SQLite appends of many sessions at once (group commit)", () => {
-	it("puts every record in its own session, in order", async () => {
-		const sessionIds = Array.from({ length: 20 }, (_, index) => `group-${index}`);
-		const writers = await Promise.all(sessionIds.map((id) => store.openWriter(id, { create: header(id) })));
-		await Promise.all(
-			writers.map((writer, index) =>
-				Promise.all(Array.from({ length: 10 }, (_, turn) => writer.append(message(sessionIds[index], turn)))),
-			),
-		);
-		await Promise.all(writers.map((writer) => writer.close()));
-		for (const sessionId of sessionIds) {
-			const { records, problems } = await store.read(sessionId);
-			expect(problems).toEqual([]);
-			expect(records.map((record) => (record as { id?: string }).id ?? record.type)).toEqual([
-				"session",
-				...Array.from({ length: 10 }, (_, turn) => `${sessionId}-m${turn}`),
-			]);
-		}
-	});
-
-	it("refuses a fenced writer's append and commits the others made with it", async () => {
-		const fenced = await store.openWriter("taken", { create: header("taken") });
-		const taker = await store.openWriter("taken", { takeOver: true });
-		const first = await store.openWriter("first", { create: header("first") });
-		const other = await store.openWriter("other", { create: header("other") });
-		// The first append commits at once; the two made while it commits form a group.
-		const [firstAppend, fencedAppend, otherAppend] = await Promise.allSettled([
-			first.append(message("first", 0)),
-			fenced.append(message("taken", 0)),
-			other.append(message("other", 0)),
-		]);
-		expect(firstAppend.status).toBe("fulfilled");
-		expect((fencedAppend as PromiseRejectedResult).reason).toBeInstanceOf(SessionFencedError);
-		expect(otherAppend.status).toBe("fulfilled");
-		expect((await store.read("taken")).records.map((record) => record.type)).toEqual(["session"]);
-		expect((await store.read("other")).records.map((record) => record.type)).toEqual(["session", "message"]);
-		await taker.append(message("taken", 0));
-		expect((await store.read("taken")).records.map((record) => record.type)).toEqual(["session", "message"]);
-		await Promise.all([fenced.close(), taker.close(), first.close(), other.close()]);
-	});
-
+describe("SQLite appends of many sessions at once, committed in groups", () => {
 	it("commits a writer's append once, numbered right, when its group ran again for a fenced writer after it", async () => {
-		const first = await store.openWriter("first", { create: header("first") });
-		const kept = await store.openWriter("kept", { create: header("kept") });
-		const fenced = await store.openWriter("taken", { create: header("taken") });
+		const first = await store.openWriter("first", { create: groupHeader("first") });
+		const kept = await store.openWriter("kept", { create: groupHeader("kept") });
+		const fenced = await store.openWriter("taken", { create: groupHeader("taken") });
 		const taker = await store.openWriter("taken", { takeOver: true });
 		// "kept" runs before the fenced append in the group's first run, which is then rolled back.
 		const [, keptAppend, fencedAppend] = await Promise.allSettled([
-			first.append(message("first", 0)),
-			kept.append(message("kept", 0)),
-			fenced.append(message("taken", 0)),
+			first.append(groupMessage("first", 0)),
+			kept.append(groupMessage("kept", 0)),
+			fenced.append(groupMessage("taken", 0)),
 		]);
 		expect(keptAppend.status).toBe("fulfilled");
 		expect((fencedAppend as PromiseRejectedResult).reason).toBeInstanceOf(SessionFencedError);
-		await kept.append(message("kept", 1));
+		await kept.append(groupMessage("kept", 1));
 		const { records, problems } = await store.read("kept");
 		expect(problems).toEqual([]);
 		expect(records.map((record) => (record as { id?: string }).id ?? record.type)).toEqual([
@@ -107,12 +56,12 @@ describe("SQLite appends of many sessions at once (group commit)", () => {
 	});
 
 	it("commits one writer's awaited append before the event loop turns, readable from another connection", async () => {
-		const writer = await store.openWriter("alone", { create: header("alone") });
+		const writer = await store.openWriter("alone", { create: groupHeader("alone") });
 		let turned = false;
 		setImmediate(() => {
 			turned = true;
 		});
-		await writer.append(message("alone", 0));
+		await writer.append(groupMessage("alone", 0));
 		expect(turned).toBe(false);
 		const observer = new Database(join(directory, "sessions.db"), { readonly: true });
 		try {
@@ -126,8 +75,8 @@ describe("SQLite appends of many sessions at once (group commit)", () => {
 	});
 
 	it("goes on after the session's last record when its own count fell behind (a group that did not commit)", async () => {
-		const writer = await store.openWriter("behind", { create: header("behind") });
-		await writer.append(message("behind", 0));
+		const writer = await store.openWriter("behind", { create: groupHeader("behind") });
+		await writer.append(groupMessage("behind", 0));
 		// What a failed group commit leaves: the session's number and the writer's disagree. Here the
 		// session is ahead, as if a record had been committed the writer does not know of.
 		const other = new Database(join(directory, "sessions.db"));
@@ -136,12 +85,12 @@ describe("SQLite appends of many sessions at once (group commit)", () => {
 				.prepare(
 					"INSERT INTO keel_records (tenant, session_id, seq, role, line) VALUES ('default', 'behind', 3, 'user', ?)",
 				)
-				.run(JSON.stringify(message("behind", 1)));
+				.run(JSON.stringify(groupMessage("behind", 1)));
 			other.prepare("UPDATE keel_sessions SET last_seq = 3 WHERE session_id = 'behind'").run();
 		} finally {
 			other.close();
 		}
-		await writer.append(message("behind", 2));
+		await writer.append(groupMessage("behind", 2));
 		await writer.close();
 		const { records, problems } = await store.read("behind");
 		expect(problems).toEqual([]);
@@ -151,16 +100,6 @@ describe("SQLite appends of many sessions at once (group commit)", () => {
 			"behind-m1",
 			"behind-m2",
 		]);
-	});
-
-	it("close() waits for an append not awaited, then releases the session", async () => {
-		const writer = await store.openWriter("pending", { create: header("pending") });
-		const append = writer.append(message("pending", 0));
-		await writer.close();
-		await append;
-		expect((await store.read("pending")).records).toHaveLength(2);
-		const next = await store.openWriter("pending");
-		await next.close();
 	});
 });
 

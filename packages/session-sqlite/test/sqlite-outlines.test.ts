@@ -1,12 +1,15 @@
 // Opening with load: "context" reads each message's stored outline, not its full record, for the
-// history outside the model context; rows written before outlines existed are read in full.
+// history outside the model context; rows written before outlines existed are read in full. (That
+// each context record is read once, as every database store does: database-store-context-loading.ts.)
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Session, type SessionMessageRecord, serializeSessionRecord } from "@keel/agent-core/session";
+import { Session, type SessionMessageRecord } from "@keel/agent-core/session";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describeDatabaseContextLoading } from "../../agent/test/database-store-context-loading.js";
 import { createSqliteTranscriptStore } from "../src/index.js";
+import { createSqliteStoreHarness } from "./sqlite-store-harness.js";
 
 let directory: string;
 let path: string;
@@ -127,88 +130,6 @@ describe('SQLite sessions opened with load: "context"', () => {
 		await all.close();
 		store.close();
 	});
-
-	it("read a never-compacted context once, in full, without reading any record again", async () => {
-		await writeSession();
-		const store = createSqliteTranscriptStore({ path });
-		const { readAgain, outlinesVisited } = countReads(store);
-		const session = await Session.open(store, "outlined", { load: "context" });
-		expect(session.modelContext()).toHaveLength(6);
-		expect(session.modelContext()[5]).toMatchObject({ role: "assistant", content: [{ text: "answer 5" }] });
-		expect(readAgain).toEqual([]);
-		expect(outlinesVisited).toEqual([]);
-		await session.close();
-		store.close();
-	});
-
-	it("read outlines before the last compaction boundary and full records after it, reading again only what it kept", async () => {
-		await writeSession();
-		const writing = createSqliteTranscriptStore({ path });
-		const compacted = await Session.open(writing, "outlined");
-		const { summaryRecord } = await compacted.appendCompaction(
-			{ role: "summary", summary: "four messages", summarisedMessageCount: 4, timestamp: 20 },
-			{ trigger: "manual", firstKeptMessageId: "m4" },
-		);
-		const after = await compacted.append({ role: "user", content: "after the compaction", timestamp: 30 });
-		const expected = compacted.modelContext();
-		await compacted.close();
-		writing.close();
-
-		const store = createSqliteTranscriptStore({ path });
-		const { readAgain, outlinesVisited } = countReads(store);
-		const session = await Session.open(store, "outlined", { load: "context" });
-		expect(session.modelContext()).toEqual(expected);
-		expect(readAgain.sort()).toEqual([summaryRecord.id, "m4", "m5"].sort());
-		expect(outlinesVisited).toEqual(["m0", "m1", "m2", "m3", "m4", "m5", summaryRecord.id]);
-		expect(outlinesVisited).not.toContain(after.id);
-		await session.close();
-		store.close();
-	});
 });
 
-describe('SQLite sessions opened with load: "context" and a window smaller than the session', () => {
-	it("read outlines before the newest window's bytes and full records within it, none read again", async () => {
-		await writeSession();
-		const store = createSqliteTranscriptStore({ path });
-		const all = (await store.read("outlined")).records as SessionMessageRecord[];
-		const bytesOf = (record: SessionMessageRecord) => Buffer.byteLength(serializeSessionRecord(record));
-		const contextTokens = Math.ceil(bytesOf(all[5]) / 4) + Math.ceil(bytesOf(all[6]) / 4);
-		// m5 and m4 hold at most the window's bytes: m3 (record 5, after the header) completes them.
-		expect(await store.newestBytesStart("outlined", contextTokens * 4)).toBe(5);
-		expect(await store.newestBytesStart("outlined", 1_000_000)).toBeUndefined();
-		const { readAgain, outlinesVisited } = countReads(store);
-		const session = await Session.open(store, "outlined", { load: "context", contextTokens });
-		expect(session.modelContext().map((entry) => session.idOf(entry))).toEqual(["m4", "m5"]);
-		expect(session.contextCut).toEqual({ firstMessageId: "m4", omittedMessages: 4, contextTokens });
-		expect(outlinesVisited).toEqual(["m0", "m1", "m2"]);
-		expect(readAgain).toEqual([]);
-		await session.close();
-		store.close();
-	});
-});
-
-/** Counts, by id, the records a store reads again by position and the outlines its scan hands over. */
-function countReads(store: ReturnType<typeof createSqliteTranscriptStore>): {
-	readAgain: string[];
-	outlinesVisited: string[];
-} {
-	const readAgain: string[] = [];
-	const outlinesVisited: string[] = [];
-	const readAt = store.readAt;
-	store.readAt = async (sessionId, positions) => {
-		const records = await readAt(sessionId, positions);
-		for (const record of records) readAgain.push((record as { id: string }).id);
-		return records;
-	};
-	const scanOutlines = store.scanOutlines;
-	store.scanOutlines = (sessionId, visit, fullFrom) =>
-		scanOutlines(
-			sessionId,
-			(record, lineNumber, position, outlined, bytes) => {
-				if (outlined) outlinesVisited.push((record as { id: string }).id);
-				visit(record, lineNumber, position, outlined, bytes);
-			},
-			fullFrom,
-		);
-	return { readAgain, outlinesVisited };
-}
+describeDatabaseContextLoading("SQLite", createSqliteStoreHarness());

@@ -5,12 +5,15 @@
 import type { AssistantMessage, ToolResultMessage } from "@keel/ai";
 import type { AgentMessage } from "../types.js";
 import { BYTES_PER_TOKEN, chooseContextCut, type SessionContextCut, serializedBytes } from "./context-window.js";
+import type { ParsedSessionRecord } from "./record-format.js";
 import type { SessionTree } from "./session-tree.js";
 import type {
+	SessionHeaderRecord,
 	SessionMessageRecord,
 	SessionRecord,
 	TranscriptReadProblem,
 	TranscriptStore,
+	TranscriptWriter,
 	UnknownSessionRecord,
 } from "./session-types.js";
 
@@ -56,6 +59,61 @@ export interface OffsetReadingStore extends TranscriptStore {
 	 * `from`. Lets a scan find the last compaction boundary before it starts (see scanIntoTree).
 	 */
 	lastLineMentioning?(sessionId: string, text: string, from?: number): Promise<number | undefined>;
+}
+
+/** How a database store's `openWriter` opens a session. */
+export interface DatabaseOpenWriterOptions {
+	/** Creates the session with this header when it does not exist. */
+	create?: SessionHeaderRecord;
+	/**
+	 * Takes the session even while another writer's lease is live (that writer is then fenced: its
+	 * next append fails with SessionFencedError). For a writer known to be gone before its lease ran out.
+	 */
+	takeOver?: boolean;
+}
+
+/**
+ * What the database stores (SQLite, PostgreSQL) share: an OffsetReadingStore whose positions are
+ * record numbers in the session (1 = the header) rather than byte offsets, scoped to one tenant, and
+ * keeping each message's outline beside its full record, so every member load: "context" can use
+ * is there. Each store's own interface adds how it closes.
+ */
+export interface DatabaseTranscriptStore extends OffsetReadingStore {
+	/** Whose sessions this store sees and writes. */
+	readonly tenant: string;
+	openWriter(sessionId: string, options?: DatabaseOpenWriterOptions): Promise<TranscriptWriter>;
+	/** Visits every record in order; `position` is the record's number in the session (1 = the header). */
+	scan(
+		sessionId: string,
+		visit: (record: ParsedSessionRecord, lineNumber: number, position: number, bytes: number) => void,
+	): Promise<TranscriptReadProblem[]>;
+	/**
+	 * Like `scan`, handing over each message's stored outline instead of its full record where there
+	 * is one, before position `fullFrom` (from there on, full records). `bytes` is the full record's
+	 * stored size either way.
+	 */
+	scanOutlines(
+		sessionId: string,
+		visit: (
+			record: ParsedSessionRecord,
+			lineNumber: number,
+			position: number,
+			outlined: boolean,
+			bytes: number,
+		) => void,
+		fullFrom?: number,
+	): Promise<TranscriptReadProblem[]>;
+	/** The position of the session's last compaction boundary; undefined when it was never compacted. */
+	lastCompactionBoundary(sessionId: string): Promise<number | undefined>;
+	/**
+	 * The position of the oldest of the newest records whose stored lines add up to `bytes`;
+	 * undefined when the whole session holds less. Reads back from the end, the sizes only.
+	 */
+	newestBytesStart(sessionId: string, bytes: number): Promise<number | undefined>;
+	/** The records at these positions (as `scan` reports them), in the order given. */
+	readAt(sessionId: string, positions: readonly number[]): Promise<ParsedSessionRecord[]>;
+	/** The same database seen as another tenant. */
+	forTenant(tenant: string): DatabaseTranscriptStore;
 }
 
 /**

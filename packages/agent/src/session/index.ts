@@ -55,7 +55,12 @@ export {
 	DEFAULT_KEEP_RECENT_MESSAGES,
 	estimateTokens,
 } from "./compaction.js";
-export { type OffsetReadingStore, outlineMessageRecord } from "./context-loading.js";
+export {
+	type DatabaseOpenWriterOptions,
+	type DatabaseTranscriptStore,
+	type OffsetReadingStore,
+	outlineMessageRecord,
+} from "./context-loading.js";
 export {
 	BYTES_PER_TOKEN,
 	DEFAULT_CONTEXT_TOKENS,
