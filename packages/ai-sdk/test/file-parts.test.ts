@@ -4,7 +4,7 @@
 import type { ToolResultMessage, UserMessage } from "@keel/ai";
 import { type FauxProviderRegistration, registerFauxProvider } from "@keel/ai/testing";
 import { keelLanguageModel } from "@keel/ai-sdk";
-import { generateText } from "ai";
+import { generateText, type ModelMessage } from "ai";
 import { afterEach, beforeEach, expect, it } from "vitest";
 
 let faux: FauxProviderRegistration;
@@ -59,7 +59,7 @@ function afterToolReturned(value: unknown) {
 				},
 			],
 		},
-	] as Parameters<typeof generateText>[0]["messages"];
+	] as ModelMessage[];
 }
 
 it("maps a tool result's PDF and text file to Keel file blocks, and its image to an image", async () => {
