@@ -5,11 +5,12 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { UserContent, UserMessage } from "@keel/ai";
+import type { ToolResultMessage, UserContent, UserMessage } from "@keel/ai";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createMemoryTranscriptStore, type SessionMessageRecord } from "../src/session/index.js";
+import { createMemoryTranscriptStore, Session, type SessionMessageRecord } from "../src/session/index.js";
 import { createJsonlTranscriptStore } from "../src/session/jsonl/index.js";
 import { header } from "./session-fixtures.js";
+import { assistantMessage, userMessage } from "./session-helpers.js";
 
 let directory: string;
 beforeEach(() => {
@@ -99,6 +100,78 @@ describe("file blocks in the JSONL store", () => {
 		await store.delete("s4");
 		expect(readdirSync(directory).filter((name) => name.startsWith("s4"))).toEqual([]);
 	});
+});
+
+/** A tool result holding the PDF a tool fetched, as the agent loop appends it. */
+function pdfToolResult(toolCallId: string): ToolResultMessage {
+	return {
+		role: "toolResult",
+		toolCallId,
+		toolName: "fetch_report",
+		content: [{ type: "text", text: "Here is the report" }, pdfBlock() as ToolResultMessage["content"][number]],
+		isError: false,
+		timestamp: 3_000,
+	};
+}
+
+function toolResultRecord(sessionId: string, id: string, message: ToolResultMessage): SessionMessageRecord {
+	return { v: 1, type: "message", sessionId, id, parentId: null, timestamp: 3_000, message };
+}
+
+describe("file blocks of tool results in the JSONL store", () => {
+	it("stores a 5 MB PDF a tool returned beside the transcript, keeps the line under 2,000 bytes, and reads it back byte for byte", async () => {
+		const store = createJsonlTranscriptStore({ directory });
+		const writer = await store.openWriter("t1", { create: header("t1") });
+		await writer.append(toolResultRecord("t1", "r1", pdfToolResult("call-1")));
+		await writer.close();
+
+		expect(statSync(join(directory, "t1.jsonl")).size).toBeLessThan(2_000);
+		const blobs = readdirSync(join(directory, "t1.jsonl.blobs"));
+		expect(blobs).toHaveLength(1);
+		expect(statSync(join(directory, "t1.jsonl.blobs", blobs[0])).size).toBe(FIVE_MB_PDF.length);
+
+		const { records, problems } = await store.read("t1");
+		expect(problems).toEqual([]);
+		const message = (records[1] as SessionMessageRecord).message as ToolResultMessage;
+		expect(message).toEqual(pdfToolResult("call-1"));
+		const file = message.content[1] as { data: string };
+		expect(Buffer.from(file.data, "base64").equals(FIVE_MB_PDF)).toBe(true);
+	});
+
+	it("stores the same file once when a user attached it and a tool returned it", async () => {
+		const store = createJsonlTranscriptStore({ directory });
+		const writer = await store.openWriter("t2", { create: header("t2") });
+		await writer.append([recordWith("t2", "u1", [pdfBlock()]), toolResultRecord("t2", "r1", pdfToolResult("call-1"))]);
+		await writer.close();
+		expect(readdirSync(join(directory, "t2.jsonl.blobs"))).toHaveLength(1);
+		expect(statSync(join(directory, "t2.jsonl")).size).toBeLessThan(4_000);
+		const { records } = await store.read("t2");
+		expect(contentOf(records[1])).toEqual([pdfBlock()]);
+		expect((records[2] as SessionMessageRecord).message).toEqual(pdfToolResult("call-1"));
+	});
+
+	it.each(["context", "all"] as const)(
+		'puts a tool result\'s PDF back when a session is resumed with load: "%s"',
+		async (load) => {
+			const store = createJsonlTranscriptStore({ directory });
+			const session = await Session.create(store);
+			await session.append(userMessage("fetch the report"));
+			await session.append(assistantMessage("", [{ id: "call-1", name: "fetch_report" }]));
+			await session.append(pdfToolResult("call-1"));
+			const expected = session.modelContext();
+			await session.close();
+			expect(readdirSync(join(directory, `${session.id}.jsonl.blobs`))).toHaveLength(1);
+
+			const opened = await Session.open(store, session.id, { load });
+			try {
+				expect(opened.modelContext()).toEqual(expected);
+				const resumed = opened.modelContext().at(-1) as ToolResultMessage;
+				expect(resumed.content[1]).toEqual(pdfBlock());
+			} finally {
+				await opened.close();
+			}
+		},
+	);
 });
 
 describe("file blocks in the memory store", () => {

@@ -9,13 +9,14 @@ import { UnsupportedFunctionalityError } from "@ai-sdk/provider";
 import {
 	type Context,
 	emptyUsage,
-	type ImageContent,
+	type FileContent,
 	type Message,
 	type Model,
 	type TextContent,
 	type ThinkingContent,
 	type Tool,
 	type ToolCall,
+	type ToolResultContent,
 	type TSchema,
 	type UserContent,
 } from "@keel/ai";
@@ -174,7 +175,7 @@ function toArguments(input: unknown): Record<string, unknown> {
 }
 
 function toToolResultContent(output: LanguageModelV3ToolResultOutput): {
-	content: (TextContent | ImageContent)[];
+	content: ToolResultContent[];
 	isError: boolean;
 } {
 	switch (output.type) {
@@ -188,19 +189,39 @@ function toToolResultContent(output: LanguageModelV3ToolResultOutput): {
 			return { content: [{ type: "text", text: JSON.stringify(output.value) }], isError: true };
 		case "execution-denied":
 			return { content: [{ type: "text", text: output.reason ?? "Tool execution denied." }], isError: true };
-		case "content": {
-			const content: (TextContent | ImageContent)[] = [];
-			for (const part of output.value) {
-				if (part.type === "text") content.push({ type: "text", text: part.text });
-				else if ((part.type === "image-data" || part.type === "file-data") && part.mediaType.startsWith("image/")) {
-					content.push({ type: "image", data: part.data, mimeType: part.mediaType });
-				} else {
-					throw new UnsupportedFunctionalityError({ functionality: `tool result parts of type ${part.type}` });
-				}
-			}
-			return { content, isError: false };
-		}
+		case "content":
+			return { content: output.value.map(toToolResultBlock), isError: false };
 	}
+}
+
+type ToolResultPart = Extract<LanguageModelV3ToolResultOutput, { type: "content" }>["value"][number];
+
+/**
+ * One part of a tool's content output as a Keel block: text, an image, or a file (a PDF, a document,
+ * a text file) by data or URL. Keel's checks before the call decide what the model can read: a
+ * tool's file it cannot is replaced by a note, not an error. Keel tool results hold no audio.
+ */
+function toToolResultBlock(part: ToolResultPart): ToolResultContent {
+	if (part.type === "text") return { type: "text", text: part.text };
+	if (part.type === "image-data") return { type: "image", data: part.data, mimeType: part.mediaType };
+	if (part.type === "file-data" && !part.mediaType.startsWith("audio/")) {
+		if (part.mediaType.startsWith("image/")) return { type: "image", data: part.data, mimeType: part.mediaType };
+		const file: FileContent = { type: "file", mimeType: part.mediaType, data: toBase64(part.data) };
+		return part.filename ? { ...file, filename: part.filename } : file;
+	}
+	if (part.type === "file-url" && part.mediaType !== undefined && isFileUrlType(part.mediaType)) {
+		return { type: "file", mimeType: part.mediaType, url: part.url };
+	}
+	throw new UnsupportedFunctionalityError({ functionality: `tool result parts of type ${describePart(part)}` });
+}
+
+/** A URL Keel carries as a file: not an image (Keel images are bytes) and not audio. */
+function isFileUrlType(mediaType: string): boolean {
+	return !mediaType.startsWith("image/") && !mediaType.startsWith("audio/");
+}
+
+function describePart(part: ToolResultPart): string {
+	return "mediaType" in part && part.mediaType ? `${part.type} (${part.mediaType})` : part.type;
 }
 
 function readKeelString(options: Record<string, unknown> | undefined, key: string): string | undefined {

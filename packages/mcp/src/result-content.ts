@@ -1,12 +1,13 @@
-// Maps an MCP tool result to Keel content. Keel content is text and images, so every other MCP
-// block (audio, resource links, embedded binary resources) becomes a line of text that says what
-// it was. https://modelcontextprotocol.io/specification/2025-06-18/server/tools#tool-result
+// Maps an MCP tool result to Keel content: text, images, and file blocks for the documents a Keel
+// tool result carries (PDFs, Word, Excel, PowerPoint, RTF, OpenDocument text). Keel tool results
+// hold no audio, so audio, resource links and other binary resources become a line of text that says
+// what they were. https://modelcontextprotocol.io/specification/2025-06-18/server/tools#tool-result
 
-import type { ImageContent, TextContent } from "@keel/ai";
+import type { FileContent, TextContent, ToolResultContent } from "@keel/ai";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 
 type McpContentBlock = CallToolResult["content"][number];
-type KeelContent = TextContent | ImageContent;
+type KeelContent = ToolResultContent;
 
 /** Turns one MCP content block into Keel content. */
 export function mapContentBlock(block: McpContentBlock): KeelContent {
@@ -35,13 +36,84 @@ function describeResourceLink(link: Extract<McpContentBlock, { type: "resource_l
 }
 
 function mapEmbeddedResource(resource: Extract<McpContentBlock, { type: "resource" }>["resource"]): KeelContent {
-	if ("text" in resource && typeof resource.text === "string") {
-		return { type: "text", text: `Resource ${resource.uri}:\n${resource.text}` };
-	}
+	if ("text" in resource && typeof resource.text === "string") return resourceText(resource.uri, resource.text);
 	const blob = "blob" in resource && typeof resource.blob === "string" ? resource.blob : "";
-	if (resource.mimeType?.startsWith("image/")) return { type: "image", data: blob, mimeType: resource.mimeType };
+	const mimeType = resource.mimeType ? baseMimeType(resource.mimeType) : undefined;
+	if (mimeType?.startsWith("image/")) return { type: "image", data: blob, mimeType: resource.mimeType as string };
+	if (mimeType && DOCUMENT_MIME_TYPES.has(mimeType)) {
+		const file: FileContent = { type: "file", mimeType: resource.mimeType as string, data: blob };
+		const filename = filenameOf(resource.uri);
+		return filename ? { ...file, filename } : file;
+	}
+	// A text file sent as bytes reads like a text resource (each API's text document is plain text anyway).
+	const text = mimeType && isTextType(mimeType) ? decodeUtf8(blob) : undefined;
+	if (text !== undefined) return resourceText(resource.uri, text);
 	const kind = resource.mimeType ?? "binary";
 	return { type: "text", text: `[resource ${resource.uri} (${kind}) not shown: ${blob.length} base64 characters]` };
+}
+
+function resourceText(uri: string, text: string): TextContent {
+	return { type: "text", text: `Resource ${uri}:\n${text}` };
+}
+
+/**
+ * The document types a Keel file block carries to the model: PDF, and the office formats some APIs
+ * take natively (each provider's encoder decides, and leaves a note where its API takes none). The
+ * same media types as @keel/ai's file rules, which it does not export.
+ */
+const DOCUMENT_MIME_TYPES = new Set([
+	"application/pdf",
+	"application/msword",
+	"application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+	"application/vnd.ms-excel",
+	"application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+	"application/vnd.ms-powerpoint",
+	"application/vnd.openxmlformats-officedocument.presentationml.presentation",
+	"application/rtf",
+	"application/vnd.oasis.opendocument.text",
+]);
+
+/** Media types outside text/* that are text all the same. */
+const TEXT_LIKE_MIME_TYPES = new Set([
+	"application/json",
+	"application/xml",
+	"application/yaml",
+	"application/x-yaml",
+	"application/javascript",
+	"application/typescript",
+	"application/x-sh",
+	"application/sql",
+]);
+
+function baseMimeType(mimeType: string): string {
+	return mimeType.split(";")[0].trim().toLowerCase();
+}
+
+function isTextType(type: string): boolean {
+	return type.startsWith("text/") || TEXT_LIKE_MIME_TYPES.has(type) || type.endsWith("+json") || type.endsWith("+xml");
+}
+
+/** UTF-8 text from base64, or undefined when the bytes are not valid base64 and UTF-8. */
+function decodeUtf8(base64: string): string | undefined {
+	try {
+		const binary = atob(base64);
+		const bytes = Uint8Array.from(binary, (character) => character.charCodeAt(0));
+		return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+	} catch {
+		return undefined;
+	}
+}
+
+/** The last segment of the URI's path (`file:///reports/q3.pdf` → `q3.pdf`), if it has one. */
+function filenameOf(uri: string): string | undefined {
+	const path = uri.split(/[?#]/)[0];
+	const segment = path.slice(path.lastIndexOf("/") + 1);
+	if (segment === "" || segment.includes(":")) return undefined;
+	try {
+		return decodeURIComponent(segment);
+	} catch {
+		return segment;
+	}
 }
 
 /**
@@ -71,7 +143,8 @@ function hasJsonText(content: readonly KeelContent[], value: unknown): boolean {
 
 /**
  * Cuts text so the whole result stays within `maxCharacters`, ending the last kept block with a
- * note the model can read. Images are kept: a model's image budget is not counted in characters.
+ * note the model can read. Images and files are kept: a model's budget for them is not counted in
+ * characters.
  */
 export function truncateText(
 	content: readonly KeelContent[],

@@ -15,7 +15,9 @@ export function findTool(tools: readonly McpAgentTool[], name: string): McpAgent
 }
 
 export function textOf(result: AgentToolResult<unknown>): string {
-	return result.content.map((block) => (block.type === "text" ? block.text : `[image ${block.mimeType}]`)).join("\n");
+	return result.content
+		.map((block) => (block.type === "text" ? block.text : `[${block.type} ${block.mimeType}]`))
+		.join("\n");
 }
 
 /** Runs a call and returns the error it throws (what the loop turns into an error result). */

@@ -1,5 +1,6 @@
 // Servers of our own, built with the SDK's McpServer and connected in memory, for what a test
-// must observe on the server's side: cancellation and a changing tool list.
+// must observe on the server's side: cancellation, a changing tool list, and what a result carries.
+import { randomBytes } from "node:crypto";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { afterEach, describe, expect, it } from "vitest";
@@ -12,7 +13,10 @@ afterEach(async () => {
 	await Promise.all(connections.splice(0).map((connection) => connection.close()));
 });
 
-async function connectInMemory(server: McpServer, options: { onToolsChanged?: (tools: McpAgentTool[]) => void } = {}) {
+async function connectInMemory(
+	server: McpServer,
+	options: { onToolsChanged?: (tools: McpAgentTool[]) => void; maxResultCharacters?: number } = {},
+) {
 	const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
 	await server.connect(serverTransport);
 	const connection = await connectMcpServer({
@@ -101,5 +105,30 @@ describe("an MCP server of our own, in memory", () => {
 		const result = await tool.execute("c1", {});
 		expect(textOf(result)).toBe("read");
 		expect(result.details).toEqual({ server: "files", tool: "read.file" });
+	});
+
+	it("hands the model an embedded PDF as a file block, byte for byte, and audio as a note", async () => {
+		const pdf = Buffer.concat([Buffer.from("%PDF-1.7\n"), randomBytes(300 * 1024)]);
+		const server = new McpServer({ name: "own", version: "1.0.0" });
+		server.registerTool("fetch_report", { description: "Returns the quarterly report" }, async () => ({
+			content: [
+				{ type: "text", text: "The report follows." },
+				{
+					type: "resource",
+					resource: { uri: "file:///reports/q3.pdf", mimeType: "application/pdf", blob: pdf.toString("base64") },
+				},
+				{ type: "audio", data: "UklGRg==", mimeType: "audio/wav" },
+			],
+		}));
+		// A text budget far below the PDF's size: files are not text and are never cut.
+		const connection = await connectInMemory(server, { maxResultCharacters: 100 });
+		const result = await findTool(connection.tools, "fetch_report").execute("c1", {});
+		expect(result.content).toEqual([
+			{ type: "text", text: "The report follows." },
+			{ type: "file", mimeType: "application/pdf", data: pdf.toString("base64"), filename: "q3.pdf" },
+			{ type: "text", text: "[audio (audio/wav) not shown: 8 base64 characters]" },
+		]);
+		const file = result.content[1] as { data: string };
+		expect(Buffer.from(file.data, "base64").equals(pdf)).toBe(true);
 	});
 });

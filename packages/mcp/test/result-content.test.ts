@@ -24,14 +24,31 @@ describe("MCP result content as Keel content", () => {
 		).toEqual({ type: "text", text: "[resource file:///a.zip (application/zip) not shown: 4 base64 characters]" });
 	});
 
-	it("describes audio and resource links in text", () => {
-		expect(mapContentBlock({ type: "audio", data: "AAAA", mimeType: "audio/wav" })).toEqual({
-			type: "text",
-			text: "[audio (audio/wav) not shown: 4 base64 characters]",
-		});
+	it("turns an embedded PDF or Word blob into a file block named after the last segment of its URI", () => {
 		expect(
-			mapContentBlock({ type: "resource_link", uri: "file:///notes.md", name: "notes", mimeType: "text/markdown" }),
-		).toEqual({ type: "text", text: "Resource: file:///notes.md\nname: notes\ntype: text/markdown" });
+			mapContentBlock({
+				type: "resource",
+				resource: { uri: "file:///reports/Q3%20summary.pdf", mimeType: "application/pdf", blob: "JVBERi0=" },
+			}),
+		).toEqual({ type: "file", mimeType: "application/pdf", data: "JVBERi0=", filename: "Q3 summary.pdf" });
+		const docx = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
+		expect(
+			mapContentBlock({ type: "resource", resource: { uri: "urn:doc:42", mimeType: docx, blob: "UEsDBA==" } }),
+		).toEqual({ type: "file", mimeType: docx, data: "UEsDBA==" });
+	});
+
+	it("reads an embedded text blob as text, like a text resource, and notes one that is not UTF-8", () => {
+		const csv = Buffer.from("a,b\n1,2\n").toString("base64");
+		expect(
+			mapContentBlock({ type: "resource", resource: { uri: "file:///t.csv", mimeType: "text/csv", blob: csv } }),
+		).toEqual({ type: "text", text: "Resource file:///t.csv:\na,b\n1,2\n" });
+		expect(
+			mapContentBlock({ type: "resource", resource: { uri: "file:///t.txt", mimeType: "text/plain", text: "hi" } }),
+		).toEqual({ type: "text", text: "Resource file:///t.txt:\nhi" });
+		const latin1 = Buffer.from([0xe9, 0x74, 0xe9]).toString("base64");
+		expect(
+			mapContentBlock({ type: "resource", resource: { uri: "file:///l.txt", mimeType: "text/plain", blob: latin1 } }),
+		).toEqual({ type: "text", text: "[resource file:///l.txt (text/plain) not shown: 4 base64 characters]" });
 	});
 
 	it("adds structuredContent as JSON text unless a text block already carries it", () => {

@@ -1,8 +1,9 @@
 // Large file and audio blocks of a JSONL transcript live in files beside it, so a 5 MB PDF does not
 // make every read of the transcript parse 7 MB of base64 (nor push a line past maxLineBytes). The
-// writer moves the bytes of a user message's file or audio block above the threshold into
-// `<transcript>.blobs/<sha256>` (raw bytes, named by their hash: the same file attached twice is
-// stored once) and writes `blob: { sha256, bytes }` in place of `data`. Readers put the data back
+// writer moves the bytes of each file or audio block above the threshold (in a user message, or a
+// file a tool returned in a tool result) into `<transcript>.blobs/<sha256>` (raw bytes, named by
+// their hash: the same file attached twice, or attached and then returned by a tool, is stored
+// once) and writes `blob: { sha256, bytes }` in place of `data`. Readers put the data back
 // before the record is validated, so callers only ever see whole blocks; a blob that is missing or
 // whose bytes do not match its hash makes that record a read problem, never a silent change.
 import { createHash } from "node:crypto";
@@ -28,11 +29,14 @@ export function blobDirectory(transcriptPath: string): string {
 
 type Block = Record<string, unknown>;
 
-/** The content array of a user message record, or undefined for any other record. */
-function userContent(record: Record<string, unknown>): Block[] | undefined {
+/**
+ * The content array of a record whose message may carry file or audio blocks (a user message, or a
+ * tool result: a tool may return a PDF), or undefined for any other record.
+ */
+function binaryCarryingContent(record: Record<string, unknown>): Block[] | undefined {
 	if (record.type !== "message") return undefined;
 	const message = record.message as { role?: unknown; content?: unknown } | undefined;
-	if (message?.role !== "user" || !Array.isArray(message.content)) return undefined;
+	if ((message?.role !== "user" && message?.role !== "toolResult") || !Array.isArray(message.content)) return undefined;
 	return message.content as Block[];
 }
 
@@ -49,7 +53,7 @@ export function moveLargeBlocksToBlobs(
 	directory: string,
 	thresholdBytes: number,
 ): SessionRecord {
-	const content = userContent(record as unknown as Record<string, unknown>);
+	const content = binaryCarryingContent(record as unknown as Record<string, unknown>);
 	if (
 		!content?.some(
 			(block) => isBinaryBlock(block) && typeof block.data === "string" && block.data.length > thresholdBytes,
@@ -85,7 +89,7 @@ function writeBlob(directory: string, sha256: string, bytes: Buffer): void {
  * hash. Throws a SessionRecordError naming the block when a blob is missing or damaged.
  */
 export function restoreBlobs(record: Record<string, unknown>, directory: string): void {
-	const content = userContent(record);
+	const content = binaryCarryingContent(record);
 	if (!content) return;
 	content.forEach((block, index) => {
 		if (!isBinaryBlock(block) || block.blob === undefined) return;
@@ -115,7 +119,7 @@ export function restoreBlobs(record: Record<string, unknown>, directory: string)
 
 /** Puts empty data in place of every blob reference (in place): for reads that need only the text. */
 export function emptyBlobData(record: Record<string, unknown>): void {
-	for (const block of userContent(record) ?? []) {
+	for (const block of binaryCarryingContent(record) ?? []) {
 		if (!isBinaryBlock(block) || block.blob === undefined) continue;
 		delete block.blob;
 		block.data = "";

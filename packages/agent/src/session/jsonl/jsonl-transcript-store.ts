@@ -51,9 +51,9 @@ export interface JsonlTranscriptStoreOptions {
 	/** Lines longer than this are skipped by readers (and refused by the writer). Default 32 MiB. */
 	maxLineBytes?: number;
 	/**
-	 * A user message's file or audio block whose base64 data is longer than this is stored as a
-	 * content-addressed file in `<transcript>.blobs/` and referenced from the line; reads put the
-	 * data back. Default 64 KiB.
+	 * A file or audio block of a user message or a tool result whose base64 data is longer than this
+	 * is stored as a content-addressed file in `<transcript>.blobs/` and referenced from the line;
+	 * reads put the data back. Default 64 KiB.
 	 */
 	blobThresholdBytes?: number;
 }
