@@ -122,6 +122,7 @@ export {
 	MAX_TOOL_ARGUMENTS_LENGTH,
 	TOOL_ARGUMENTS_REJECTED,
 } from "./message/assistant-message-builder.js";
+export { type DocumentFormat, documentFormatOf, isPdfFile, isTextFile } from "./message/file-content.js";
 export { blockProblem as contentBlockProblem, findInputProblem } from "./message/input-support.js";
 export { checkSamplingParams, samplingParamKeys } from "./message/sampling-keys.js";
 export { resolveSamplingParams } from "./message/sampling-params.js";

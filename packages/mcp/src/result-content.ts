@@ -3,7 +3,14 @@
 // hold no audio, so audio, resource links and other binary resources become a line of text that says
 // what they were. https://modelcontextprotocol.io/specification/2025-06-18/server/tools#tool-result
 
-import type { FileContent, TextContent, ToolResultContent } from "@keel/ai";
+import {
+	documentFormatOf,
+	type FileContent,
+	isPdfFile,
+	isTextFile,
+	type TextContent,
+	type ToolResultContent,
+} from "@keel/ai";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 
 type McpContentBlock = CallToolResult["content"][number];
@@ -38,15 +45,17 @@ function describeResourceLink(link: Extract<McpContentBlock, { type: "resource_l
 function mapEmbeddedResource(resource: Extract<McpContentBlock, { type: "resource" }>["resource"]): KeelContent {
 	if ("text" in resource && typeof resource.text === "string") return resourceText(resource.uri, resource.text);
 	const blob = "blob" in resource && typeof resource.blob === "string" ? resource.blob : "";
-	const mimeType = resource.mimeType ? baseMimeType(resource.mimeType) : undefined;
-	if (mimeType?.startsWith("image/")) return { type: "image", data: blob, mimeType: resource.mimeType as string };
-	if (mimeType && DOCUMENT_MIME_TYPES.has(mimeType)) {
-		const file: FileContent = { type: "file", mimeType: resource.mimeType as string, data: blob };
+	const mimeType = resource.mimeType;
+	if (mimeType?.toLowerCase().startsWith("image/")) return { type: "image", data: blob, mimeType };
+	// @keel/ai's own rules: what a file block carries (a PDF or an office document; each provider's
+	// encoder sends it or leaves a note) and which types are text.
+	const file: FileContent | undefined = mimeType ? { type: "file", mimeType, data: blob } : undefined;
+	if (file && (isPdfFile(file) || documentFormatOf(file) !== undefined)) {
 		const filename = filenameOf(resource.uri);
 		return filename ? { ...file, filename } : file;
 	}
 	// A text file sent as bytes reads like a text resource (each API's text document is plain text anyway).
-	const text = mimeType && isTextType(mimeType) ? decodeUtf8(blob) : undefined;
+	const text = file && isTextFile(file) ? decodeUtf8(blob) : undefined;
 	if (text !== undefined) return resourceText(resource.uri, text);
 	const kind = resource.mimeType ?? "binary";
 	return { type: "text", text: `[resource ${resource.uri} (${kind}) not shown: ${blob.length} base64 characters]` };
@@ -54,43 +63,6 @@ function mapEmbeddedResource(resource: Extract<McpContentBlock, { type: "resourc
 
 function resourceText(uri: string, text: string): TextContent {
 	return { type: "text", text: `Resource ${uri}:\n${text}` };
-}
-
-/**
- * The document types a Keel file block carries to the model: PDF, and the office formats some APIs
- * take natively (each provider's encoder decides, and leaves a note where its API takes none). The
- * same media types as @keel/ai's file rules, which it does not export.
- */
-const DOCUMENT_MIME_TYPES = new Set([
-	"application/pdf",
-	"application/msword",
-	"application/vnd.openxmlformats-officedocument.wordprocessingml.document",
-	"application/vnd.ms-excel",
-	"application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-	"application/vnd.ms-powerpoint",
-	"application/vnd.openxmlformats-officedocument.presentationml.presentation",
-	"application/rtf",
-	"application/vnd.oasis.opendocument.text",
-]);
-
-/** Media types outside text/* that are text all the same. */
-const TEXT_LIKE_MIME_TYPES = new Set([
-	"application/json",
-	"application/xml",
-	"application/yaml",
-	"application/x-yaml",
-	"application/javascript",
-	"application/typescript",
-	"application/x-sh",
-	"application/sql",
-]);
-
-function baseMimeType(mimeType: string): string {
-	return mimeType.split(";")[0].trim().toLowerCase();
-}
-
-function isTextType(type: string): boolean {
-	return type.startsWith("text/") || TEXT_LIKE_MIME_TYPES.has(type) || type.endsWith("+json") || type.endsWith("+xml");
 }
 
 /** UTF-8 text from base64, or undefined when the bytes are not valid base64 and UTF-8. */
