@@ -8,8 +8,11 @@ import type {
 import { UnsupportedFunctionalityError } from "@ai-sdk/provider";
 import {
 	type Context,
+	documentFormatOf,
 	emptyUsage,
 	type FileContent,
+	isPdfFile,
+	isTextFile,
 	type Message,
 	type Model,
 	type TextContent,
@@ -130,7 +133,7 @@ export function toKeelTools(options: LanguageModelV3CallOptions, warnings: Share
 	return tools;
 }
 
-/** An AI SDK file part as Keel's image, audio or file block (PDFs and text; see docs/files.md). */
+/** An AI SDK file part as Keel's image, audio or file block (PDFs, office documents and text; see docs/files.md). */
 function toUserContent(part: LanguageModelV3FilePart): UserContent {
 	const type = part.mediaType.toLowerCase();
 	if (type.startsWith("image/")) {
@@ -138,13 +141,14 @@ function toUserContent(part: LanguageModelV3FilePart): UserContent {
 		return { type: "image", data: toBase64(part.data), mimeType };
 	}
 	if (type.startsWith("audio/")) return { type: "audio", data: toBase64(part.data), mimeType: part.mediaType };
-	if (type === "application/pdf" || type.startsWith("text/") || type === "application/json") {
-		const file: UserContent = { type: "file", data: toBase64(part.data), mimeType: part.mediaType };
+	const file: FileContent = { type: "file", data: toBase64(part.data), mimeType: part.mediaType };
+	// @keel/ai's rules for what a file block is: a PDF, an office document or a text file.
+	if (isPdfFile(file) || documentFormatOf(file) !== undefined || isTextFile(file)) {
 		if (part.filename) file.filename = part.filename;
 		return file;
 	}
 	throw new UnsupportedFunctionalityError({
-		functionality: `file parts of type ${part.mediaType} (Keel takes images, audio, PDFs and text files)`,
+		functionality: `file parts of type ${part.mediaType} (Keel takes images, audio, PDFs, office documents and text files)`,
 	});
 }
 

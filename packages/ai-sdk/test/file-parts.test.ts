@@ -40,6 +40,30 @@ it("maps AI SDK file parts of PDFs, text and audio to Keel's file and audio bloc
 	]);
 });
 
+it("maps a user's Word document to a Keel file block, which Keel refuses by name for an API that takes none; a type with no Keel block is refused", async () => {
+	faux.setResponses(["ok"]);
+	const docx = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
+	const bytes = new Uint8Array(Buffer.from("PK\u0003\u0004"));
+	// The faux API takes no office documents: Keel's check names the file and what it is.
+	await expect(
+		generateText({
+			model: keelLanguageModel(faux.getModel()),
+			messages: [{ role: "user", content: [{ type: "file", data: bytes, mediaType: docx, filename: "plan.docx" }] }],
+		}),
+	).rejects.toThrow('"plan.docx" is a Word document, which the faux API does not take');
+	await expect(
+		generateText({
+			model: keelLanguageModel(faux.getModel()),
+			messages: [{ role: "user", content: [{ type: "file", data: bytes, mediaType: "application/zip" }] }],
+		}),
+	).rejects.toThrow("file parts of type application/zip");
+	// Only the Word document reached Keel (the zip was refused before any call), as a file block.
+	expect(faux.state.requests).toHaveLength(1);
+	expect((faux.state.requests[0].context.messages[0] as UserMessage).content).toEqual([
+		{ type: "file", data: Buffer.from(bytes).toString("base64"), mimeType: docx, filename: "plan.docx" },
+	]);
+});
+
 /** A conversation where the tool `fetch_report` returned `value` as its content output. */
 function afterToolReturned(value: unknown) {
 	return [
