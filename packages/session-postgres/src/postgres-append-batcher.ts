@@ -11,7 +11,7 @@
 import { createHash } from "node:crypto";
 import type { Pool } from "pg";
 import { isConnectionLost } from "./postgres-connection.js";
-import { DATABASE_NOW_MS } from "./postgres-transcript-writer.js";
+import { DATABASE_NOW_MS } from "./postgres-schema.js";
 
 /** One writer's append, already serialised and measured (postgres-transcript-writer.ts). */
 export interface PendingAppend {

@@ -10,6 +10,13 @@
 
 import { foldForSearch, parseSessionRecords, searchableText } from "@keel/agent-core/session";
 import type { PoolClient } from "pg";
+
+/**
+ * The database's clock in epoch milliseconds, as SQL: leases (`lease_expires_at`) are kept in the
+ * database's time, so instances whose clocks differ agree on when one ran out.
+ */
+export const DATABASE_NOW_MS = "(extract(epoch from clock_timestamp()) * 1000)::bigint";
+
 import { escapeIdentifier } from "pg";
 import { PostgresSchemaVersionError } from "./postgres-errors.js";
 

@@ -23,8 +23,8 @@ import { isLeaseLive, parseWriterHolder } from "@keel/agent-core/session/jsonl";
 import { escapeIdentifier, type Pool, type PoolConfig } from "pg";
 import { createAppendBatcher } from "./postgres-append-batcher.js";
 import { assertSchemaExists, connectFirst, createPool, describeTarget } from "./postgres-connection.js";
-import { migratePostgresSchema } from "./postgres-schema.js";
-import { DATABASE_NOW_MS, openPostgresWriter } from "./postgres-transcript-writer.js";
+import { DATABASE_NOW_MS, migratePostgresSchema } from "./postgres-schema.js";
+import { openPostgresWriter } from "./postgres-transcript-writer.js";
 
 export interface PostgresTranscriptStoreOptions {
 	/** `postgres://user:password@host:port/database`; or pass `pool` (or node-postgres `PoolConfig` in `poolConfig`). */

@@ -24,9 +24,7 @@ import { describeThisWriter, isLeaseLive, parseWriterHolder } from "@keel/agent-
 import type { Pool } from "pg";
 import type { AppendBatcher } from "./postgres-append-batcher.js";
 import { describeFailedAppend } from "./postgres-connection.js";
-
-/** The database's clock in epoch milliseconds. */
-export const DATABASE_NOW_MS = "(extract(epoch from clock_timestamp()) * 1000)::bigint";
+import { DATABASE_NOW_MS } from "./postgres-schema.js";
 
 export interface PostgresWriterContext {
 	pool: Pool;
