@@ -6,11 +6,14 @@
 import {
 	assertValidListOptions,
 	assertValidSessionId,
+	assertValidTenant,
+	checkDatabaseStoreLimits,
 	type DatabaseTranscriptStore,
 	foldForSearch,
 	isSummaryRecord,
 	type ParsedSessionRecord,
 	parseSessionRecords,
+	parseStoredLine,
 	type SessionInfo,
 	type SessionListOptions,
 	SessionLockedError,
@@ -64,9 +67,6 @@ export interface PostgresTranscriptStore extends DatabaseTranscriptStore {
 	close(): Promise<void>;
 }
 
-export const DEFAULT_MAX_RECORD_BYTES = 32 * 1024 * 1024;
-const DEFAULT_LEASE_MS = 30_000;
-const MAX_TENANT_LENGTH = 160;
 /** Records per round trip when scanning: about 1 MiB of ~2 KB messages, so a scan holds little at a time. */
 const SCAN_PAGE_ROWS = 500;
 /** Outlines are ~200 bytes: pages of 5,000 rows are about 1 MiB too. */
@@ -108,17 +108,9 @@ interface SessionRow {
 export async function createPostgresTranscriptStore(
 	options: PostgresTranscriptStoreOptions,
 ): Promise<PostgresTranscriptStore> {
-	const tenant = options.tenant ?? "default";
-	assertValidTenant(tenant);
+	const { tenant, leaseMs, maxRecordBytes } = checkDatabaseStoreLimits(options);
 	const schema = options.schema ?? "public";
 	if (typeof schema !== "string" || schema === "") throw new TypeError("schema must be a non-empty string.");
-	const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
-	const maxRecordBytes = options.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES;
-	if (!Number.isInteger(leaseMs) || leaseMs <= 0)
-		throw new TypeError(`leaseMs must be a positive integer, got ${leaseMs}.`);
-	if (!Number.isInteger(maxRecordBytes) || maxRecordBytes <= 0) {
-		throw new TypeError(`maxRecordBytes must be a positive integer, got ${maxRecordBytes}.`);
-	}
 	if (!options.pool && !options.connectionString && !options.poolConfig) {
 		throw new TypeError("createPostgresTranscriptStore needs a `connectionString`, `poolConfig` or `pool`.");
 	}
@@ -152,14 +144,6 @@ export async function createPostgresTranscriptStore(
 	return createStoreOver(pool, ownsPool, { schema, tenant, leaseMs, maxRecordBytes, target });
 }
 
-function assertValidTenant(tenant: unknown): asserts tenant is string {
-	if (typeof tenant !== "string" || tenant.length === 0 || tenant.length > MAX_TENANT_LENGTH) {
-		throw new TypeError(
-			`tenant must be a non-empty string of at most ${MAX_TENANT_LENGTH} characters, got ${JSON.stringify(tenant)}.`,
-		);
-	}
-}
-
 function createStoreOver(
 	pool: Pool,
 	ownsPool: boolean,
@@ -185,15 +169,6 @@ function createStoreOver(
 		);
 		if (rows.length === 0) throw new SessionNotFoundError(sessionId);
 		return Number(rows[0].last_seq);
-	}
-
-	function parseRow(row: RecordRow, lineNumber: number, problems: TranscriptReadProblem[]): ParsedSessionRecord[] {
-		try {
-			return parseSessionRecords(row.line, lineNumber);
-		} catch (error) {
-			problems.push({ line: lineNumber, kind: "malformed", message: (error as Error).message });
-			return [];
-		}
 	}
 
 	async function scan(
@@ -226,7 +201,7 @@ function createStoreOver(
 			if (rows.length === 0) break;
 			for (const row of rows) {
 				const seq = Number(row.seq);
-				for (const record of parseRow(row, seq, problems)) visit(record, seq, seq, row.bytes);
+				for (const record of parseStoredLine(row.line, seq, problems)) visit(record, seq, seq, row.bytes);
 			}
 			after = Number(rows[rows.length - 1].seq);
 		}
@@ -284,7 +259,8 @@ function createStoreOver(
 						visit(JSON.parse(row.outline) as SessionMessageRecord, seq, seq, true, row.bytes);
 						continue;
 					}
-					for (const record of parseRow(row as RecordRow, seq, problems)) visit(record, seq, seq, false, row.bytes);
+					for (const record of parseStoredLine((row as RecordRow).line, seq, problems))
+						visit(record, seq, seq, false, row.bytes);
 				}
 				after = Number(rows[rows.length - 1].seq);
 			}
@@ -347,7 +323,7 @@ function createStoreOver(
 				[tenant, sessionId, last, entries],
 			);
 			const problems: TranscriptReadProblem[] = [];
-			const records = rows.reverse().flatMap((row) => parseRow(row, Number(row.seq) - last - 1, problems));
+			const records = rows.reverse().flatMap((row) => parseStoredLine(row.line, Number(row.seq) - last - 1, problems));
 			const tail: TranscriptTail = { records, problems };
 			if (tailOptions.findLastSummary !== false) {
 				const summary = await pool.query<RecordRow>(
@@ -356,7 +332,7 @@ function createStoreOver(
 					[tenant, sessionId],
 				);
 				const row = summary.rows[0];
-				const record = row ? parseRow(row, Number(row.seq), []).find(isSummaryRecord) : undefined;
+				const record = row ? parseStoredLine(row.line, Number(row.seq), []).find(isSummaryRecord) : undefined;
 				if (record) tail.lastSummary = record;
 			}
 			return tail;

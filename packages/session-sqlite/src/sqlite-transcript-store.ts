@@ -5,11 +5,14 @@
 import {
 	assertValidListOptions,
 	assertValidSessionId,
+	assertValidTenant,
+	checkDatabaseStoreLimits,
 	type DatabaseTranscriptStore,
 	foldForSearch,
 	isSummaryRecord,
 	type ParsedSessionRecord,
 	parseSessionRecords,
+	parseStoredLine,
 	type SessionInfo,
 	type SessionListOptions,
 	SessionLockedError,
@@ -56,10 +59,6 @@ export interface SqliteTranscriptStore extends DatabaseTranscriptStore {
 	close(): void;
 }
 
-export const DEFAULT_MAX_RECORD_BYTES = 32 * 1024 * 1024;
-const DEFAULT_LEASE_MS = 30_000;
-const MAX_TENANT_LENGTH = 160;
-
 interface RecordRow {
 	seq: number;
 	line: string;
@@ -91,18 +90,10 @@ interface SessionRow {
 }
 
 export function createSqliteTranscriptStore(options: SqliteTranscriptStoreOptions): SqliteTranscriptStore {
-	const tenant = options.tenant ?? "default";
-	assertValidTenant(tenant);
-	const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
-	const maxRecordBytes = options.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES;
+	const { tenant, leaseMs, maxRecordBytes } = checkDatabaseStoreLimits(options);
 	const durability = options.durability ?? "os";
 	if (durability !== "os" && durability !== "fsync-each") {
 		throw new TypeError(`Unknown durability ${JSON.stringify(durability)}: use "os" or "fsync-each".`);
-	}
-	if (!Number.isInteger(leaseMs) || leaseMs <= 0)
-		throw new TypeError(`leaseMs must be a positive integer, got ${leaseMs}.`);
-	if (!Number.isInteger(maxRecordBytes) || maxRecordBytes <= 0) {
-		throw new TypeError(`maxRecordBytes must be a positive integer, got ${maxRecordBytes}.`);
 	}
 	const ownsDatabase = options.database === undefined;
 	const database = options.database ?? openDatabase(options.path, options.busyTimeoutMs ?? 5_000, durability);
@@ -133,14 +124,6 @@ function openDatabase(
 			`Cannot open the SQLite transcript database "${path}": ${(error as Error).message}. Check that the path names a SQLite database file (or a new file) in a directory that exists and is writable.`,
 			path,
 			error,
-		);
-	}
-}
-
-function assertValidTenant(tenant: unknown): asserts tenant is string {
-	if (typeof tenant !== "string" || tenant.length === 0 || tenant.length > MAX_TENANT_LENGTH) {
-		throw new TypeError(
-			`tenant must be a non-empty string of at most ${MAX_TENANT_LENGTH} characters, got ${JSON.stringify(tenant)}.`,
 		);
 	}
 }
@@ -198,15 +181,6 @@ function createStoreOver(
 		return row;
 	}
 
-	function parseRow(row: RecordRow, lineNumber: number, problems: TranscriptReadProblem[]): ParsedSessionRecord[] {
-		try {
-			return parseSessionRecords(row.line, lineNumber);
-		} catch (error) {
-			problems.push({ line: lineNumber, kind: "malformed", message: (error as Error).message });
-			return [];
-		}
-	}
-
 	const store: SqliteTranscriptStore = {
 		tenant,
 
@@ -220,7 +194,7 @@ function createStoreOver(
 			const records: ParsedSessionRecord[] = [];
 			const problems: TranscriptReadProblem[] = [];
 			for (const row of statements.records.iterate(tenant, sessionId) as Iterable<RecordRow>) {
-				records.push(...parseRow(row, row.seq, problems));
+				records.push(...parseStoredLine(row.line, row.seq, problems));
 			}
 			return { records, problems };
 		},
@@ -229,7 +203,7 @@ function createStoreOver(
 			find(sessionId);
 			const problems: TranscriptReadProblem[] = [];
 			for (const row of statements.records.iterate(tenant, sessionId) as Iterable<SizedRecordRow>) {
-				for (const record of parseRow(row, row.seq, problems)) visit(record, row.seq, row.seq, row.bytes);
+				for (const record of parseStoredLine(row.line, row.seq, problems)) visit(record, row.seq, row.seq, row.bytes);
 			}
 			return problems;
 		},
@@ -249,7 +223,7 @@ function createStoreOver(
 					visit(JSON.parse(row.outline) as SessionMessageRecord, row.seq, row.seq, true, row.bytes);
 					continue;
 				}
-				for (const record of parseRow(row as RecordRow, row.seq, problems))
+				for (const record of parseStoredLine((row as RecordRow).line, row.seq, problems))
 					visit(record, row.seq, row.seq, false, row.bytes);
 			}
 			return problems;
@@ -292,11 +266,11 @@ function createStoreOver(
 			const entries = Math.max(0, Math.floor(tailOptions.entries));
 			const rows = (statements.tail.all(tenant, sessionId, entries) as RecordRow[]).reverse();
 			const problems: TranscriptReadProblem[] = [];
-			const records = rows.flatMap((row) => parseRow(row, row.seq - session.last_seq - 1, problems));
+			const records = rows.flatMap((row) => parseStoredLine(row.line, row.seq - session.last_seq - 1, problems));
 			const tail: TranscriptTail = { records, problems };
 			if (tailOptions.findLastSummary !== false) {
 				const row = statements.lastSummary.get(tenant, sessionId) as RecordRow | undefined;
-				const summary = row ? parseRow(row, row.seq, []).find(isSummaryRecord) : undefined;
+				const summary = row ? parseStoredLine(row.line, row.seq, []).find(isSummaryRecord) : undefined;
 				if (summary) tail.lastSummary = summary;
 			}
 			return tail;

@@ -67,6 +67,14 @@ export {
 	LARGER_WINDOW_MODELS,
 	type SessionContextCut,
 } from "./context-window.js";
+export {
+	assertValidTenant,
+	checkDatabaseStoreLimits,
+	type DatabaseStoreLimits,
+	DEFAULT_LEASE_MS,
+	DEFAULT_MAX_RECORD_BYTES,
+	parseStoredLine,
+} from "./database-store-options.js";
 export * from "./interchange/index.js";
 export { createMemoryTranscriptStore, isSummaryRecord } from "./memory-transcript-store.js";
 export {

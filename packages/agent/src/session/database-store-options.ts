@@ -1,0 +1,64 @@
+// What the transcript stores built on a database (the SQLite and PostgreSQL packages) check and read
+// the same way: their tenant, lease and record-size options, and a stored line read back as records.
+// One place, so a tenant name or a malformed row means the same thing whichever database holds it.
+import type { ParsedSessionRecord } from "./record-format.js";
+import { parseSessionRecords } from "./record-format.js";
+import type { TranscriptReadProblem } from "./session-types.js";
+
+/** The largest record a database store writes unless told otherwise (one row, one record). */
+export const DEFAULT_MAX_RECORD_BYTES = 32 * 1024 * 1024;
+/** How long a database store's writer lease lasts without a heartbeat unless told otherwise. */
+export const DEFAULT_LEASE_MS = 30_000;
+/** Tenants are keys in an index: a bound keeps a typo'd or hostile value from becoming a huge one. */
+const MAX_TENANT_LENGTH = 160;
+
+export interface DatabaseStoreLimits {
+	tenant: string;
+	leaseMs: number;
+	maxRecordBytes: number;
+}
+
+/** The tenant, lease and record limit of a database store's options, checked, with the defaults filled in. */
+export function checkDatabaseStoreLimits(options: {
+	tenant?: unknown;
+	leaseMs?: unknown;
+	maxRecordBytes?: unknown;
+}): DatabaseStoreLimits {
+	const tenant = options.tenant ?? "default";
+	assertValidTenant(tenant);
+	const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+	const maxRecordBytes = options.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES;
+	if (!Number.isInteger(leaseMs) || (leaseMs as number) <= 0) {
+		throw new TypeError(`leaseMs must be a positive integer, got ${String(leaseMs)}.`);
+	}
+	if (!Number.isInteger(maxRecordBytes) || (maxRecordBytes as number) <= 0) {
+		throw new TypeError(`maxRecordBytes must be a positive integer, got ${String(maxRecordBytes)}.`);
+	}
+	return { tenant, leaseMs: leaseMs as number, maxRecordBytes: maxRecordBytes as number };
+}
+
+/** Refuses a tenant that is not a non-empty string of at most 160 characters (`forTenant` too). */
+export function assertValidTenant(tenant: unknown): asserts tenant is string {
+	if (typeof tenant !== "string" || tenant.length === 0 || tenant.length > MAX_TENANT_LENGTH) {
+		throw new TypeError(
+			`tenant must be a non-empty string of at most ${MAX_TENANT_LENGTH} characters, got ${JSON.stringify(tenant)}.`,
+		);
+	}
+}
+
+/**
+ * The records of one stored line (`seq` as its line number), or none with a "malformed" problem
+ * added: a row damaged by hand is reported like a damaged JSONL line, and the rest still read.
+ */
+export function parseStoredLine(
+	line: string,
+	lineNumber: number,
+	problems: TranscriptReadProblem[],
+): ParsedSessionRecord[] {
+	try {
+		return parseSessionRecords(line, lineNumber);
+	} catch (error) {
+		problems.push({ line: lineNumber, kind: "malformed", message: (error as Error).message });
+		return [];
+	}
+}
