@@ -86,6 +86,9 @@ export async function assertSchemaExists(client: PoolClient, schema: string, tar
 	}
 }
 
+/** SQLSTATE disk_full: the server could not extend a file (https://www.postgresql.org/docs/current/errcodes-appendix.html). */
+const DISK_FULL = "53100";
+
 /** SQLSTATEs of a server going away under a session: shut down, crashed, or not yet accepting connections. */
 const SERVER_GONE_CODES = new Set(["57P01", "57P02", "57P03", "08000", "08003", "08006"]);
 const SOCKET_GONE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "EHOSTUNREACH", "ENOTFOUND"]);
@@ -102,12 +105,20 @@ export function isConnectionLost(error: unknown): boolean {
 }
 
 /**
- * An append that failed because the server went away (restarted, crashed, unreachable) as a
- * PostgresTranscriptStoreError naming that cause; other errors unchanged. The statement was not
- * acknowledged: PostgreSQL commits it whole or not at all, so the session holds either all of its
- * records or none. The pool connects again on the next call.
+ * An append that failed because the server went away (restarted, crashed, unreachable) or ran out
+ * of disk space as a PostgresTranscriptStoreError naming that cause; other errors unchanged. Lost
+ * connection: the statement was not acknowledged; PostgreSQL commits it whole or not at all, so the
+ * session holds either all of its records or none, and the pool connects again on the next call.
+ * Disk full: the server refused the statement, so nothing of it was stored.
  */
 export function describeFailedAppend(error: unknown, target: string, sessionId: string): unknown {
+	if ((error as { code?: unknown }).code === DISK_FULL) {
+		return new PostgresTranscriptStoreError(
+			`${target} is out of disk space (${(error as Error).message}) while appending to session "${sessionId}": nothing of the append was stored. Free space on the database server and append again.`,
+			"disk-full",
+			error,
+		);
+	}
 	if (!isConnectionLost(error)) return error;
 	return new PostgresTranscriptStoreError(
 		`Lost the connection to ${target} while appending to session "${sessionId}" (${(error as Error).message}): the append was not acknowledged; PostgreSQL stored all of it or none of it (reopen the session to see which). The store connects again on the next call.`,
