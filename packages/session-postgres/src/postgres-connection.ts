@@ -30,10 +30,25 @@ export function createPool(config: PoolConfig): Pool {
 	return pool;
 }
 
+/**
+ * Takes a client from the pool for a transaction, with a listener for its "error" event. The pool
+ * listens for that event only while a client is idle in it, and `pool.query` while its query runs;
+ * a client held between two statements of a transaction has none, and when the server goes away
+ * then (a restart) Node would end the whole process over the unhandled event. The statement sent
+ * next on that client fails instead, and says so; the pool drops the client when it is released.
+ */
+export async function checkOut(pool: Pool): Promise<PoolClient> {
+	const client = await pool.connect();
+	if (!client.listeners("error").includes(ignoreHeldClientError)) client.on("error", ignoreHeldClientError);
+	return client;
+}
+
+function ignoreHeldClientError(): void {}
+
 /** Connects once, turning the server's refusals into PostgresTranscriptStoreErrors that name the cause. */
 export async function connectFirst(pool: Pool, target: string): Promise<PoolClient> {
 	try {
-		return await pool.connect();
+		return await checkOut(pool);
 	} catch (error) {
 		throw describeConnectionError(error, target);
 	}
@@ -122,6 +137,22 @@ export function describeFailedAppend(error: unknown, target: string, sessionId: 
 	if (!isConnectionLost(error)) return error;
 	return new PostgresTranscriptStoreError(
 		`Lost the connection to ${target} while appending to session "${sessionId}" (${(error as Error).message}): the append was not acknowledged; PostgreSQL stored all of it or none of it (reopen the session to see which). The store connects again on the next call.`,
+		"connection-lost",
+		error,
+	);
+}
+
+/**
+ * A store call other than an append (open, read, list, delete, close) whose connection was lost or
+ * could not be made (the server restarting, crashed, unreachable) as a PostgresTranscriptStoreError
+ * of reason "connection-lost" naming the server and the call; other errors unchanged. What the call
+ * was changing (a lease, a deletion) is committed whole or not at all; the pool connects again on
+ * the next call.
+ */
+export function describeFailedCall(error: unknown, target: string, call: string): unknown {
+	if (!isConnectionLost(error)) return error;
+	return new PostgresTranscriptStoreError(
+		`Lost the connection to ${target} during ${call} (${(error as Error).message}): the call did not complete; PostgreSQL kept any change it made whole or not at all. The store connects again on the next call.`,
 		"connection-lost",
 		error,
 	);
