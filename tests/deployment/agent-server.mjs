@@ -2,7 +2,8 @@
 // its session from the shared PostgreSQL store, runs the Agent bound to it, and closes it, so any
 // instance can serve any session. The model is @keel/ai's faux provider: it echoes the user's text,
 // calls `deploy` when asked, and hangs on "hang" (so a test can kill the process mid-run).
-// Env: KEEL_PG_URL, KEEL_PG_SCHEMA, KEEL_DEPLOY_LOG (a file the deploy tool appends a line to).
+// Env: KEEL_PG_URL, KEEL_PG_SCHEMA, KEEL_DEPLOY_LOG (a file the deploy tool appends a line to),
+// KEEL_LEASE_MS (optional: the store's writer lease).
 import { appendFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { Agent } from "@keel/agent-core";
@@ -15,6 +16,7 @@ const instance = process.env.KEEL_INSTANCE ?? "?";
 const store = await createPostgresTranscriptStore({
 	connectionString: process.env.KEEL_PG_URL,
 	schema: process.env.KEEL_PG_SCHEMA,
+	...(process.env.KEEL_LEASE_MS ? { leaseMs: Number(process.env.KEEL_LEASE_MS) } : {}),
 });
 
 const lastUserText = (context) => {

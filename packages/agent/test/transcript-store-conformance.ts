@@ -14,6 +14,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Agent, type AgentMessage } from "../src/index.js";
 import {
 	bindSession,
+	type DatabaseTranscriptStore,
 	InvalidSessionIdError,
 	Session,
 	type SessionApprovalRecord,
@@ -543,11 +544,15 @@ export function describeTranscriptStoreConformance(name: string, harness: Transc
 
 /** Two stores over one database, scoped to two tenants. */
 export interface TenantStores {
-	tenantA: TranscriptStore & { readAt?(sessionId: string, positions: readonly number[]): Promise<unknown> };
-	tenantB: TranscriptStore & { readAt?(sessionId: string, positions: readonly number[]): Promise<unknown> };
+	tenantA: DatabaseTranscriptStore;
+	tenantB: DatabaseTranscriptStore;
 }
 
-/** Stores shared by several tenants: one tenant can neither read, list, write nor delete another's sessions. */
+/**
+ * Stores shared by several tenants: through no method of the store (the contract's, the offset
+ * reads load: "context" uses, a take-over) can one tenant read, list, write or delete another's
+ * sessions, nor answer the approval another's paused run waits for.
+ */
 export function describeTenantIsolation(
 	name: string,
 	harness: { open(): Promise<TenantStores>; cleanup(): Promise<void> },
@@ -570,13 +575,22 @@ export function describeTenantIsolation(
 			await expect(tenantB.read("shared-id")).rejects.toBeInstanceOf(SessionNotFoundError);
 			await expect(tenantB.readTail("shared-id", { entries: 5 })).rejects.toBeInstanceOf(SessionNotFoundError);
 			await expect(tenantB.scan?.("shared-id", () => {})).rejects.toBeInstanceOf(SessionNotFoundError);
-			await expect(tenantB.readAt?.("shared-id", [1])).rejects.toBeInstanceOf(SessionNotFoundError);
+			await expect(tenantB.readAt("shared-id", [1])).rejects.toBeInstanceOf(SessionNotFoundError);
+			await expect(tenantB.scanOutlines("shared-id", () => {})).rejects.toBeInstanceOf(SessionNotFoundError);
+			await expect(tenantB.lastCompactionBoundary("shared-id")).rejects.toBeInstanceOf(SessionNotFoundError);
+			await expect(tenantB.newestBytesStart("shared-id", 1)).rejects.toBeInstanceOf(SessionNotFoundError);
 			await expect(tenantB.openWriter("shared-id")).rejects.toBeInstanceOf(SessionNotFoundError);
+			await expect(tenantB.openWriter("shared-id", { takeOver: true })).rejects.toBeInstanceOf(SessionNotFoundError);
+			await expect(Session.open(tenantB, "shared-id", { load: "context" })).rejects.toBeInstanceOf(
+				SessionNotFoundError,
+			);
 			await expect(tenantB.delete("shared-id")).rejects.toBeInstanceOf(SessionNotFoundError);
 			expect(await tenantB.list()).toEqual([]);
 			expect(await tenantB.list({ search: "secret" })).toEqual([]);
 			expect(await tenantB.list({ search: "words" })).toEqual([]);
 			expect(idsOf((await stores.tenantA.read("shared-id")).records)).toEqual(["session", "a1"]);
+			// None of it touched A's lease: A opens its session at once.
+			await (await stores.tenantA.openWriter("shared-id")).close();
 		});
 
 		it("the same session id in another tenant is a session of its own, with its own lock", async () => {
@@ -592,6 +606,48 @@ export function describeTenantIsolation(
 			expect((await tenantB.list()).map((info) => info.title)).toEqual(["B's notes"]);
 			await tenantB.delete("shared-id");
 			expect(await tenantA.exists("shared-id")).toBe(true);
+		});
+
+		describe("with a run paused for approval", () => {
+			let faux: FauxProviderRegistration;
+			beforeEach(() => {
+				faux = registerFauxProvider();
+			});
+			afterEach(() => faux.unregister());
+
+			it("the approval A's run waits for is answered only through A's store, and the tool runs once", async () => {
+				const { tenantA, tenantB } = stores;
+				const write = answeringTool("write", true);
+				faux.setResponses([
+					fauxAssistantMessage([fauxToolCall("write", { value: "a" }, "call-a")]),
+					fauxAssistantMessage("done"),
+				]);
+				const agentOf = (session: Session) =>
+					new Agent({ store: bindSession(session), initialState: { model: faux.getModel(), tools: [write] } });
+				const paused = await Session.create(tenantA, { sessionId: "paused" });
+				await agentOf(paused).prompt("go");
+				await paused.close();
+
+				await expect(Session.open(tenantB, "paused")).rejects.toBeInstanceOf(SessionNotFoundError);
+				// B's own session of that id holds no request of A's: approving it there runs nothing.
+				const impostor = await Session.create(tenantB, { sessionId: "paused" });
+				const impostorAgent = agentOf(impostor);
+				expect(impostorAgent.pendingApprovals).toEqual([]);
+				await expect(impostorAgent.approve("call-a")).rejects.toThrow(/no paused run/);
+				await impostor.close();
+				expect(write.runs).toEqual([]);
+
+				const reopened = await Session.open(tenantA, "paused");
+				const resumed = agentOf(reopened);
+				expect(resumed.pendingApprovals.map((request) => request.toolCallId)).toEqual(["call-a"]);
+				await resumed.approve("call-a");
+				await reopened.close();
+				expect(write.runs).toEqual(["call-a"]);
+				const approvalsIn = async (store: DatabaseTranscriptStore) =>
+					(await store.read("paused")).records.filter((record) => record.type === "approval").length;
+				expect(await approvalsIn(tenantB)).toBe(0);
+				expect(await approvalsIn(tenantA)).toBeGreaterThan(1);
+			});
 		});
 	});
 }

@@ -30,10 +30,25 @@ export function createPool(config: PoolConfig): Pool {
 	return pool;
 }
 
+/**
+ * Takes a client from the pool for a transaction, with a listener for its "error" event. The pool
+ * listens for that event only while a client is idle in it, and `pool.query` while its query runs;
+ * a client held between two statements of a transaction has none, and when the server goes away
+ * then (a restart) Node would end the whole process over the unhandled event. The statement sent
+ * next on that client fails instead, and says so; the pool drops the client when it is released.
+ */
+export async function checkOut(pool: Pool): Promise<PoolClient> {
+	const client = await pool.connect();
+	if (!client.listeners("error").includes(ignoreHeldClientError)) client.on("error", ignoreHeldClientError);
+	return client;
+}
+
+function ignoreHeldClientError(): void {}
+
 /** Connects once, turning the server's refusals into PostgresTranscriptStoreErrors that name the cause. */
 export async function connectFirst(pool: Pool, target: string): Promise<PoolClient> {
 	try {
-		return await pool.connect();
+		return await checkOut(pool);
 	} catch (error) {
 		throw describeConnectionError(error, target);
 	}
@@ -86,6 +101,9 @@ export async function assertSchemaExists(client: PoolClient, schema: string, tar
 	}
 }
 
+/** SQLSTATE disk_full: the server could not extend a file (https://www.postgresql.org/docs/current/errcodes-appendix.html). */
+const DISK_FULL = "53100";
+
 /** SQLSTATEs of a server going away under a session: shut down, crashed, or not yet accepting connections. */
 const SERVER_GONE_CODES = new Set(["57P01", "57P02", "57P03", "08000", "08003", "08006"]);
 const SOCKET_GONE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "EHOSTUNREACH", "ENOTFOUND"]);
@@ -102,15 +120,39 @@ export function isConnectionLost(error: unknown): boolean {
 }
 
 /**
- * An append that failed because the server went away (restarted, crashed, unreachable) as a
- * PostgresTranscriptStoreError naming that cause; other errors unchanged. The statement was not
- * acknowledged: PostgreSQL commits it whole or not at all, so the session holds either all of its
- * records or none. The pool connects again on the next call.
+ * An append that failed because the server went away (restarted, crashed, unreachable) or ran out
+ * of disk space as a PostgresTranscriptStoreError naming that cause; other errors unchanged. Lost
+ * connection: the statement was not acknowledged; PostgreSQL commits it whole or not at all, so the
+ * session holds either all of its records or none, and the pool connects again on the next call.
+ * Disk full: the server refused the statement, so nothing of it was stored.
  */
 export function describeFailedAppend(error: unknown, target: string, sessionId: string): unknown {
+	if ((error as { code?: unknown }).code === DISK_FULL) {
+		return new PostgresTranscriptStoreError(
+			`${target} is out of disk space (${(error as Error).message}) while appending to session "${sessionId}": nothing of the append was stored. Free space on the database server and append again.`,
+			"disk-full",
+			error,
+		);
+	}
 	if (!isConnectionLost(error)) return error;
 	return new PostgresTranscriptStoreError(
 		`Lost the connection to ${target} while appending to session "${sessionId}" (${(error as Error).message}): the append was not acknowledged; PostgreSQL stored all of it or none of it (reopen the session to see which). The store connects again on the next call.`,
+		"connection-lost",
+		error,
+	);
+}
+
+/**
+ * A store call other than an append (open, read, list, delete, close) whose connection was lost or
+ * could not be made (the server restarting, crashed, unreachable) as a PostgresTranscriptStoreError
+ * of reason "connection-lost" naming the server and the call; other errors unchanged. What the call
+ * was changing (a lease, a deletion) is committed whole or not at all; the pool connects again on
+ * the next call.
+ */
+export function describeFailedCall(error: unknown, target: string, call: string): unknown {
+	if (!isConnectionLost(error)) return error;
+	return new PostgresTranscriptStoreError(
+		`Lost the connection to ${target} during ${call} (${(error as Error).message}): the call did not complete; PostgreSQL kept any change it made whole or not at all. The store connects again on the next call.`,
 		"connection-lost",
 		error,
 	);

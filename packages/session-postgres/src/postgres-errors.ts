@@ -3,12 +3,20 @@
 
 /**
  * The server could not be reached, refused the credentials, or lacks the database or schema named;
- * or the connection was lost during a call ("connection-lost": a restart, a crash, a network cut).
+ * or the connection was lost during a call ("connection-lost": a restart, a crash, a network cut);
+ * or the server's disk was full when appending ("disk-full": nothing of that append was stored).
  */
 export class PostgresTranscriptStoreError extends Error {
 	override readonly name = "PostgresTranscriptStoreError";
 	/** What went wrong, for programs that react to it. */
-	readonly reason: "unreachable" | "connection-lost" | "credentials" | "missing-database" | "missing-schema" | "server";
+	readonly reason:
+		| "unreachable"
+		| "connection-lost"
+		| "disk-full"
+		| "credentials"
+		| "missing-database"
+		| "missing-schema"
+		| "server";
 
 	constructor(message: string, reason: PostgresTranscriptStoreError["reason"], cause?: unknown) {
 		super(message, cause === undefined ? undefined : { cause });

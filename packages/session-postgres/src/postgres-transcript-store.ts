@@ -25,7 +25,14 @@ import {
 import { isLeaseLive, parseWriterHolder } from "@keel/agent-core/session/jsonl";
 import { escapeIdentifier, type Pool, type PoolConfig } from "pg";
 import { createAppendBatcher } from "./postgres-append-batcher.js";
-import { assertSchemaExists, connectFirst, createPool, describeTarget } from "./postgres-connection.js";
+import {
+	assertSchemaExists,
+	checkOut,
+	connectFirst,
+	createPool,
+	describeFailedCall,
+	describeTarget,
+} from "./postgres-connection.js";
 import { DATABASE_NOW_MS, migratePostgresSchema } from "./postgres-schema.js";
 import { openPostgresWriter } from "./postgres-transcript-writer.js";
 
@@ -376,7 +383,7 @@ function createStoreOver(
 
 		async delete(sessionId) {
 			assertValidSessionId(sessionId);
-			const client = await pool.connect();
+			const client = await checkOut(pool);
 			try {
 				await client.query("BEGIN");
 				const { rows } = await client.query<{
@@ -414,7 +421,40 @@ function createStoreOver(
 			if (ownsPool) await pool.end();
 		},
 	};
+	for (const name of SERVER_CALLS) guardServerCall(store, name, settings.target);
 	return store;
+}
+
+/** The store's calls that reach the server, beside appends (which the writer describes itself). */
+const SERVER_CALLS = [
+	"openWriter",
+	"scan",
+	"read",
+	"lastCompactionBoundary",
+	"scanOutlines",
+	"newestBytesStart",
+	"readAt",
+	"readTail",
+	"list",
+	"exists",
+	"delete",
+] as const;
+
+/**
+ * Makes a lost or refused connection during `store[name]` a PostgresTranscriptStoreError naming the
+ * server and the call, as an append's is, rather than node-postgres's bare "connect ECONNREFUSED"
+ * or "terminating connection due to administrator command".
+ */
+function guardServerCall(store: PostgresTranscriptStore, name: (typeof SERVER_CALLS)[number], target: string): void {
+	const call = store[name] as (...args: unknown[]) => Promise<unknown>;
+	(store as unknown as Record<string, unknown>)[name] = async (...args: unknown[]) => {
+		try {
+			return await call(...args);
+		} catch (error) {
+			const session = typeof args[0] === "string" ? ` of session "${args[0]}"` : "";
+			throw describeFailedCall(error, target, `${name}${session}`);
+		}
+	};
 }
 
 function sessionInfoOf(row: SessionRow): SessionInfo {

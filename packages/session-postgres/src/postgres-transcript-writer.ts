@@ -23,7 +23,7 @@ import {
 import { describeThisWriter, isLeaseLive, parseWriterHolder } from "@keel/agent-core/session/jsonl";
 import type { Pool } from "pg";
 import type { AppendBatcher } from "./postgres-append-batcher.js";
-import { describeFailedAppend } from "./postgres-connection.js";
+import { checkOut, describeFailedAppend, describeFailedCall } from "./postgres-connection.js";
 import { DATABASE_NOW_MS } from "./postgres-schema.js";
 
 export interface PostgresWriterContext {
@@ -100,7 +100,7 @@ export async function openPostgresWriter(
 	}
 	const encodedHeader = header ? encodeBatch([header], maxRecordBytes) : undefined;
 
-	const client = await pool.connect();
+	const client = await checkOut(pool);
 	let token: number;
 	try {
 		await client.query("BEGIN");
@@ -239,11 +239,16 @@ function createWriter(context: PostgresWriterContext, sessionId: string, token: 
 			closed = true;
 			clearInterval(heartbeat);
 			await queue;
-			await pool.query(
-				`UPDATE ${schema}.keel_sessions SET writer_holder = NULL, lease_expires_at = NULL
+			await pool
+				.query(
+					`UPDATE ${schema}.keel_sessions SET writer_holder = NULL, lease_expires_at = NULL
 				WHERE tenant = $1 AND session_id = $2 AND writer_token = $3`,
-				[tenant, sessionId, token],
-			);
+					[tenant, sessionId, token],
+				)
+				.catch((error: unknown) => {
+					// The lease stays until it runs out (leaseMs): no writer holds it, nothing renews it.
+					throw describeFailedCall(error, target, `close of the writer of session "${sessionId}"`);
+				});
 		},
 	};
 }

@@ -1,12 +1,13 @@
-// What goes wrong before a session is stored: a server that does not answer, credentials it
-// refuses, a database or schema that does not exist, a record too large for the store (a case every
-// database store shares: database-store-record-limit.ts). Each is a clear error naming the cause
-// (never the password), and nothing already stored is lost.
+// What goes wrong around storing a session: a server that does not answer, credentials it refuses,
+// a database or schema that does not exist, a server out of disk space, a record too large for the
+// store (a case every database store shares: database-store-record-limit.ts). Each is a clear error
+// naming the cause (never the password), and nothing already stored is lost.
 import { describe, expect, it } from "vitest";
 import { describeRecordSizeLimit } from "../../agent/test/database-store-record-limit.js";
+import { header, userRecord } from "../../agent/test/session-fixtures.js";
 import { createPostgresTranscriptStore, PostgresTranscriptStoreError } from "../src/index.js";
 import { createPostgresStoreHarness } from "./postgres-store-harness.js";
-import { POSTGRES_URL, withAdmin } from "./postgres-test-database.js";
+import { createTestSchema, dropTestSchema, POSTGRES_URL, withAdmin } from "./postgres-test-database.js";
 
 async function refusal(
 	options: Parameters<typeof createPostgresTranscriptStore>[0],
@@ -52,6 +53,45 @@ describe("creating a PostgreSQL store with bad connection settings", () => {
 			client.query("SELECT 1 FROM pg_namespace WHERE nspname = 'keel_no_such_schema'"),
 		);
 		expect(rowCount).toBe(0);
+	});
+});
+
+describe("a PostgreSQL server out of disk space", () => {
+	// The shared server's disk cannot be filled: a trigger in the test's own schema raises the error
+	// a full disk does (SQLSTATE 53100 disk_full), so the append meets it as it would for real.
+	it("fails the append with a disk-full error naming the session, stores nothing of it, and appends again once there is room", async () => {
+		const schema = await createTestSchema();
+		const store = await createPostgresTranscriptStore({ connectionString: POSTGRES_URL, schema });
+		try {
+			const writer = await store.openWriter("s1", { create: header("s1") });
+			await writer.append(userRecord("s1", "u1", null, "before the disk filled up"));
+			await withAdmin((client) =>
+				client.query(`
+					CREATE FUNCTION ${schema}.disk_full() RETURNS trigger LANGUAGE plpgsql AS $$
+					BEGIN
+						RAISE EXCEPTION 'could not extend file "base/1/2": No space left on device' USING ERRCODE = 'disk_full';
+					END $$;
+					CREATE TRIGGER disk_full BEFORE INSERT ON ${schema}.keel_records
+						FOR EACH ROW EXECUTE FUNCTION ${schema}.disk_full();`),
+			);
+			const error = await writer
+				.append(userRecord("s1", "u2", "u1", "lost to the full disk"))
+				.catch((thrown: unknown) => thrown);
+			expect(error).toBeInstanceOf(PostgresTranscriptStoreError);
+			expect((error as PostgresTranscriptStoreError).reason).toBe("disk-full");
+			expect((error as Error).message).toMatch(/out of disk space \(.*No space left on device\)/);
+			expect((error as Error).message).toContain('session "s1": nothing of the append was stored');
+
+			await withAdmin((client) => client.query(`DROP TRIGGER disk_full ON ${schema}.keel_records`));
+			await writer.append(userRecord("s1", "u2", "u1", "after making room"));
+			await writer.close();
+			const { records, problems } = await store.read("s1");
+			expect(problems).toEqual([]);
+			expect(records.map((record) => (record as { id?: string }).id ?? record.type)).toEqual(["session", "u1", "u2"]);
+		} finally {
+			await store.close();
+			await dropTestSchema(schema);
+		}
 	});
 });
 

@@ -22,6 +22,7 @@ import {
 import { describeThisWriter, isLeaseLive, parseWriterHolder } from "@keel/agent-core/session/jsonl";
 import type { Database } from "better-sqlite3";
 import { appendBatcherOf } from "./sqlite-append-batcher.js";
+import { describeFailedWrite } from "./sqlite-errors.js";
 
 export interface SqliteWriterContext {
 	database: Database;
@@ -81,47 +82,51 @@ export function openSqliteWriter(
 
 	// The number of the session's last record, as this writer last saw it committed or about to be.
 	let lastSeq = 0;
-	const token = database
-		.transaction((): number => {
-			const now = Date.now();
-			const row = selectSession.get(tenant, sessionId) as SessionRow | undefined;
-			if (!row) {
-				if (!header || !encodedHeader) throw new SessionNotFoundError(sessionId);
-				database
-					.prepare(
-						`INSERT INTO keel_sessions (tenant, session_id, created_at, updated_at, title, title_search,
-							parent_session_id, parent_message_id, size_bytes, last_seq, writer_token, writer_holder, lease_expires_at)
-						VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, 1, ?, ?)`,
-					)
-					.run(
-						tenant,
-						sessionId,
-						header.timestamp,
-						header.timestamp,
-						header.title ?? null,
-						header.title === undefined ? null : foldForSearch(header.title),
-						header.parentSessionId ?? null,
-						header.parentMessageId ?? null,
-						encodedHeader.bytes + 1,
-						describeThisWriter(),
-						now + leaseMs,
-					);
-				insertRecord.run(tenant, sessionId, 1, null, encodedHeader.line, null);
-				lastSeq = 1;
-				return 1;
-			}
-			if (isLeaseLive(row.writer_holder, row.lease_expires_at, now) && !options.takeOver) {
-				throw new SessionLockedError(sessionId, parseWriterHolder(row.writer_holder));
-			}
+	const openSession = database.transaction((): number => {
+		const now = Date.now();
+		const row = selectSession.get(tenant, sessionId) as SessionRow | undefined;
+		if (!row) {
+			if (!header || !encodedHeader) throw new SessionNotFoundError(sessionId);
 			database
 				.prepare(
-					"UPDATE keel_sessions SET writer_token = ?, writer_holder = ?, lease_expires_at = ? WHERE tenant = ? AND session_id = ?",
+					`INSERT INTO keel_sessions (tenant, session_id, created_at, updated_at, title, title_search,
+							parent_session_id, parent_message_id, size_bytes, last_seq, writer_token, writer_holder, lease_expires_at)
+						VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, 1, ?, ?)`,
 				)
-				.run(row.writer_token + 1, describeThisWriter(), now + leaseMs, tenant, sessionId);
-			lastSeq = row.last_seq;
-			return row.writer_token + 1;
-		})
-		.immediate();
+				.run(
+					tenant,
+					sessionId,
+					header.timestamp,
+					header.timestamp,
+					header.title ?? null,
+					header.title === undefined ? null : foldForSearch(header.title),
+					header.parentSessionId ?? null,
+					header.parentMessageId ?? null,
+					encodedHeader.bytes + 1,
+					describeThisWriter(),
+					now + leaseMs,
+				);
+			insertRecord.run(tenant, sessionId, 1, null, encodedHeader.line, null);
+			lastSeq = 1;
+			return 1;
+		}
+		if (isLeaseLive(row.writer_holder, row.lease_expires_at, now) && !options.takeOver) {
+			throw new SessionLockedError(sessionId, parseWriterHolder(row.writer_holder));
+		}
+		database
+			.prepare(
+				"UPDATE keel_sessions SET writer_token = ?, writer_holder = ?, lease_expires_at = ? WHERE tenant = ? AND session_id = ?",
+			)
+			.run(row.writer_token + 1, describeThisWriter(), now + leaseMs, tenant, sessionId);
+		lastSeq = row.last_seq;
+		return row.writer_token + 1;
+	});
+	let token: number;
+	try {
+		token = openSession.immediate();
+	} catch (error) {
+		throw describeFailedWrite(error, database.name, sessionId);
+	}
 
 	// No RETURNING: the writer knows the session's last record number (it holds the lease), and a
 	// plain UPDATE costs measurably less CPU per append than one returning a row (docs/sessions.md,
@@ -207,7 +212,11 @@ export function openSqliteWriter(
 			const encoded = encodeRecords(batch, maxRecordBytes);
 			const done = batcher.run(() => appendNow(batch, encoded));
 			last = done.catch(() => {});
-			await done;
+			try {
+				await done;
+			} catch (error) {
+				throw describeFailedWrite(error, database.name, sessionId);
+			}
 		},
 		async flush() {
 			await last; // Each append is committed when its promise resolves.
