@@ -34,6 +34,7 @@ import {
 	describeTarget,
 } from "./postgres-connection.js";
 import { DATABASE_NOW_MS, migratePostgresSchema } from "./postgres-schema.js";
+import { queryTextRows } from "./postgres-text-rows.js";
 import { openPostgresWriter } from "./postgres-transcript-writer.js";
 
 export interface PostgresTranscriptStoreOptions {
@@ -84,21 +85,6 @@ const SIZES_PAGE_ROWS = 5_000;
 interface RecordRow {
 	seq: string;
 	line: string;
-}
-
-interface OutlineRow {
-	seq: string;
-	outline: string | null;
-	line: string | null;
-	/**
-	 * The line's UTF-8 size: octet_length, which PostgreSQL answers from a stored value's header
-	 * (a compressed or TOASTed line is not decompressed or fetched for it).
-	 */
-	bytes: number;
-}
-
-interface SizedRecordRow extends RecordRow {
-	bytes: number;
 }
 
 interface SessionRow {
@@ -199,18 +185,19 @@ function createStoreOver(
 		// Keyset pages up to the end seen at the start: bounded memory, and a writer appending
 		// meanwhile does not make the scan run forever.
 		while (after < last) {
-			const { rows } = await pool.query<SizedRecordRow>(
+			const rows = await queryTextRows(
+				pool,
 				`SELECT seq, line, octet_length(line) AS bytes FROM ${s}.keel_records
 				WHERE tenant = $1 AND session_id = $2 AND seq > $3 AND seq <= $4
 				ORDER BY seq LIMIT ${SCAN_PAGE_ROWS}`,
 				[tenant, sessionId, after, last],
 			);
 			if (rows.length === 0) break;
-			for (const row of rows) {
-				const seq = Number(row.seq);
-				for (const record of parseStoredLine(row.line, seq, problems)) visit(record, seq, seq, row.bytes);
+			for (const [seqText, line, bytes] of rows) {
+				const seq = Number(seqText);
+				for (const record of parseStoredLine(line as string, seq, problems)) visit(record, seq, seq, Number(bytes));
 			}
-			after = Number(rows[rows.length - 1].seq);
+			after = Number(rows[rows.length - 1][0]);
 		}
 	}
 
@@ -253,23 +240,26 @@ function createStoreOver(
 			let after = 0;
 			while (after < last) {
 				// The full line only where there is no outline: the outline is all load: "context" reads.
-				const { rows } = await pool.query<OutlineRow>(
+				// octet_length is answered from a stored value's header (a compressed or TOASTed line is
+				// not decompressed or fetched for it).
+				const rows = await queryTextRows(
+					pool,
 					`SELECT seq, outline, CASE WHEN outline IS NULL THEN line END AS line, octet_length(line) AS bytes
 					FROM ${s}.keel_records
 					WHERE tenant = $1 AND session_id = $2 AND seq > $3 AND seq <= $4 ORDER BY seq LIMIT ${OUTLINE_PAGE_ROWS}`,
 					[tenant, sessionId, after, last],
 				);
 				if (rows.length === 0) break;
-				for (const row of rows) {
-					const seq = Number(row.seq);
-					if (row.outline !== null) {
-						visit(JSON.parse(row.outline) as SessionMessageRecord, seq, seq, true, row.bytes);
+				for (const [seqText, outline, line, bytes] of rows) {
+					const seq = Number(seqText);
+					if (outline !== null) {
+						visit(JSON.parse(outline) as SessionMessageRecord, seq, seq, true, Number(bytes));
 						continue;
 					}
-					for (const record of parseStoredLine((row as RecordRow).line, seq, problems))
-						visit(record, seq, seq, false, row.bytes);
+					for (const record of parseStoredLine(line as string, seq, problems))
+						visit(record, seq, seq, false, Number(bytes));
 				}
-				after = Number(rows[rows.length - 1].seq);
+				after = Number(rows[rows.length - 1][0]);
 			}
 			await scanRange(
 				sessionId,
@@ -287,17 +277,18 @@ function createStoreOver(
 			let before = last + 1;
 			// Keyset pages back from the end, sizes only, until the window's bytes are reached.
 			for (;;) {
-				const { rows } = await pool.query<{ seq: string; bytes: number }>(
+				const rows = await queryTextRows(
+					pool,
 					`SELECT seq, octet_length(line) AS bytes FROM ${s}.keel_records
 					WHERE tenant = $1 AND session_id = $2 AND seq < $3 ORDER BY seq DESC LIMIT ${SIZES_PAGE_ROWS}`,
 					[tenant, sessionId, before],
 				);
-				for (const row of rows) {
-					total += row.bytes;
-					if (total >= bytes) return Number(row.seq);
+				for (const [seq, rowBytes] of rows) {
+					total += Number(rowBytes);
+					if (total >= bytes) return Number(seq);
 				}
 				if (rows.length < SIZES_PAGE_ROWS) return undefined;
-				before = Number(rows[rows.length - 1].seq);
+				before = Number(rows[rows.length - 1][0]);
 			}
 		},
 

@@ -2,7 +2,7 @@
 // current leaf, the last state and the queue items still waiting. Built by replaying the records in
 // order (on open) and kept up to date by every append. Reading a branch or the model's context
 // walks this index; nothing here touches a store.
-import type { ToolResultMessage } from "@keel/ai";
+import type { AssistantMessage, ToolResultMessage } from "@keel/ai";
 import type { AgentMessage } from "../types.js";
 import { duplicateIdRepair, missingLeafRepair, missingParentRepair, type SessionChainRepair } from "./record-damage.js";
 import type {
@@ -15,7 +15,6 @@ import type {
 	SessionState,
 	UnknownSessionRecord,
 } from "./session-types.js";
-import { toolCallsOf } from "./tool-result-pairing.js";
 
 /** A leaf of the message tree: the end of one branch. */
 export interface SessionBranchInfo {
@@ -72,6 +71,8 @@ export class SessionTree {
 	/** The id in the file of each message renamed for a duplicate id, by its id here. */
 	private readonly fileIds = new Map<string, string>();
 	private recordsAdded = 0;
+	/** The last branch walked (see branchIds): its leaf, `recordsAdded` then, and its ids. */
+	private lastWalk: { leafId: string | null; recordsAdded: number; ids: readonly string[] } | undefined;
 
 	/**
 	 * Adds one record, read from a transcript (at `line`, when known) or being appended. A record that
@@ -191,17 +192,7 @@ export class SessionTree {
 	 * assistant message was tombstoned) or that repeat an answered call.
 	 */
 	branch(leafId: string | null = this.leafId): SessionMessageRecord[] {
-		const reversed: SessionMessageRecord[] = [];
-		let cursor = leafId;
-		// A transcript whose parent ids form a loop (a hand-edited file) ends the walk instead of hanging.
-		for (let steps = 0; cursor !== null && steps <= this.messages.size; steps++) {
-			const record = this.messages.get(cursor);
-			if (!record) break;
-			if (!this.tombstoned.has(cursor)) reversed.push(record);
-			cursor = record.parentId;
-		}
-		reversed.reverse();
-		return dropUnpairedToolResults(reversed);
+		return this.recordsOf(this.branchIds(leafId), 0);
 	}
 
 	/**
@@ -211,26 +202,51 @@ export class SessionTree {
 	 * (`contextStartId`) drops what precedes it first; compactions after it apply to what follows.
 	 */
 	modelContext(leafId: string | null = this.leafId): SessionMessageRecord[] {
-		let context: SessionMessageRecord[] = [];
-		const branch = this.branch(leafId);
-		for (let index = this.cutIndex(branch, leafId); index < branch.length; index++) {
-			const record = branch[index];
-			if (roleOf(record.message) !== "compact_boundary") {
-				context.push(record);
-				continue;
+		const branch = this.branchIds(leafId);
+		let context = this.recordsOf(branch, this.cutIndex(branch, leafId));
+		for (let index = context.length - 1; index >= 0; index--) {
+			if (roleOf(context[index].message) === "compact_boundary") {
+				context = applyCompactions(context);
+				break;
 			}
-			const boundary = record.message as unknown as CompactBoundaryMessage;
-			const summaryIndex = context.findIndex((entry) => entry.id === boundary.summaryId);
-			// A boundary whose summary is not on the branch cannot cut anything.
-			if (summaryIndex === -1) continue;
-			const keptIndex =
-				boundary.firstKeptMessageId === undefined
-					? -1
-					: context.findIndex((entry) => entry.id === boundary.firstKeptMessageId);
-			const kept = keptIndex === -1 || keptIndex > summaryIndex ? [] : context.slice(keptIndex, summaryIndex);
-			context = [context[summaryIndex], ...kept, ...context.slice(summaryIndex + 1)];
 		}
 		return context;
+	}
+
+	/** The current records of `ids` from `from` on. */
+	private recordsOf(ids: readonly string[], from: number): SessionMessageRecord[] {
+		const records: SessionMessageRecord[] = new Array(Math.max(0, ids.length - from));
+		for (let index = from; index < ids.length; index++) {
+			records[index - from] = this.messages.get(ids[index]) as SessionMessageRecord;
+		}
+		return records;
+	}
+
+	/**
+	 * The ids of the branch ending at `leafId` (see `branch`), not to be changed by the caller. The
+	 * last walk is kept until a record is added: opening a session reads the model context twice (to
+	 * cut it, then to start the agent), and loading a branch walks it before reading it. Ids rather
+	 * than records, because load: "context" swaps a message's outline and its full record in
+	 * `messages`: both have the same links and tool-call ids, so the branch is the same, and its
+	 * records are looked up as they are now.
+	 */
+	private branchIds(leafId: string | null): readonly string[] {
+		const walked = this.lastWalk;
+		if (walked !== undefined && walked.leafId === leafId && walked.recordsAdded === this.recordsAdded)
+			return walked.ids;
+		const reversed: SessionMessageRecord[] = [];
+		const tombstoned = this.tombstoned.size === 0 ? undefined : this.tombstoned;
+		let cursor = leafId;
+		// A transcript whose parent ids form a loop (a hand-edited file) ends the walk instead of hanging.
+		for (let steps = 0; cursor !== null && steps <= this.messages.size; steps++) {
+			const record = this.messages.get(cursor);
+			if (!record) break;
+			if (!tombstoned?.has(cursor)) reversed.push(record);
+			cursor = record.parentId;
+		}
+		const ids = pairedIds(reversed);
+		this.lastWalk = { leafId, recordsAdded: this.recordsAdded, ids };
+		return ids;
 	}
 
 	/**
@@ -239,12 +255,12 @@ export class SessionTree {
 	 * chain up from the leaf to the cut only, beside the branch from its end: a tombstoned cut (or
 	 * records dropped from the branch) still cuts at the right place.
 	 */
-	private cutIndex(branch: readonly SessionMessageRecord[], leafId: string | null): number {
+	private cutIndex(branch: readonly string[], leafId: string | null): number {
 		if (this.contextStartId === undefined) return 0;
 		let kept = branch.length;
 		let cursor = leafId;
 		for (let steps = 0; cursor !== null && steps <= this.messages.size; steps++) {
-			if (kept > 0 && branch[kept - 1].id === cursor) kept--;
+			if (kept > 0 && branch[kept - 1] === cursor) kept--;
 			if (cursor === this.contextStartId) return kept;
 			cursor = this.messages.get(cursor)?.parentId ?? null;
 		}
@@ -254,6 +270,11 @@ export class SessionTree {
 	/** The ids of every leaf (messages no visible message follows), without walking their branches. */
 	leafIds(): Set<string> {
 		const leaves = new Set<string>();
+		if (this.tombstoned.size === 0) {
+			// Every message is visible: the leaves are those nothing follows.
+			for (const id of this.messages.keys()) if (!this.children.has(id)) leaves.add(id);
+			return leaves;
+		}
 		for (const id of this.messages.keys()) {
 			if (this.hasVisibleChild(id)) continue;
 			const leaf = this.visibleAncestor(id);
@@ -272,7 +293,7 @@ export class SessionTree {
 				leafId,
 				message: record.message,
 				timestamp: record.timestamp,
-				length: this.branch(leafId).length,
+				length: this.branchIds(leafId).length,
 				current: leafId === current,
 			});
 		}
@@ -290,29 +311,67 @@ export class SessionTree {
 	}
 }
 
-/** Drops tool results that answer no call earlier on the branch, or a call already answered. */
-function dropUnpairedToolResults(branch: SessionMessageRecord[]): SessionMessageRecord[] {
+/**
+ * The ids of `reversed` (a branch, leaf first) root first, without the tool results that answer no
+ * call earlier on the branch, or a call already answered.
+ */
+function pairedIds(reversed: readonly SessionMessageRecord[]): string[] {
+	const ids: string[] = [];
 	let calls: Set<string> | undefined;
 	let answered: Set<string> | undefined;
-	let kept: SessionMessageRecord[] | undefined;
-	for (let index = 0; index < branch.length; index++) {
-		const record = branch[index];
+	for (let index = reversed.length - 1; index >= 0; index--) {
+		const record = reversed[index];
 		const message = record.message;
-		if (roleOf(message) === "assistant") {
-			for (const toolCall of toolCallsOf(message)) {
-				calls ??= new Set();
-				calls.add(toolCall.id);
+		const role = roleOf(message);
+		if (role === "assistant") {
+			const content = (message as AssistantMessage).content;
+			// Most assistant messages call no tool: read in place rather than through toolCallsOf's copy.
+			if (Array.isArray(content)) {
+				for (const block of content) {
+					if (block.type !== "toolCall") continue;
+					calls ??= new Set();
+					calls.add(block.id);
+				}
 			}
-		} else if (roleOf(message) === "toolResult") {
+		} else if (role === "toolResult") {
 			const id = (message as ToolResultMessage).toolCallId;
 			answered ??= new Set();
-			if (!calls?.has(id) || answered.has(id)) {
-				kept ??= branch.slice(0, index);
-				continue;
-			}
+			if (!calls?.has(id) || answered.has(id)) continue;
 			answered.add(id);
 		}
-		kept?.push(record);
+		ids.push(record.id);
 	}
-	return kept ?? branch;
+	return ids;
+}
+
+/**
+ * `context` with each compact boundary applied in turn: what precedes the boundary's summary gives
+ * way to the summary and the messages it kept (from `firstKeptMessageId` up to the summary). A
+ * boundary whose summary is not in the context cuts nothing. Ids are unique on a branch, so the
+ * summary (written just before its boundary) is searched from the boundary back, and the first kept
+ * message from the summary back: one that is not before the summary keeps nothing.
+ */
+function applyCompactions(records: readonly SessionMessageRecord[]): SessionMessageRecord[] {
+	let context: SessionMessageRecord[] = [];
+	for (const record of records) {
+		if (roleOf(record.message) !== "compact_boundary") {
+			context.push(record);
+			continue;
+		}
+		const boundary = record.message as unknown as CompactBoundaryMessage;
+		const summaryIndex = lastIndexOfId(context, boundary.summaryId, context.length - 1);
+		if (summaryIndex === -1) continue;
+		const keptIndex =
+			boundary.firstKeptMessageId === undefined
+				? -1
+				: lastIndexOfId(context, boundary.firstKeptMessageId, summaryIndex - 1);
+		const kept = keptIndex === -1 ? [] : context.slice(keptIndex, summaryIndex);
+		context = [context[summaryIndex], ...kept, ...context.slice(summaryIndex + 1)];
+	}
+	return context;
+}
+
+function lastIndexOfId(records: readonly SessionMessageRecord[], id: string, from: number): number {
+	for (let index = from; index >= 0; index--) if (records[index].id === id) return index;
+	return -1;
 }
