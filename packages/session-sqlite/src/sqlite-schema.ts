@@ -12,7 +12,7 @@ import { foldForSearch } from "@keel/agent-core/session";
 import type { Database } from "better-sqlite3";
 import { SqliteSchemaVersionError } from "./sqlite-errors.js";
 
-export const SQLITE_SCHEMA_VERSION = 5;
+export const SQLITE_SCHEMA_VERSION = 4;
 
 type SchemaStep = (database: Database) => void;
 
@@ -70,15 +70,6 @@ export const SCHEMA_STEPS: readonly SchemaStep[] = [
 	(database) => {
 		database.exec(
 			"CREATE INDEX keel_records_boundaries ON keel_records (tenant, session_id, seq) WHERE role = 'compact_boundary'",
-		);
-	},
-	// 4 → 5: each record's outline and stored size beside its number, so load: "context" reads the
-	// outlines (and the window's sizes) from this index rather than from the table's pages, which
-	// hold the full lines: a tenth of the bytes for a session of ~2 KB messages. Building it reads
-	// every record once.
-	(database) => {
-		database.exec(
-			"CREATE INDEX keel_records_outlines ON keel_records (tenant, session_id, seq, outline, octet_length(line))",
 		);
 	},
 ];

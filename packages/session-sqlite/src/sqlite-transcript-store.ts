@@ -145,20 +145,15 @@ function createStoreOver(
 		records: database.prepare(
 			"SELECT seq, line, octet_length(line) AS bytes FROM keel_records WHERE tenant = ? AND session_id = ? ORDER BY seq",
 		),
-		// Before `fullFrom` (the last compaction boundary): the outline, and the full line only where
-		// there is none. Through keel_records_outlines, which holds both outline and size: the table
-		// row (the full line) is read only for a record without an outline.
-		outlinesBefore: database.prepare(
-			`SELECT seq, outline, CASE WHEN outline IS NULL THEN line END AS line, octet_length(line) AS bytes
-			FROM keel_records INDEXED BY keel_records_outlines
-			WHERE tenant = ? AND session_id = ? AND seq < ? ORDER BY seq`,
+		// The full line only where there is no outline: the outline is all load: "context" reads.
+		// From `fullFrom` on (the last compaction boundary), the full line whether or not there is an
+		// outline: that is the model context, which load: "context" would otherwise read again.
+		outlines: database.prepare(
+			`SELECT seq, CASE WHEN seq < ? THEN outline END AS outline,
+				CASE WHEN outline IS NULL OR seq >= ? THEN line END AS line, octet_length(line) AS bytes
+			FROM keel_records WHERE tenant = ? AND session_id = ? ORDER BY seq`,
 		),
-		// From `fullFrom` on, the full line whether or not there is an outline: that is the model
-		// context, which load: "context" would otherwise read again.
-		recordsFrom: database.prepare(
-			"SELECT seq, line, octet_length(line) AS bytes FROM keel_records WHERE tenant = ? AND session_id = ? AND seq >= ? ORDER BY seq",
-		),
-		// Newest first, sizes only: answered from keel_records_outlines, without the full lines.
+		// Newest first, sizes only: octet_length needs no more than the record header of each row.
 		sizesBackward: database.prepare(
 			"SELECT seq, octet_length(line) AS bytes FROM keel_records WHERE tenant = ? AND session_id = ? ORDER BY seq DESC",
 		),
@@ -223,16 +218,12 @@ function createStoreOver(
 			find(sessionId);
 			const problems: TranscriptReadProblem[] = [];
 			const from = Number.isFinite(fullFrom) ? fullFrom : Number.MAX_SAFE_INTEGER;
-			for (const row of statements.outlinesBefore.iterate(tenant, sessionId, from) as Iterable<OutlineRow>) {
+			for (const row of statements.outlines.iterate(from, from, tenant, sessionId) as Iterable<OutlineRow>) {
 				if (row.outline !== null) {
 					visit(JSON.parse(row.outline) as SessionMessageRecord, row.seq, row.seq, true, row.bytes);
 					continue;
 				}
 				for (const record of parseStoredLine((row as RecordRow).line, row.seq, problems))
-					visit(record, row.seq, row.seq, false, row.bytes);
-			}
-			for (const row of statements.recordsFrom.iterate(tenant, sessionId, from) as Iterable<SizedRecordRow>) {
-				for (const record of parseStoredLine(row.line, row.seq, problems))
 					visit(record, row.seq, row.seq, false, row.bytes);
 			}
 			return problems;

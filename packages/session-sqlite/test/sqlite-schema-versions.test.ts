@@ -3,7 +3,6 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Session } from "@keel/agent-core/session";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
@@ -55,32 +54,6 @@ describe("the SQLite store's schema", () => {
 		expect(problems).toEqual([]);
 		expect(records).toHaveLength(2);
 		store.close();
-		expect(versionOf(path)).toEqual([{ version: SQLITE_SCHEMA_VERSION }]);
-	});
-
-	it('upgrades a version-4 database with the index load: "context" reads outlines and sizes from', async () => {
-		const database = new Database(path);
-		migrateSqliteSchema(database, 4);
-		database.exec(`
-			INSERT INTO keel_sessions (tenant, session_id, created_at, updated_at, size_bytes, last_seq)
-			VALUES ('default', 'old', 1, 2, 100, 2);
-			INSERT INTO keel_records (tenant, session_id, seq, role, line, outline) VALUES
-				('default', 'old', 1, NULL, '{"v":1,"type":"session","sessionId":"old","timestamp":1}', NULL),
-				('default', 'old', 2, 'user', '{"v":1,"type":"message","sessionId":"old","id":"u1","parentId":null,"timestamp":2,"message":{"role":"user","content":"Written at version 4","timestamp":2}}',
-				 '{"type":"message","v":1,"sessionId":"old","timestamp":2,"id":"u1","parentId":null,"message":{"role":"user","timestamp":2}}');
-		`);
-		database.close();
-
-		const store = createSqliteTranscriptStore({ path });
-		const session = await Session.open(store, "old", { load: "context" });
-		expect(session.problems).toEqual([]);
-		expect(session.modelContext()).toEqual([{ role: "user", content: "Written at version 4", timestamp: 2 }]);
-		await session.close();
-		store.close();
-		const upgraded = new Database(path);
-		const index = upgraded.prepare("SELECT name FROM sqlite_master WHERE name = 'keel_records_outlines'").all();
-		upgraded.close();
-		expect(index).toEqual([{ name: "keel_records_outlines" }]);
 		expect(versionOf(path)).toEqual([{ version: SQLITE_SCHEMA_VERSION }]);
 	});
 
