@@ -6,43 +6,20 @@
 // releases it, so every screen is checked in a known state. Without tmux these tests skip.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { chatCompletionsPieces } from "./helpers/chat-completions-stream.js";
-import { GatedChatServer, type HeldAnswer } from "./helpers/gated-chat-server.js";
-import { assertCliBuilt, CLI_PATH, createTemporaryHome, isolatedEnvironment, runKeel } from "./helpers/run-keel.js";
-import { plain, TmuxPane, tmuxUnavailableReason } from "./helpers/tmux-pane.js";
+import type { HeldAnswer } from "./helpers/gated-chat-server.js";
+import { createTemporaryHome, isolatedEnvironment, runKeel } from "./helpers/run-keel.js";
+import { sendAll, setUpTerminalTests } from "./helpers/terminal-tests.js";
+import { plain, type TmuxPane } from "./helpers/tmux-pane.js";
 
-const skipReason = tmuxUnavailableReason();
-if (skipReason) console.warn(`Skipping the terminal tests: ${skipReason}`);
+const setup = setUpTerminalTests();
+const { skipReason } = setup;
 
 const SPINNER = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] custom\/test-model/;
 
-let server: GatedChatServer;
-let pane: TmuxPane | undefined;
-
-beforeAll(async () => {
-	assertCliBuilt();
-	server = await GatedChatServer.start();
-});
-afterAll(async () => {
-	await server?.close();
-});
-afterEach(() => {
-	pane?.close();
-	pane = undefined;
-});
-
 function startChat(home: string, extraArguments: string[] = []): TmuxPane {
-	pane = TmuxPane.start({
-		command: [process.execPath, CLI_PATH, "chat", "-m", "test-model", "--base-url", server.url, ...extraArguments],
-		env: isolatedEnvironment(home),
-	});
-	return pane;
-}
-
-function sendAll(answer: HeldAnswer, pieces: string[]): void {
-	for (const piece of pieces) answer.send(piece);
-	answer.end();
+	return setup.startKeel(["chat", "-m", "test-model", "--base-url", setup.server.url, ...extraArguments], { home });
 }
 
 /** Types text without pressing Enter. */
@@ -102,7 +79,7 @@ describe.skipIf(skipReason !== undefined)("keel chat: typing while an answer is 
 		const terminal = startChat(home);
 		await terminal.waitFor((screen) => /^> ?$/m.test(plain(screen)), "the prompt");
 		terminal.typeLine("Explain the build.");
-		const first = await server.nextRequest();
+		const first = await setup.server.nextRequest();
 		startAnswer(first, ["Here is the whole build"]);
 		await terminal.waitFor((screen) => plain(screen).includes("Here is the whole build"), "the answer so far");
 
@@ -119,7 +96,7 @@ describe.skipIf(skipReason !== undefined)("keel chat: typing while an answer is 
 		// The CLI cuts the answer off: the server sees the connection close, and the next request
 		// carries the cut-off answer's text and the typed line.
 		await first.closed;
-		const second = await server.nextRequest();
+		const second = await setup.server.nextRequest();
 		const sent = requestMessages(second);
 		expect(sent.map((message) => message.role)).toEqual(["user", "assistant", "user"]);
 		expect(sent[0].content).toBe("Explain the build.");
@@ -173,14 +150,14 @@ describe.skipIf(skipReason !== undefined)("keel chat: typing while an answer is 
 			const terminal = startChat(createTemporaryHome());
 			await terminal.waitFor((screen) => /^> ?$/m.test(plain(screen)), "the prompt");
 			terminal.typeLine("go on");
-			const first = await server.nextRequest();
+			const first = await setup.server.nextRequest();
 			startAnswer(first, [answerSoFar]);
 			await terminal.waitFor((screen) => plain(screen).includes("word words"), "the answer so far");
 			type(terminal, long);
 			await terminal.waitFor((screen) => plain(screen).replace(/\n/g, "").endsWith(`> ${long}`), "the wrapped line");
 			terminal.sendKeys("Enter");
 			await first.closed;
-			const second = await server.nextRequest();
+			const second = await setup.server.nextRequest();
 			expect(requestMessages(second)[2].content).toBe(long);
 			sendAll(second, chatCompletionsPieces({ text: ["Listening."] }));
 			await terminal.waitFor(
@@ -200,7 +177,7 @@ describe.skipIf(skipReason !== undefined)("keel chat: typing while an answer is 
 		const terminal = startChat(createTemporaryHome());
 		await terminal.waitFor((screen) => /^> ?$/m.test(plain(screen)), "the prompt");
 		terminal.typeLine("slow question");
-		const first = await server.nextRequest();
+		const first = await setup.server.nextRequest();
 		await terminal.waitFor((screen) => SPINNER.test(plain(screen)), "the spinner");
 
 		type(terminal, "faster please");
@@ -209,7 +186,7 @@ describe.skipIf(skipReason !== undefined)("keel chat: typing while an answer is 
 		expect(plain(terminal.capture())).not.toMatch(SPINNER);
 		terminal.sendKeys("Enter");
 		await first.closed;
-		const second = await server.nextRequest();
+		const second = await setup.server.nextRequest();
 		// An interrupted answer with no text is not shown to the model.
 		expect(requestMessages(second).map((message) => message.content)).toEqual(["slow question", "faster please"]);
 		sendAll(second, chatCompletionsPieces({ text: ["Quick answer."] }));
@@ -223,7 +200,7 @@ describe.skipIf(skipReason !== undefined)("keel chat: typing while an answer is 
 		const terminal = startChat(createTemporaryHome());
 		await terminal.waitFor((screen) => /^> ?$/m.test(plain(screen)), "the prompt");
 		terminal.typeLine("first question");
-		const first = await server.nextRequest();
+		const first = await setup.server.nextRequest();
 		startAnswer(first, ["A long"]);
 		await terminal.waitFor((screen) => plain(screen).includes("A long"), "the answer so far");
 
@@ -248,7 +225,7 @@ describe.skipIf(skipReason !== undefined)("keel chat: typing while an answer is 
 		const terminal = startChat(createTemporaryHome());
 		await terminal.waitFor((screen) => /^> ?$/m.test(plain(screen)), "the prompt");
 		terminal.typeLine("first question");
-		const first = await server.nextRequest();
+		const first = await setup.server.nextRequest();
 		startAnswer(first, ["Short"]);
 		await terminal.waitFor((screen) => plain(screen).includes("Short"), "the answer so far");
 
@@ -262,7 +239,7 @@ describe.skipIf(skipReason !== undefined)("keel chat: typing while an answer is 
 
 		type(terminal, " what?");
 		terminal.sendKeys("Enter");
-		const second = await server.nextRequest();
+		const second = await setup.server.nextRequest();
 		expect(requestMessages(second).map((message) => message.content)).toEqual([
 			"first question",
 			"Short answer.",
@@ -278,7 +255,7 @@ describe.skipIf(skipReason !== undefined)("keel chat: typing while an answer is 
 		const terminal = startChat(createTemporaryHome(), ["-T", "calculator"]);
 		await terminal.waitFor((screen) => /^> ?$/m.test(plain(screen)), "the prompt");
 		terminal.typeLine("What is 6 times 7?");
-		const first = await server.nextRequest();
+		const first = await setup.server.nextRequest();
 		startAnswer(first, ["Let me compute."]);
 		await terminal.waitFor((screen) => plain(screen).includes("Let me compute."), "the answer so far");
 		type(terminal, "and 6 times 8");
@@ -296,7 +273,7 @@ describe.skipIf(skipReason !== undefined)("keel chat: typing while an answer is 
 		expect(plain(question)).not.toContain("and 6 times 8");
 		terminal.typeLine("y");
 
-		const second = await server.nextRequest();
+		const second = await setup.server.nextRequest();
 		expect(requestMessages(second).at(-1)).toMatchObject({ role: "tool", content: "42" });
 		sendAll(second, chatCompletionsPieces({ text: ["It is 42."] }));
 		await terminal.waitFor(
@@ -304,7 +281,7 @@ describe.skipIf(skipReason !== undefined)("keel chat: typing while an answer is 
 			"the answer, then the prompt with the line typed before the question",
 		);
 		terminal.sendKeys("Enter");
-		const third = await server.nextRequest();
+		const third = await setup.server.nextRequest();
 		expect(requestMessages(third).at(-1)).toEqual({ role: "user", content: "and 6 times 8" });
 		sendAll(third, chatCompletionsPieces({ text: ["56."] }));
 		await terminal.waitFor((screen) => /56\.\n(.*\n)?> ?$/m.test(plain(screen)), "the next answer");
@@ -316,7 +293,7 @@ describe.skipIf(skipReason !== undefined)("keel chat: typing while an answer is 
 		const terminal = startChat(createTemporaryHome());
 		await terminal.waitFor((screen) => /^> ?$/m.test(plain(screen)), "the prompt");
 		terminal.typeLine("first question");
-		const first = await server.nextRequest();
+		const first = await setup.server.nextRequest();
 		startAnswer(first, ["Half an ans"]);
 		await terminal.waitFor((screen) => plain(screen).includes("Half an ans"), "the answer so far");
 		type(terminal, "never mind");

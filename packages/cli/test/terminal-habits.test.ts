@@ -7,35 +7,21 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type Api, getModels, getProviders, type Model } from "@keel/ai";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { chatCompletionsPieces } from "./helpers/chat-completions-stream.js";
-import { GatedChatServer, type HeldAnswer } from "./helpers/gated-chat-server.js";
-import { assertCliBuilt, CLI_PATH, createTemporaryHome, isolatedEnvironment } from "./helpers/run-keel.js";
-import { plain, TmuxPane, tmuxUnavailableReason } from "./helpers/tmux-pane.js";
+import type { HeldAnswer } from "./helpers/gated-chat-server.js";
+import { CLI_PATH, createTemporaryHome, isolatedEnvironment } from "./helpers/run-keel.js";
+import { sendAll, setUpTerminalTests } from "./helpers/terminal-tests.js";
+import { plain, type TmuxPane } from "./helpers/tmux-pane.js";
 
-const skipReason = tmuxUnavailableReason();
-if (skipReason) console.warn(`Skipping the terminal tests: ${skipReason}`);
+const setup = setUpTerminalTests();
+const { skipReason } = setup;
 
 /** A 1×1 PNG. */
 const PNG = Buffer.from(
 	"iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
 	"base64",
 );
-
-let server: GatedChatServer;
-let pane: TmuxPane | undefined;
-
-beforeAll(async () => {
-	assertCliBuilt();
-	server = await GatedChatServer.start();
-});
-afterAll(async () => {
-	await server?.close();
-});
-afterEach(() => {
-	pane?.close();
-	pane = undefined;
-});
 
 /** A folder with a `keel` script running the built CLI, for the shell's PATH. */
 function keelBin(): string {
@@ -50,8 +36,7 @@ function keelBin(): string {
 function startShell(extraEnvironment: Record<string, string> = {}, columns = 100): TmuxPane {
 	const environment = isolatedEnvironment(createTemporaryHome(), extraEnvironment);
 	environment.PATH = `${keelBin()}:${environment.PATH}`;
-	pane = TmuxPane.start({ command: ["sh"], env: { ...environment, PS1: "$ " }, columns, rows: 40 });
-	return pane;
+	return setup.startPane({ command: ["sh"], env: { ...environment, PS1: "$ " }, columns, rows: 40 });
 }
 
 let commandCount = 0;
@@ -75,8 +60,7 @@ function answer(
 	text: string,
 	extra: Parameters<typeof chatCompletionsPieces>[0] = { text: [] },
 ): void {
-	for (const piece of chatCompletionsPieces({ ...extra, text: [text] })) held.send(piece);
-	held.end();
+	sendAll(held, chatCompletionsPieces({ ...extra, text: [text] }));
 }
 
 type Messages = { role: string; content: unknown }[];
@@ -94,7 +78,7 @@ const pdfModel = completionsModels.find((model) => model.input.includes("pdf"))!
 describe.skipIf(skipReason !== undefined)("the llm habits in a terminal", () => {
 	it('keel "text", -c, aliases, the default model, templates and keel logs', async () => {
 		// The test server stands in for the provider of a catalogue model (KEEL_BASE_URL).
-		const terminal = startShell({ KEEL_BASE_URL: server.url, KEEL_API_KEY: "sk-test" });
+		const terminal = startShell({ KEEL_BASE_URL: setup.server.url, KEEL_API_KEY: "sk-test" });
 		const name = `${textModel.provider}/${textModel.id}`;
 
 		const command1 = run(terminal, `keel aliases set fast ${name} && keel models default fast`);
@@ -103,14 +87,14 @@ describe.skipIf(skipReason !== undefined)("the llm habits in a terminal", () => 
 
 		// No -m: the default model, through its alias.
 		const command2 = run(terminal, 'keel "My name is Ada."');
-		const first = await server.nextRequest();
+		const first = await setup.server.nextRequest();
 		expect(modelOf(first)).toBe(textModel.id);
 		expect(messagesOf(first)).toEqual([{ role: "user", content: "My name is Ada." }]);
 		answer(first, "Hello, Ada.");
 		expect(await statusOf(terminal, command2)).toBe(0);
 
 		const command3 = run(terminal, 'keel -c "What is my name?"');
-		const second = await server.nextRequest();
+		const second = await setup.server.nextRequest();
 		expect(messagesOf(second).map((message) => message.content)).toEqual([
 			"My name is Ada.",
 			"Hello, Ada.",
@@ -121,11 +105,11 @@ describe.skipIf(skipReason !== undefined)("the llm habits in a terminal", () => 
 
 		const command4 = run(
 			terminal,
-			`keel --save pirate -s "Talk like a pirate." -m local-model --base-url ${server.url}`,
+			`keel --save pirate -s "Talk like a pirate." -m local-model --base-url ${setup.server.url}`,
 		);
 		expect(await statusOf(terminal, command4)).toBe(0);
 		const command5 = run(terminal, 'keel -t pirate "Hello"');
-		const third = await server.nextRequest();
+		const third = await setup.server.nextRequest();
 		expect(messagesOf(third)[0]).toEqual({ role: "system", content: "Talk like a pirate." });
 		answer(third, "Ahoy!");
 		expect(await statusOf(terminal, command5)).toBe(0);
@@ -144,33 +128,33 @@ describe.skipIf(skipReason !== undefined)("the llm habits in a terminal", () => 
 	});
 
 	it("asks before each tool call: yes runs it, no refuses it and the model is told", async () => {
-		const terminal = startShell({ KEEL_BASE_URL: server.url, KEEL_MODEL: "tool-model" });
+		const terminal = startShell({ KEEL_BASE_URL: setup.server.url, KEEL_MODEL: "tool-model" });
 		const toolCall = {
 			text: [],
 			toolCalls: [{ id: "call_1", name: "calculator", arguments: '{"expression":"6*7"}' }],
 		};
 
 		const command8 = run(terminal, 'keel -T calculator "What is 6 times 7?"');
-		answer(await server.nextRequest(), "", toolCall);
+		answer(await setup.server.nextRequest(), "", toolCall);
 		await terminal.waitFor(
 			(screen) => plain(screen).includes('Run calculator {"expression":"6*7"}? [y/N]'),
 			"the question",
 		);
 		terminal.typeLine("y");
-		const afterYes = await server.nextRequest();
+		const afterYes = await setup.server.nextRequest();
 		expect(messagesOf(afterYes).at(-1)).toMatchObject({ role: "tool", content: "42" });
 		answer(afterYes, "It is 42.");
 		expect(await statusOf(terminal, command8)).toBe(0);
 		expect(plain(terminal.capture())).toContain("It is 42.");
 
 		const command9 = run(terminal, 'keel -T calculator "And 6 times 8?"');
-		answer(await server.nextRequest(), "", toolCall);
+		answer(await setup.server.nextRequest(), "", toolCall);
 		await terminal.waitFor(
 			(screen) => (plain(screen).match(/Run calculator/g) ?? []).length === 2,
 			"the second question",
 		);
 		terminal.typeLine("n");
-		const afterNo = await server.nextRequest();
+		const afterNo = await setup.server.nextRequest();
 		expect(String(messagesOf(afterNo).at(-1)!.content)).toContain("denied");
 		answer(afterNo, "You did not let me calculate.");
 		expect(await statusOf(terminal, command9)).toBe(0);
@@ -180,9 +164,9 @@ describe.skipIf(skipReason !== undefined)("the llm habits in a terminal", () => 
 		const everything = fileURLToPath(
 			new URL("../node_modules/@modelcontextprotocol/server-everything/dist/index.js", import.meta.url),
 		);
-		const terminal = startShell({ KEEL_BASE_URL: server.url, KEEL_MODEL: "tool-model" });
+		const terminal = startShell({ KEEL_BASE_URL: setup.server.url, KEEL_MODEL: "tool-model" });
 		const command = run(terminal, `keel --mcp "${process.execPath} ${everything} stdio" "Add 2 and 40"`);
-		answer(await server.nextRequest(), "", {
+		answer(await setup.server.nextRequest(), "", {
 			text: [],
 			toolCalls: [{ id: "call_1", name: "get-sum", arguments: '{"a":2,"b":40}' }],
 		});
@@ -192,7 +176,7 @@ describe.skipIf(skipReason !== undefined)("the llm habits in a terminal", () => 
 			60_000,
 		);
 		terminal.typeLine("y");
-		const afterYes = await server.nextRequest();
+		const afterYes = await setup.server.nextRequest();
 		expect(JSON.stringify(messagesOf(afterYes).at(-1))).toContain("42");
 		answer(afterYes, "It is 42.");
 		expect(await statusOf(terminal, command)).toBe(0);
@@ -200,14 +184,10 @@ describe.skipIf(skipReason !== undefined)("the llm habits in a terminal", () => 
 	}, 90_000);
 
 	it("keel chat -T asks at the chat's prompt before the tool runs; Ctrl-C at the question answers no", async () => {
-		pane = TmuxPane.start({
-			command: [process.execPath, CLI_PATH, "chat", "-m", "tool-model", "--base-url", server.url, "-T", "calculator"],
-			env: isolatedEnvironment(createTemporaryHome()),
-		});
-		const terminal = pane;
+		const terminal = setup.startKeel(["chat", "-m", "tool-model", "--base-url", setup.server.url, "-T", "calculator"]);
 		await terminal.waitFor((screen) => /^> ?$/m.test(plain(screen)), "the prompt");
 		terminal.typeLine("What is 6 times 7?");
-		answer(await server.nextRequest(), "", {
+		answer(await setup.server.nextRequest(), "", {
 			text: [],
 			toolCalls: [{ id: "call_1", name: "calculator", arguments: '{"expression":"6*7"}' }],
 		});
@@ -216,14 +196,14 @@ describe.skipIf(skipReason !== undefined)("the llm habits in a terminal", () => 
 			"the question",
 		);
 		terminal.typeLine("yes");
-		const afterYes = await server.nextRequest();
+		const afterYes = await setup.server.nextRequest();
 		expect(messagesOf(afterYes).at(-1)).toMatchObject({ role: "tool", content: "42" });
 		answer(afterYes, "It is 42.");
 		await terminal.waitFor((screen) => /It is 42\.\n(.*\n)?> ?$/m.test(plain(screen)), "the answer and the prompt");
 
 		// Ctrl-C at the question answers no; the chat goes on.
 		terminal.typeLine("And 6 times 8?");
-		answer(await server.nextRequest(), "", {
+		answer(await setup.server.nextRequest(), "", {
 			text: [],
 			toolCalls: [{ id: "call_2", name: "calculator", arguments: '{"expression":"6*8"}' }],
 		});
@@ -232,7 +212,7 @@ describe.skipIf(skipReason !== undefined)("the llm habits in a terminal", () => 
 			"the second question",
 		);
 		terminal.sendKeys("C-c");
-		const afterNo = await server.nextRequest();
+		const afterNo = await setup.server.nextRequest();
 		expect(String(messagesOf(afterNo).at(-1)!.content)).toContain("denied");
 		answer(afterNo, "Not allowed, then.");
 		await terminal.waitFor(
@@ -248,10 +228,10 @@ describe.skipIf(skipReason !== undefined)("the llm habits in a terminal", () => 
 	it("--schema prints JSON and -a sends an image, typed at a shell", async () => {
 		const image = join(mkdtempSync(join(tmpdir(), "keel-cli-files-")), "dot.png");
 		writeFileSync(image, PNG);
-		const terminal = startShell({ KEEL_BASE_URL: server.url, KEEL_MODEL: "schema-model" });
+		const terminal = startShell({ KEEL_BASE_URL: setup.server.url, KEEL_MODEL: "schema-model" });
 
 		const command10 = run(terminal, 'keel --schema "city str, people int" "The biggest city in Portugal"');
-		const structured = await server.nextRequest();
+		const structured = await setup.server.nextRequest();
 		expect((structured.body as { response_format: { type: string } }).response_format.type).toBe("json_schema");
 		answer(structured, '{"city":"Lisbon","people":545000}');
 		expect(await statusOf(terminal, command10)).toBe(0);
@@ -261,7 +241,7 @@ describe.skipIf(skipReason !== undefined)("the llm habits in a terminal", () => 
 			terminal,
 			`KEEL_API_KEY=sk-test keel -m ${imageModel.provider}/${imageModel.id} -a ${image} "What is this?"`,
 		);
-		const withImage = await server.nextRequest();
+		const withImage = await setup.server.nextRequest();
 		expect(messagesOf(withImage)[0].content).toEqual([
 			{ type: "text", text: "What is this?" },
 			{ type: "image_url", image_url: { url: `data:image/png;base64,${PNG.toString("base64")}` } },
@@ -280,10 +260,10 @@ describe.skipIf(skipReason !== undefined)("the llm habits in a terminal", () => 
 		const pdf = join(folder, "report.pdf");
 		const pdfBytes = Buffer.from("%PDF-1.4\n% a test document\n%%EOF\n");
 		writeFileSync(pdf, pdfBytes);
-		const terminal = startShell({ KEEL_BASE_URL: server.url, KEEL_API_KEY: "sk-test" });
+		const terminal = startShell({ KEEL_BASE_URL: setup.server.url, KEEL_API_KEY: "sk-test" });
 
 		const command = run(terminal, `keel -m ${pdfModel.provider}/${pdfModel.id} -o top_p 0.5 -a ${pdf} "Summarise it"`);
-		const request = await server.nextRequest();
+		const request = await setup.server.nextRequest();
 		expect((request.body as { top_p?: number }).top_p).toBe(0.5);
 		expect(messagesOf(request)[0].content).toEqual([
 			{ type: "text", text: "Summarise it" },
@@ -315,7 +295,6 @@ describe.skipIf(skipReason !== undefined)("the llm habits in a terminal", () => 
 		narrow.close();
 
 		const wide = startShell({}, 220);
-		pane = wide;
 		// `clear` first, as above: input typed before the new shell's first prompt is echoed ahead of
 		// it, and the table would then follow that prompt on its line.
 		const command15 = run(wide, "clear; keel models anthropic --search haiku");

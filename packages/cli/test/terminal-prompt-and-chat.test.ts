@@ -4,51 +4,22 @@
 // checked in a known state. Without tmux these tests skip and say why.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { chatCompletionsPieces } from "./helpers/chat-completions-stream.js";
-import { GatedChatServer, type HeldAnswer } from "./helpers/gated-chat-server.js";
-import { assertCliBuilt, CLI_PATH, createTemporaryHome, isolatedEnvironment } from "./helpers/run-keel.js";
-import { plain, TmuxPane, tmuxUnavailableReason } from "./helpers/tmux-pane.js";
+import { createTemporaryHome } from "./helpers/run-keel.js";
+import { sendAll, setUpTerminalTests } from "./helpers/terminal-tests.js";
+import { plain } from "./helpers/tmux-pane.js";
 
-const skipReason = tmuxUnavailableReason();
-if (skipReason) console.warn(`Skipping the terminal tests: ${skipReason}`);
+const setup = setUpTerminalTests();
+const { skipReason } = setup;
 
 const SPINNER = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] custom\/test-model/;
 const DIM = "\u001b[2m";
 
-let server: GatedChatServer;
-let pane: TmuxPane | undefined;
-
-beforeAll(async () => {
-	assertCliBuilt();
-	server = await GatedChatServer.start();
-});
-afterAll(async () => {
-	await server?.close();
-});
-afterEach(() => {
-	pane?.close();
-	pane = undefined;
-});
-
-function startKeel(args: string[], extraEnvironment: Record<string, string> = {}): TmuxPane {
-	pane = TmuxPane.start({
-		command: [process.execPath, CLI_PATH, ...args],
-		env: isolatedEnvironment(createTemporaryHome(), extraEnvironment),
-	});
-	return pane;
-}
-
-/** Sends an answer's pieces: the opening chunk, then reasoning, text, finish, usage and [DONE]. */
-function sendAll(answer: HeldAnswer, pieces: string[]): void {
-	for (const piece of pieces) answer.send(piece);
-	answer.end();
-}
-
 describe.skipIf(skipReason !== undefined)("keel in a terminal", () => {
 	it("prompt: a spinner until the first token, thinking dimmed, then the answer and its usage", async () => {
-		const terminal = startKeel(["prompt", "-m", "test-model", "--base-url", server.url, "hello"]);
-		const answer = await server.nextRequest();
+		const terminal = setup.startKeel(["prompt", "-m", "test-model", "--base-url", setup.server.url, "hello"]);
+		const answer = await setup.server.nextRequest();
 		await terminal.waitFor((screen) => SPINNER.test(plain(screen)), "the spinner");
 
 		const [opening, thinking, text, ...rest] = chatCompletionsPieces({
@@ -71,8 +42,10 @@ describe.skipIf(skipReason !== undefined)("keel in a terminal", () => {
 	});
 
 	it("prompt: NO_COLOR turns colours off on a terminal, thinking is still shown", async () => {
-		const terminal = startKeel(["prompt", "-m", "test-model", "--base-url", server.url, "hello"], { NO_COLOR: "1" });
-		const answer = await server.nextRequest();
+		const terminal = setup.startKeel(["prompt", "-m", "test-model", "--base-url", setup.server.url, "hello"], {
+			env: { NO_COLOR: "1" },
+		});
+		const answer = await setup.server.nextRequest();
 		sendAll(answer, chatCompletionsPieces({ reasoning: ["Plain thoughts."], text: ["Plain answer."] }));
 		expect(await terminal.waitForExit()).toBe(0);
 		const screen = terminal.capture(true);
@@ -81,15 +54,15 @@ describe.skipIf(skipReason !== undefined)("keel in a terminal", () => {
 	});
 
 	it("chat: turns keep the conversation; Ctrl-C stops an answer, not the chat; Ctrl-C twice leaves", async () => {
-		const terminal = startKeel(["chat", "-m", "test-model", "--base-url", server.url]);
+		const terminal = setup.startKeel(["chat", "-m", "test-model", "--base-url", setup.server.url]);
 		await terminal.waitFor((screen) => /^> ?$/m.test(plain(screen)), "the prompt");
 
 		terminal.typeLine("first question");
-		sendAll(await server.nextRequest(), chatCompletionsPieces({ text: ["First answer."] }));
+		sendAll(await setup.server.nextRequest(), chatCompletionsPieces({ text: ["First answer."] }));
 		await terminal.waitFor((screen) => /First answer\.\n(.*\n)?> ?$/m.test(plain(screen)), "the first answer");
 
 		terminal.typeLine("second question");
-		const second = await server.nextRequest();
+		const second = await setup.server.nextRequest();
 		expect((second.body as { messages: { content: string }[] }).messages.map((message) => message.content)).toEqual([
 			"first question",
 			"First answer.",
@@ -123,11 +96,7 @@ describe.skipIf(skipReason !== undefined)("keel in a terminal", () => {
 describe.skipIf(skipReason !== undefined)("keel login in a terminal", () => {
 	it("reads the key without showing it, then saves it", async () => {
 		const home = createTemporaryHome();
-		pane = TmuxPane.start({
-			command: [process.execPath, CLI_PATH, "login", "mistral"],
-			env: isolatedEnvironment(home),
-		});
-		const terminal = pane;
+		const terminal = setup.startKeel(["login", "mistral"], { home });
 		await terminal.waitFor((screen) => plain(screen).includes("API key for mistral (not shown):"), "the key prompt");
 		terminal.typeLine("secret-typed-key-0123456789");
 		expect(await terminal.waitForExit()).toBe(0);

@@ -465,6 +465,19 @@ async function resumeStream<TRequest>(
 	};
 }
 
+/**
+ * Writes an SSE comment every `heartbeatMs` (none unless it is above 0), so that proxies and load
+ * balancers keep a quiet connection open; a backed-up connection is not quiet and gets none.
+ * Returns what stops it.
+ */
+function startHeartbeat(sink: EventSink, heartbeatMs: number): () => void {
+	if (!(heartbeatMs > 0)) return () => {};
+	const timer = setInterval(() => {
+		if (!sink.isBackedUp()) sink.write(": ping\n\n");
+	}, heartbeatMs);
+	return () => clearInterval(timer);
+}
+
 /** Writes stored events as SSE; a read that fails before the last event ends with one error event. */
 async function pumpStoredEvents(
 	events: AsyncIterable<{ id: number; data: string }>,
@@ -472,12 +485,7 @@ async function pumpStoredEvents(
 	heartbeatMs: number,
 	onError: ((error: unknown) => void) | undefined,
 ): Promise<void> {
-	const heartbeat =
-		heartbeatMs > 0
-			? setInterval(() => {
-					if (!sink.isBackedUp()) sink.write(": ping\n\n");
-				}, heartbeatMs)
-			: undefined;
+	const stopHeartbeat = startHeartbeat(sink, heartbeatMs);
 	try {
 		for await (const event of events) sink.write(`id: ${event.id}\ndata: ${event.data}\n\n`);
 	} catch (error) {
@@ -488,7 +496,7 @@ async function pumpStoredEvents(
 			`data: ${JSON.stringify({ type: "error", reason: "error", errorMessage: `Resuming failed: ${message}` })}\n\n`,
 		);
 	} finally {
-		if (heartbeat !== undefined) clearInterval(heartbeat);
+		stopHeartbeat();
 	}
 }
 
@@ -587,13 +595,7 @@ export async function pumpEvents(
 	heartbeatMs: number,
 	onError: ((error: unknown) => void) | undefined,
 ): Promise<void> {
-	// A heartbeat only keeps a quiet connection open; a backed-up one is not quiet.
-	const heartbeat =
-		heartbeatMs > 0
-			? setInterval(() => {
-					if (!sink.isBackedUp()) sink.write(": ping\n\n");
-				}, heartbeatMs)
-			: undefined;
+	const stopHeartbeat = startHeartbeat(sink, heartbeatMs);
 	try {
 		let errorMessage = "The proxy's stream function failed to start";
 		try {
@@ -612,7 +614,7 @@ export async function pumpEvents(
 		const failed = createErrorMessage({ api: "unknown", provider: "unknown", id: "unknown" }, "error", errorMessage);
 		sink.write(encode({ type: "error", reason: "error", error: failed }));
 	} finally {
-		if (heartbeat !== undefined) clearInterval(heartbeat);
+		stopHeartbeat();
 	}
 }
 

@@ -4,6 +4,7 @@
 // tenants may even use the same session id).
 
 import {
+	assertRecordPositions,
 	assertValidListOptions,
 	assertValidSessionId,
 	assertValidTenant,
@@ -12,8 +13,8 @@ import {
 	foldForSearch,
 	isSummaryRecord,
 	type ParsedSessionRecord,
-	parseSessionRecords,
 	parseStoredLine,
+	recordsAtPositions,
 	type SessionInfo,
 	type SessionListOptions,
 	SessionLockedError,
@@ -294,22 +295,12 @@ function createStoreOver(
 
 		async readAt(sessionId, positions) {
 			await lastSeqOf(sessionId);
-			for (const position of positions) {
-				if (!Number.isInteger(position) || position < 1) {
-					throw new RangeError(`position ${position} is not a record of session "${sessionId}" (positions start at 1)`);
-				}
-			}
+			assertRecordPositions(sessionId, positions);
 			const { rows } = await pool.query<RecordRow>(
 				`SELECT seq, line FROM ${s}.keel_records WHERE tenant = $1 AND session_id = $2 AND seq = ANY($3::bigint[])`,
 				[tenant, sessionId, [...new Set(positions)]],
 			);
-			const byPosition = new Map<number, ParsedSessionRecord[]>();
-			for (const row of rows) byPosition.set(Number(row.seq), parseSessionRecords(row.line, Number(row.seq)));
-			return positions.flatMap((position) => {
-				const records = byPosition.get(position);
-				if (!records) throw new RangeError(`position ${position} is not a record of session "${sessionId}"`);
-				return records;
-			});
+			return recordsAtPositions(sessionId, positions, rows);
 		},
 
 		async readTail(sessionId, tailOptions) {

@@ -3,6 +3,7 @@
 // transactions, and each session's writer holds a fenced lease (sqlite-transcript-writer.ts).
 
 import {
+	assertRecordPositions,
 	assertValidListOptions,
 	assertValidSessionId,
 	assertValidTenant,
@@ -11,8 +12,8 @@ import {
 	foldForSearch,
 	isSummaryRecord,
 	type ParsedSessionRecord,
-	parseSessionRecords,
 	parseStoredLine,
+	recordsAtPositions,
 	type SessionInfo,
 	type SessionListOptions,
 	SessionLockedError,
@@ -245,20 +246,9 @@ function createStoreOver(
 
 		async readAt(sessionId, positions) {
 			find(sessionId);
-			for (const position of positions) {
-				if (!Number.isInteger(position) || position < 1) {
-					throw new RangeError(`position ${position} is not a record of session "${sessionId}" (positions start at 1)`);
-				}
-			}
-			const byPosition = new Map<number, ParsedSessionRecord[]>();
-			for (const row of statements.at.all(tenant, sessionId, JSON.stringify([...new Set(positions)])) as RecordRow[]) {
-				byPosition.set(row.seq, parseSessionRecords(row.line, row.seq));
-			}
-			return positions.flatMap((position) => {
-				const records = byPosition.get(position);
-				if (!records) throw new RangeError(`position ${position} is not a record of session "${sessionId}"`);
-				return records;
-			});
+			assertRecordPositions(sessionId, positions);
+			const rows = statements.at.all(tenant, sessionId, JSON.stringify([...new Set(positions)])) as RecordRow[];
+			return recordsAtPositions(sessionId, positions, rows);
 		},
 
 		async readTail(sessionId, tailOptions) {

@@ -1,5 +1,6 @@
 // What the transcript stores built on a database (the SQLite and PostgreSQL packages) check and read
-// the same way: their tenant, lease and record-size options, and a stored line read back as records.
+// the same way: their tenant, lease and record-size options, a stored line read back as records, and
+// the positions `readAt` is asked for.
 // One place, so a tenant name or a malformed row means the same thing whichever database holds it.
 import type { ParsedSessionRecord } from "./record-format.js";
 import { parseSessionRecords } from "./record-format.js";
@@ -61,4 +62,35 @@ export function parseStoredLine(
 		problems.push({ line: lineNumber, kind: "malformed", message: (error as Error).message });
 		return [];
 	}
+}
+
+/**
+ * Refuses, before any query, a position no database store can hold: positions are the records'
+ * sequence numbers, integers from 1 (a fraction or NaN would otherwise reach the database's cast).
+ */
+export function assertRecordPositions(sessionId: string, positions: readonly number[]): void {
+	for (const position of positions) {
+		if (!Number.isInteger(position) || position < 1) {
+			throw new RangeError(`position ${position} is not a record of session "${sessionId}" (positions start at 1)`);
+		}
+	}
+}
+
+/**
+ * The records at `positions`, in the order asked (a repeated position read again), from the rows a
+ * store read for them; a position with no row is refused rather than skipped, so a caller never
+ * builds a context with a record silently missing. PostgreSQL returns its bigint `seq` as a string.
+ */
+export function recordsAtPositions(
+	sessionId: string,
+	positions: readonly number[],
+	rows: Iterable<{ seq: number | string; line: string }>,
+): ParsedSessionRecord[] {
+	const byPosition = new Map<number, ParsedSessionRecord[]>();
+	for (const row of rows) byPosition.set(Number(row.seq), parseSessionRecords(row.line, Number(row.seq)));
+	return positions.flatMap((position) => {
+		const records = byPosition.get(position);
+		if (!records) throw new RangeError(`position ${position} is not a record of session "${sessionId}"`);
+		return records;
+	});
 }

@@ -68,12 +68,14 @@ export {
 	type SessionContextCut,
 } from "./context-window.js";
 export {
+	assertRecordPositions,
 	assertValidTenant,
 	checkDatabaseStoreLimits,
 	type DatabaseStoreLimits,
 	DEFAULT_LEASE_MS,
 	DEFAULT_MAX_RECORD_BYTES,
 	parseStoredLine,
+	recordsAtPositions,
 } from "./database-store-options.js";
 export * from "./interchange/index.js";
 export { createMemoryTranscriptStore, isSummaryRecord } from "./memory-transcript-store.js";

@@ -1,5 +1,6 @@
 import type Anthropic from "@anthropic-ai/sdk";
 import type { AssistantMessageBuilder, UsageUpdate } from "../../message/assistant-message-builder.js";
+import { describeStreamEvent } from "../../wire/describe-stream-event.js";
 import type { StreamDecoder } from "../../wire/stream-decoder.js";
 import {
 	type AnthropicContentBlockSignature,
@@ -35,13 +36,8 @@ export class AnthropicStreamError extends Error {
 	override name = "AnthropicStreamError";
 }
 
-function describe(event: unknown): string {
-	const text = JSON.stringify(event) ?? String(event);
-	return text.length > 300 ? `${text.slice(0, 300)}…` : text;
-}
-
 function malformed(reason: string, event: unknown): never {
-	throw new AnthropicStreamError(`Malformed Anthropic stream event (${reason}): ${describe(event)}`);
+	throw new AnthropicStreamError(`Malformed Anthropic stream event (${reason}): ${describeStreamEvent(event)}`);
 }
 
 /** Only fields the API sent as numbers: `message_delta` repeats some as null. */

@@ -1,4 +1,5 @@
 import type { AssistantMessageBuilder, UsageUpdate } from "../../message/assistant-message-builder.js";
+import { describeStreamEvent } from "../../wire/describe-stream-event.js";
 import type { StreamDecoder } from "../../wire/stream-decoder.js";
 import { bedrockStreamException, STREAM_EXCEPTION_EVENTS } from "./errors.js";
 import { mapBedrockStopReason } from "./stop-reason.js";
@@ -16,18 +17,8 @@ export class BedrockStreamFormatError extends Error {
 	override name = "BedrockStreamFormatError";
 }
 
-function describe(event: unknown): string {
-	let text: string;
-	try {
-		text = JSON.stringify(event) ?? String(event);
-	} catch {
-		text = String(event);
-	}
-	return text.length > 300 ? `${text.slice(0, 300)}…` : text;
-}
-
 function malformed(reason: string, event: unknown): never {
-	throw new BedrockStreamFormatError(`Malformed Bedrock stream event (${reason}): ${describe(event)}`);
+	throw new BedrockStreamFormatError(`Malformed Bedrock stream event (${reason}): ${describeStreamEvent(event)}`);
 }
 
 /** Bytes as base64 with the platform's `btoa` (no Buffer: this module may run in a browser bundle). */

@@ -7,6 +7,7 @@
 
 import type { AssistantMessageBuilder, UsageUpdate } from "../../message/assistant-message-builder.js";
 import { DEFAULT_MAX_JSON_DEPTH } from "../../utils/streaming-json.js";
+import { describeStreamEvent } from "../../wire/describe-stream-event.js";
 import type { StreamDecoder } from "../../wire/stream-decoder.js";
 import { PartialArgumentsWriter } from "./partial-arguments.js";
 import { mapGeminiFinishReason } from "./stop-reason.js";
@@ -27,11 +28,6 @@ interface OpenBlock {
 	index: number;
 	/** The last signature seen in the block: the one to send back. */
 	signature?: string;
-}
-
-function describe(value: unknown): string {
-	const text = JSON.stringify(value) ?? String(value);
-	return text.length > 300 ? `${text.slice(0, 300)}…` : text;
 }
 
 /**
@@ -91,7 +87,7 @@ export class GeminiStreamDecoder implements StreamDecoder<GeminiResponseChunk> {
 
 	decode(chunk: GeminiResponseChunk): void {
 		if (!chunk || typeof chunk !== "object" || Array.isArray(chunk)) {
-			throw new Error(`Malformed ${this.options.label} stream chunk (not an object): ${describe(chunk)}`);
+			throw new Error(`Malformed ${this.options.label} stream chunk (not an object): ${describeStreamEvent(chunk)}`);
 		}
 		// Every chunk repeats the id and model version: read them once, not per delta.
 		if (!this.identified && typeof chunk.responseId === "string") {
@@ -113,7 +109,9 @@ export class GeminiStreamDecoder implements StreamDecoder<GeminiResponseChunk> {
 		if (!candidate) return;
 		const parts = candidate.content?.parts;
 		if (parts !== undefined && !Array.isArray(parts)) {
-			throw new Error(`Malformed ${this.options.label} stream chunk (parts is not a list): ${describe(chunk)}`);
+			throw new Error(
+				`Malformed ${this.options.label} stream chunk (parts is not a list): ${describeStreamEvent(chunk)}`,
+			);
 		}
 		for (const part of parts ?? []) this.decodePart(part, chunk);
 		// The chunk that carries finishReason is the last one (it also holds the final usage).
@@ -144,7 +142,9 @@ export class GeminiStreamDecoder implements StreamDecoder<GeminiResponseChunk> {
 
 	private decodePart(part: GeminiPart, chunk: GeminiResponseChunk): void {
 		if (!part || typeof part !== "object") {
-			throw new Error(`Malformed ${this.options.label} stream chunk (a part is not an object): ${describe(chunk)}`);
+			throw new Error(
+				`Malformed ${this.options.label} stream chunk (a part is not an object): ${describeStreamEvent(chunk)}`,
+			);
 		}
 		const signature =
 			typeof part.thoughtSignature === "string" && part.thoughtSignature ? part.thoughtSignature : undefined;
@@ -180,7 +180,7 @@ export class GeminiStreamDecoder implements StreamDecoder<GeminiResponseChunk> {
 		const call = part.functionCall!;
 		if (typeof call !== "object" || typeof call.name !== "string") {
 			throw new Error(
-				`Malformed ${this.options.label} stream chunk (a functionCall without a name): ${describe(chunk)}`,
+				`Malformed ${this.options.label} stream chunk (a functionCall without a name): ${describeStreamEvent(chunk)}`,
 			);
 		}
 		let id = typeof call.id === "string" && call.id !== "" ? call.id : undefined;
@@ -217,7 +217,9 @@ export class GeminiStreamDecoder implements StreamDecoder<GeminiResponseChunk> {
 		if (signature) streaming.signature = signature;
 		const pieces = call.partialArgs ?? [];
 		if (!Array.isArray(pieces)) {
-			throw new Error(`Malformed ${this.options.label} stream chunk (partialArgs is not a list): ${describe(chunk)}`);
+			throw new Error(
+				`Malformed ${this.options.label} stream chunk (partialArgs is not a list): ${describeStreamEvent(chunk)}`,
+			);
 		}
 		let text = "";
 		for (const piece of pieces) {
@@ -225,7 +227,7 @@ export class GeminiStreamDecoder implements StreamDecoder<GeminiResponseChunk> {
 				text += streaming.writer.write(piece);
 			} catch (error) {
 				const reason = error instanceof Error ? error.message : String(error);
-				throw new Error(`Malformed ${this.options.label} stream chunk (${reason}): ${describe(chunk)}`);
+				throw new Error(`Malformed ${this.options.label} stream chunk (${reason}): ${describeStreamEvent(chunk)}`);
 			}
 		}
 		if (text !== "") this.builder.appendToolCallArguments(streaming.index, text);

@@ -3,7 +3,8 @@ import { resolveCacheRetention } from "../../message/simple-options.js";
 import { clampThinkingLevel } from "../../models/thinking-levels.js";
 import { providerToolSchema } from "../../schema/provider-tool-schema.js";
 import type { Context, MistralConversationsCompat, Model, ThinkingLevel, Tool } from "../../types.js";
-import { findSystemMessageProblem, foldSystemMessages } from "../../utils/system-messages.js";
+import { findContextMessagesProblem } from "../../utils/context-messages-problem.js";
+import { foldSystemMessages } from "../../utils/system-messages.js";
 import { mergeHeaders } from "../../wire/headers.js";
 import { encodeMistralMessages } from "./encode-messages.js";
 import type { MistralOptions } from "./options.js";
@@ -122,17 +123,5 @@ export function buildMistralHeaders(
 /** What is wrong with the model or context before anything is encoded, or undefined. */
 export function findMistralInputProblem(model: Model<"mistral-conversations">, context: Context): string | undefined {
 	if (!model.id) return "The model has no id: set model.id to Mistral's model name, for example mistral-large-latest";
-	if (!context || !Array.isArray(context.messages)) return "context.messages must be an array of messages";
-	for (const [index, message] of context.messages.entries()) {
-		const role = (message as { role?: unknown } | null)?.role;
-		if (role !== "system" && role !== "user" && role !== "assistant" && role !== "toolResult") {
-			return `context.messages[${index}] has role ${JSON.stringify(role)}: expected "system", "user", "assistant" or "toolResult"`;
-		}
-		if (role === "system") continue;
-		const content = (message as { content?: unknown }).content;
-		if (!Array.isArray(content) && !(role === "user" && typeof content === "string")) {
-			return `context.messages[${index}] (${role}) has no content: expected ${role === "user" ? "a string or " : ""}an array of blocks`;
-		}
-	}
-	return findSystemMessageProblem(context.messages);
+	return findContextMessagesProblem(context);
 }

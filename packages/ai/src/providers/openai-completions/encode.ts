@@ -1,11 +1,8 @@
 import { samplingParamsForRequest } from "../../message/sampling-params.js";
 import { resolveCacheRetention } from "../../message/simple-options.js";
 import type { Context, Model, ThinkingLevel } from "../../types.js";
-import {
-	findSystemMessageProblem,
-	foldSystemMessages,
-	keepSystemMessagesInPlace,
-} from "../../utils/system-messages.js";
+import { findContextMessagesProblem } from "../../utils/context-messages-problem.js";
+import { foldSystemMessages, keepSystemMessagesInPlace } from "../../utils/system-messages.js";
 import { buildGitHubCopilotHeaders } from "../../wire/github-copilot-headers.js";
 import { mergeHeaders } from "../../wire/headers.js";
 import { type ResolvedOpenAICompletionsCompat, resolveOpenAICompletionsCompat } from "./compat.js";
@@ -206,19 +203,5 @@ export function findOpenAICompletionsInputProblem(
 	} catch {
 		return `Model "${model.id}" has an invalid baseUrl ${JSON.stringify(model.baseUrl)}: expected an absolute URL such as http://127.0.0.1:11434/v1`;
 	}
-	if (!context || !Array.isArray(context.messages)) {
-		return "context.messages must be an array of messages";
-	}
-	for (const [index, message] of context.messages.entries()) {
-		const role = (message as { role?: unknown } | null)?.role;
-		if (role !== "system" && role !== "user" && role !== "assistant" && role !== "toolResult") {
-			return `context.messages[${index}] has role ${JSON.stringify(role)}: expected "system", "user", "assistant" or "toolResult"`;
-		}
-		if (role === "system") continue;
-		const content = (message as { content?: unknown }).content;
-		if (!Array.isArray(content) && !(role === "user" && typeof content === "string")) {
-			return `context.messages[${index}] (${role}) has no content: expected ${role === "user" ? "a string or " : ""}an array of blocks`;
-		}
-	}
-	return findSystemMessageProblem(context.messages);
+	return findContextMessagesProblem(context);
 }
