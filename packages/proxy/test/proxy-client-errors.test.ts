@@ -275,10 +275,13 @@ describe("streamProxy error mapping", () => {
 			pinger = setInterval(() => response.write(": ping\n\n"), 10);
 			response.on("close", () => clearInterval(pinger));
 		});
-		const { result } = await run(server.url, { proxyIdleTimeoutMs: 100 });
+		// A limit of a second, not less: before content a ping is activity, so a limit shorter than
+		// a busy machine takes to connect and deliver "so far" would end the call with nothing
+		// received, which is not the case this test is about.
+		const { result } = await run(server.url, { proxyIdleTimeoutMs: 1_000 });
 		clearInterval(pinger);
 		expect(result.errorMessage).toBe(
-			"No data received from the provider for 100 ms; the stream was stopped (idleTimeoutMs)",
+			"No data received from the provider for 1000 ms; the stream was stopped (idleTimeoutMs)",
 		);
 		expect(result.content).toEqual([{ type: "text", text: "so far" }]);
 	});
