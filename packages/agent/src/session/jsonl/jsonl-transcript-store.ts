@@ -39,11 +39,11 @@ import {
 	titleSidecarPath,
 } from "./jsonl-transcript-writer.js";
 import { lastLineMentioning } from "./last-line-mentioning.js";
+import type { OutlineSidecarWriter } from "./outline-sidecar-writer.js";
 import { readLinesBackward } from "./read-lines-backward.js";
 import { readLinesForward } from "./read-lines-forward.js";
-import { acquireSessionFileLock } from "./session-file-lock.js";
-import type { OutlineSidecarWriter } from "./outline-sidecar-writer.js";
 import { type IndexedPrefixEnd, visitIndexedLines } from "./read-outline-sidecar.js";
+import { acquireSessionFileLock } from "./session-file-lock.js";
 import { outlineSidecarPath, sessionIdFromFileName, transcriptFileName } from "./session-file-names.js";
 
 export interface JsonlTranscriptStoreOptions {
@@ -97,7 +97,13 @@ export interface JsonlTranscriptStore extends TranscriptStore {
 	 */
 	scanOutlines(
 		sessionId: string,
-		visit: (record: ParsedSessionRecord, lineNumber: number, byteOffset: number, outlined: boolean, bytes: number) => void,
+		visit: (
+			record: ParsedSessionRecord,
+			lineNumber: number,
+			byteOffset: number,
+			outlined: boolean,
+			bytes: number,
+		) => void,
 		fullFrom?: number,
 	): Promise<TranscriptReadProblem[]>;
 	/**
@@ -344,6 +350,9 @@ export function createJsonlTranscriptStore(options: JsonlTranscriptStoreOptions)
 					fullLine: (lineNumber, byteOffset, bytes) =>
 						visitLineInFull(handle, sessionId, lineNumber, byteOffset, bytes, visitFull, problems),
 				});
+				if (coveredEnd.damagedAt !== undefined) {
+					outlineSidecars.get(sessionId)?.dropFrom(coveredEnd.damagedAt, coveredEnd.from);
+				}
 				await parseLines(handle, sessionId, coveredEnd, size, visitFull, true, problems);
 			} finally {
 				await handle.close();

@@ -58,14 +58,11 @@ export function inspectOutlineSidecar(
 		const previous = lineEnd === 0 ? -1 : tail.lastIndexOf(NEWLINE, lineEnd - 1);
 		// A line starting before the tail read (cut off at its start) cannot be judged: stop there.
 		if (previous === -1 && tailStart !== header.length) return undefined;
-		const entry = parseOutlineSidecarEntry(tail.toString("utf8", previous + 1, lineEnd), "", false);
+		const line = tail.toString("utf8", previous + 1, lineEnd);
+		const entry = parseOutlineSidecarEntry(line, 0, line.length, "", false);
 		if (!entry) return undefined;
 		const end = entry.offset + entry.length;
-		if (
-			end < transcriptSize &&
-			readSync(transcriptFd, newlineByte, 0, 1, end) === 1 &&
-			newlineByte[0] === NEWLINE
-		) {
+		if (end < transcriptSize && readSync(transcriptFd, newlineByte, 0, 1, end) === 1 && newlineByte[0] === NEWLINE) {
 			return { header, indexBytes: tailStart + lineEnd + 1, coveredEnd: end + 1 };
 		}
 		lineEnd = previous;

@@ -59,29 +59,30 @@ export interface OutlineSidecarEntry {
 }
 
 /**
- * Parses an entry line (without its newline); undefined when it is not a well-formed entry, which
- * ends what the index covers. The outline is parsed only when `withOutline` is true (else only the
- * line's place is wanted, and `outline` is undefined).
+ * Parses the entry line `text.slice(start, end)` (without its newline); undefined when it is not a
+ * well-formed entry, which ends what the index covers. The outline is parsed only when
+ * `withOutline` is true (else only the line's place is wanted, and `outline` is undefined). Taking
+ * the line as a range lets a reader decode a whole chunk of the index at once.
  */
 export function parseOutlineSidecarEntry(
-	line: string,
+	text: string,
+	start: number,
+	end: number,
 	sessionId: string,
 	withOutline: boolean,
 ): OutlineSidecarEntry | undefined {
-	const firstSpace = line.indexOf(" ");
-	const secondSpace = firstSpace === -1 ? -1 : line.indexOf(" ", firstSpace + 1);
-	if (secondSpace === -1) return undefined;
-	const offset = parseDecimal(line, 0, firstSpace);
-	const length = parseDecimal(line, firstSpace + 1, secondSpace);
+	const firstSpace = text.indexOf(" ", start);
+	const secondSpace = firstSpace === -1 || firstSpace >= end ? -1 : text.indexOf(" ", firstSpace + 1);
+	if (secondSpace === -1 || secondSpace + 1 >= end) return undefined;
+	const offset = parseDecimal(text, start, firstSpace);
+	const length = parseDecimal(text, firstSpace + 1, secondSpace);
 	if (offset === undefined || length === undefined || length === 0) return undefined;
-	if (line.length === secondSpace + 2 && line[secondSpace + 1] === READ_IN_FULL) {
-		return { offset, length, outline: undefined };
-	}
-	if (line[secondSpace + 1] !== "{") return undefined;
+	if (end === secondSpace + 2 && text[secondSpace + 1] === READ_IN_FULL) return { offset, length, outline: undefined };
+	if (text[secondSpace + 1] !== "{") return undefined;
 	if (!withOutline) return { offset, length, outline: undefined };
 	let outline: SessionMessageRecord;
 	try {
-		outline = JSON.parse(line.slice(secondSpace + 1)) as SessionMessageRecord;
+		outline = JSON.parse(text.slice(secondSpace + 1, end)) as SessionMessageRecord;
 	} catch {
 		return undefined;
 	}

@@ -38,6 +38,12 @@ export interface OutlineSidecarWriter {
 	): void;
 	/** Where the next line the index lacks starts in the transcript. */
 	readonly coveredEnd: number;
+	/**
+	 * Drops the index from byte `indexBytes` on, where a reader found an entry that does not match
+	 * the transcript, so that it covers the transcript up to `coveredEnd` only: the reader, parsing
+	 * the lines from there in full, fills it in again (see `add`).
+	 */
+	dropFrom(indexBytes: number, coveredEnd: number): void;
 	/** Writes the queued entries now. */
 	flush(): void;
 	/** Writes the queued entries and closes the index. */
@@ -103,7 +109,8 @@ export function openOutlineSidecarWriter(transcriptPath: string, transcriptSize:
 					// What the index holds beyond its trusted entries (a half-written line, entries of
 					// lines no longer in the transcript) is dropped by writing a copy without it and
 					// renaming that over the index: a reader that has it open keeps reading the old one.
-					if (coverage.indexBytes < indexSize) replaceIndex((target) => copyPrefix(existing as number, target, coverage.indexBytes));
+					if (coverage.indexBytes < indexSize)
+						replaceIndex((target) => copyPrefix(existing as number, target, coverage.indexBytes));
 				}
 			} finally {
 				closeSync(existing);
@@ -170,6 +177,24 @@ export function openOutlineSidecarWriter(transcriptPath: string, transcriptSize:
 				timer = setTimeout(flush, BATCH_DELAY_MS);
 				timer.unref?.();
 			}
+		},
+		dropFrom(indexBytes, end) {
+			if (fd === undefined || end > coveredEnd) return;
+			queue = [];
+			queuedCharacters = 0;
+			closeIndex();
+			keepingTheIndexOptional(() => {
+				// Its own descriptor is append-only: the index is copied through another.
+				const source = openSync(path, "r");
+				try {
+					if (fstatSync(source).size < indexBytes) return;
+					replaceIndex((target) => copyPrefix(source, target, indexBytes));
+				} finally {
+					closeSync(source);
+				}
+				fd = openSync(path, "a", OWNER_ONLY_FILE_MODE);
+				coveredEnd = end;
+			});
 		},
 		flush,
 		close() {
