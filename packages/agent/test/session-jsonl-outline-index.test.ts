@@ -17,8 +17,9 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
-import { resumeAgent, Session } from "../src/session/index.js";
+import { outlineMessageRecord, resumeAgent, Session, type SessionMessageRecord } from "../src/session/index.js";
 import { createJsonlTranscriptStore, type JsonlTranscriptStore } from "../src/session/jsonl/index.js";
+import { outlineJson } from "../src/session/jsonl/outline-json.js";
 import { assistantMessage, toolResult, userMessage } from "./session-helpers.js";
 
 const root = mkdtempSync(join(tmpdir(), "keel-outline-index-"));
@@ -291,6 +292,42 @@ describe("the outline index beside a JSONL transcript", () => {
 			await expect(store.readAt(session.id, [oldLine])).rejects.toThrow("not valid JSON");
 		} finally {
 			await opened.close();
+		}
+	});
+
+	it("writes each outline as JSON.stringify writes outlineMessageRecord's result, without the session id", () => {
+		const record = (message: unknown, extra: Partial<SessionMessageRecord> = {}) =>
+			({
+				type: "message",
+				v: 1,
+				sessionId: "s",
+				timestamp: 5,
+				id: "m1",
+				parentId: "m0",
+				message,
+				...extra,
+			}) as SessionMessageRecord;
+		const withCall = (id: unknown, name: unknown) =>
+			assistantMessage("text", [{ id: id as string, name: name as string }]);
+		const records = [
+			record(userMessage("hello")),
+			record(userMessage("hello"), { parentId: null, id: 'ünïcødé "quoted"' }),
+			record(assistantMessage("an answer")),
+			record(withCall("call-1", "read")),
+			record({ ...withCall("call-\u0001", 'na"me'), stopReason: "toolUse" }),
+			record({ ...assistantMessage("no stop reason"), stopReason: undefined }),
+			record(toolResult("call-1", "output")),
+			record({ ...toolResult("call-1", "output"), isError: undefined }),
+			record({ ...toolResult("call-✓", "output", "tööl") }),
+			record({ role: "progress", timestamp: 7 }),
+			record({ role: "custom", timestamp: 8, anything: [1, 2] }),
+			record({ ...userMessage("no time"), timestamp: undefined }),
+			record(userMessage("odd record time"), { timestamp: Number.NaN }),
+		];
+		for (const each of records) {
+			const outlined = outlineMessageRecord(each) as { sessionId?: string };
+			outlined.sessionId = undefined;
+			expect(outlineJson(each)).toBe(JSON.stringify(outlined));
 		}
 	});
 

@@ -19,9 +19,9 @@
 // The entries are contiguous from byte 0: each starts where the previous line's newline ends.
 
 import { createHash } from "node:crypto";
-import { outlineMessageRecord } from "../context-loading.js";
 import type { ParsedSessionRecord } from "../record-format.js";
 import { SESSION_FORMAT_VERSION, type SessionMessageRecord } from "../session-types.js";
+import { outlineJson } from "./outline-json.js";
 
 const HEADER_PREFIX = "keel-outline 1 ";
 const READ_IN_FULL = "-";
@@ -43,12 +43,15 @@ export function outlineSidecarEntry(
 	records: readonly ParsedSessionRecord[] | undefined,
 ): string {
 	const record = records?.length === 1 ? records[0] : undefined;
-	const outlined =
-		record && (record as { v?: unknown }).v === SESSION_FORMAT_VERSION ? outlineMessageRecord(record) : undefined;
-	if (!outlined) return `${offset} ${length} ${READ_IN_FULL}\n`;
-	// The reader knows the session: its id is not repeated on every line.
-	(outlined as { sessionId?: string }).sessionId = undefined;
-	return `${offset} ${length} ${JSON.stringify(outlined)}\n`;
+	let outline: string | undefined;
+	try {
+		outline = record && (record as { v?: unknown }).v === SESSION_FORMAT_VERSION ? outlineJson(record) : undefined;
+	} catch {
+		// A record the writer took but whose message has no outline's shape (a content that is not a
+		// list of blocks): read in full, where a reader finds what is wrong with it.
+		outline = undefined;
+	}
+	return `${offset} ${length} ${outline ?? READ_IN_FULL}\n`;
 }
 
 /** One entry as read back; `outline` undefined: read the line in full. */
