@@ -43,7 +43,8 @@ describe("the JSONL transcript store", () => {
 		expect(records[0]).toEqual(header("s1"));
 		expect(ids(records)).toEqual(["u0", "u1", "u2"]);
 		expect((records[2] as SessionMessageRecord).message).toMatchObject({ content: [{ text: "ünïcødé ✓ 1" }] });
-		expect(readdirSync(join(directory, "nested", "sessions"))).toEqual(["s1.jsonl"]);
+		// Beside the transcript, its outline index (a cache of each line's place and outline).
+		expect(readdirSync(join(directory, "nested", "sessions"))).toEqual(["s1.jsonl", "s1.jsonl.outline"]);
 	});
 
 	it("refuses to open a missing session without create", async () => {

@@ -48,11 +48,13 @@ export interface OffsetReadingStore extends TranscriptStore {
 	newestBytesStart?(sessionId: string, bytes: number): Promise<number | undefined>;
 	/**
 	 * Optional, beside `scanOutlines`: the position of the session's last compaction boundary
-	 * (undefined when it was never compacted), found by an indexed query. `scanOutlines` is then asked
-	 * for the full records from there on (`fullFrom`), so the model context after the boundary is read
-	 * once rather than as outlines and again in full.
+	 * (undefined when it was never compacted), found by an indexed query (the database stores) or a
+	 * raw search back from the end (JSONL). `scanOutlines` is then asked for the full records from
+	 * there on (`fullFrom`), so the model context after the boundary is read once rather than as
+	 * outlines and again in full. A boundary before `from` need not be found: the records from `from`
+	 * on are read in full anyway.
 	 */
-	lastCompactionBoundary?(sessionId: string): Promise<number | undefined>;
+	lastCompactionBoundary?(sessionId: string, from?: number): Promise<number | undefined>;
 	/**
 	 * Optional, for stores whose positions are byte offsets (the JSONL store): where the last line
 	 * holding these bytes starts, compared raw rather than parsed, searching back no further than
@@ -209,7 +211,7 @@ export async function scanIntoTree(
 		// Keel writes a message as JSON.stringify does, without spaces: this finds its boundaries. A
 		// message quoting the words only moves the start later (what lies before is read again).
 		const boundary = store.scanOutlines
-			? await store.lastCompactionBoundary?.(sessionId)
+			? await store.lastCompactionBoundary?.(sessionId, windowFrom)
 			: await store.lastLineMentioning?.(sessionId, '"role":"compact_boundary"', windowFrom);
 		keepFrom = Math.max(boundary ?? 0, windowFrom);
 	}

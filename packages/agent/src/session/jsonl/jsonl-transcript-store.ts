@@ -9,6 +9,7 @@
 //                     lost, list() falls back to the header's title.
 // - `<file>.torn-<t>` the bytes of a torn last line a writer set aside when it opened the file.
 
+import { readSync } from "node:fs";
 import { type FileHandle, open, readdir, readFile, rm, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { isSummaryRecord } from "../memory-transcript-store.js";
@@ -38,10 +39,12 @@ import {
 	titleSidecarPath,
 } from "./jsonl-transcript-writer.js";
 import { lastLineMentioning } from "./last-line-mentioning.js";
+import type { OutlineSidecarWriter } from "./outline-sidecar-writer.js";
 import { readLinesBackward } from "./read-lines-backward.js";
 import { readLinesForward } from "./read-lines-forward.js";
+import { type IndexedPrefixEnd, visitIndexedLines } from "./read-outline-sidecar.js";
 import { acquireSessionFileLock } from "./session-file-lock.js";
-import { sessionIdFromFileName, transcriptFileName } from "./session-file-names.js";
+import { outlineSidecarPath, sessionIdFromFileName, transcriptFileName } from "./session-file-names.js";
 
 export interface JsonlTranscriptStoreOptions {
 	/** Where the transcripts live; created on the first session. */
@@ -86,6 +89,29 @@ export interface JsonlTranscriptStore extends TranscriptStore {
 	 */
 	lastLineMentioning(sessionId: string, text: string, from?: number): Promise<number | undefined>;
 	/**
+	 * Like `scan`, but where the outline index beside the transcript (outline-sidecar-format.ts)
+	 * covers a line before `fullFrom`, hands over its message's stored outline (`outlined: true`)
+	 * instead of reading and parsing the line: as the database stores do, a damaged line so covered
+	 * is found when it is read (`readAt`). Lines the index does not cover, or from `fullFrom` on, are
+	 * parsed in full. `bytes` is the line's size in the file either way.
+	 */
+	scanOutlines(
+		sessionId: string,
+		visit: (
+			record: ParsedSessionRecord,
+			lineNumber: number,
+			byteOffset: number,
+			outlined: boolean,
+			bytes: number,
+		) => void,
+		fullFrom?: number,
+	): Promise<TranscriptReadProblem[]>;
+	/**
+	 * The byte offset of the last compaction boundary's line (found as `lastLineMentioning` finds
+	 * it, so a message quoting one counts), or undefined when there is none at or after `from`.
+	 */
+	lastCompactionBoundary(sessionId: string, from?: number): Promise<number | undefined>;
+	/**
 	 * The byte offset `bytes` before the end of the transcript (undefined when it is shorter): the
 	 * lines from there on are its newest `bytes`. Only the file's size is read.
 	 */
@@ -102,6 +128,7 @@ export const DEFAULT_MAX_LINE_BYTES = 32 * 1024 * 1024;
 /** Line 1 (the header) is read from this many bytes at most when listing. */
 const HEADER_READ_BYTES = 64 * 1024;
 const SUMMARY_MARKER = Buffer.from('"summary"');
+const NEWLINE = 10;
 
 export function createJsonlTranscriptStore(options: JsonlTranscriptStoreOptions): JsonlTranscriptStore {
 	const directory = options.directory;
@@ -119,6 +146,8 @@ export function createJsonlTranscriptStore(options: JsonlTranscriptStoreOptions)
 		throw new Error(`blobThresholdBytes must be a non-negative integer, got ${String(blobThresholdBytes)}.`);
 	}
 
+	/** This store's open writers' outline indexes, by session (see parseLines). */
+	const outlineSidecars = new Map<string, OutlineSidecarWriter>();
 	const pathOf = (sessionId: string) => join(directory, transcriptFileName(sessionId));
 	/** Parses a line of the session's transcript, putting blob data back. */
 	const parseLine = (sessionId: string, text: string, lineNumber?: number) => {
@@ -145,28 +174,93 @@ export function createJsonlTranscriptStore(options: JsonlTranscriptStoreOptions)
 		const problems: TranscriptReadProblem[] = [];
 		try {
 			const { size } = await handle.stat();
-			await readLinesForward(
-				handle,
-				{ maxLineBytes, endOffset: size },
-				(text, lineNumber, byteOffset, lineBytes) => {
-					let records: ParsedSessionRecord[];
-					try {
-						records = restore
-							? parseLine(sessionId, text, lineNumber)
-							: parseSessionRecords(text, lineNumber, emptyBlobData);
-					} catch (error) {
-						problems.push({ line: lineNumber, byteOffset, kind: "malformed", message: (error as Error).message });
-						return true;
-					}
-					for (const record of records) visit(record, lineNumber, byteOffset, lineBytes);
-					return true;
-				},
-				(problem) => problems.push(problem),
-			);
+			await parseLines(handle, sessionId, { from: 0, lineNumber: 1 }, size, visit, restore, problems);
 		} finally {
 			await handle.close();
 		}
 		return problems;
+	}
+
+	/**
+	 * Parses the lines from `start` to `size` in full. Where they are the next lines the outline
+	 * index of the session's open writer lacks (a session written before the index existed, or a
+	 * writer killed before writing its last entries), their entries are handed to it: the index is
+	 * filled in at the cost of an outline per line, not of another parse.
+	 */
+	async function parseLines(
+		handle: FileHandle,
+		sessionId: string,
+		start: IndexedPrefixEnd,
+		size: number,
+		visit: TranscriptRecordVisitor,
+		restore: boolean,
+		problems: TranscriptReadProblem[],
+	): Promise<void> {
+		const index = outlineSidecars.get(sessionId);
+		await readLinesForward(
+			handle,
+			{ maxLineBytes, endOffset: size, startOffset: start.from, firstLineNumber: start.lineNumber },
+			(text, lineNumber, byteOffset, lineBytes) => {
+				let records: ParsedSessionRecord[];
+				try {
+					records = restore
+						? parseLine(sessionId, text, lineNumber)
+						: parseSessionRecords(text, lineNumber, emptyBlobData);
+				} catch (error) {
+					problems.push({ line: lineNumber, byteOffset, kind: "malformed", message: (error as Error).message });
+					if (index?.coveredEnd === byteOffset) index.add(byteOffset, lineBytes, undefined);
+					return true;
+				}
+				if (index?.coveredEnd === byteOffset) index.add(byteOffset, lineBytes, records);
+				for (const record of records) visit(record, lineNumber, byteOffset, lineBytes);
+				return true;
+			},
+			(problem) => problems.push(problem),
+		);
+	}
+
+	/**
+	 * The line at `byteOffset` the outline index says is `bytes` long, parsed and visited as `scan`
+	 * would; false when the transcript does not end that line there (the index does not match it).
+	 */
+	function visitLineInFull(
+		handle: FileHandle,
+		sessionId: string,
+		lineNumber: number,
+		byteOffset: number,
+		bytes: number,
+		visit: TranscriptRecordVisitor,
+		problems: TranscriptReadProblem[],
+	): boolean {
+		if (bytes > maxLineBytes) {
+			problems.push({
+				line: lineNumber,
+				byteOffset,
+				kind: "oversized",
+				message: `line ${lineNumber}: ${bytes} bytes is over the limit of ${maxLineBytes} bytes (maxLineBytes); the record was skipped`,
+			});
+			return true;
+		}
+		const line = Buffer.allocUnsafe(bytes + 1);
+		if (readSync(handle.fd, line, 0, bytes + 1, byteOffset) !== bytes + 1 || line[bytes] !== NEWLINE) return false;
+		let records: ParsedSessionRecord[];
+		try {
+			records = parseLine(sessionId, line.toString("utf8", 0, bytes), lineNumber);
+		} catch (error) {
+			problems.push({ line: lineNumber, byteOffset, kind: "malformed", message: (error as Error).message });
+			return true;
+		}
+		for (const record of records) visit(record, lineNumber, byteOffset, bytes);
+		return true;
+	}
+
+	async function findLastLineMentioning(sessionId: string, text: string, from = 0): Promise<number | undefined> {
+		const handle = await openForReading(sessionId);
+		try {
+			return await lastLineMentioning(handle, (await handle.stat()).size, Buffer.from(text), undefined, from);
+		} finally {
+			await handle.close();
+		}
 	}
 
 	async function transcriptContains(sessionId: string, foldedSearch: string): Promise<boolean> {
@@ -238,10 +332,39 @@ export function createJsonlTranscriptStore(options: JsonlTranscriptStoreOptions)
 				durability,
 				maxLineBytes,
 				blobThresholdBytes,
+				outlineSidecars,
 			});
 		},
 
 		scan,
+
+		async scanOutlines(sessionId, visit, fullFrom = Number.POSITIVE_INFINITY) {
+			const handle = await openForReading(sessionId);
+			const problems: TranscriptReadProblem[] = [];
+			const visitFull: TranscriptRecordVisitor = (record, lineNumber, byteOffset, bytes) =>
+				visit(record, lineNumber, byteOffset, false, bytes);
+			try {
+				const { size } = await handle.stat();
+				const coveredEnd = await visitIndexedLines(pathOf(sessionId), handle, size, sessionId, fullFrom, {
+					outline: (record, lineNumber, byteOffset, bytes) => visit(record, lineNumber, byteOffset, true, bytes),
+					fullLine: (lineNumber, byteOffset, bytes) =>
+						visitLineInFull(handle, sessionId, lineNumber, byteOffset, bytes, visitFull, problems),
+				});
+				if (coveredEnd.damagedAt !== undefined) {
+					outlineSidecars.get(sessionId)?.dropFrom(coveredEnd.damagedAt, coveredEnd.from);
+				}
+				await parseLines(handle, sessionId, coveredEnd, size, visitFull, true, problems);
+			} finally {
+				await handle.close();
+			}
+			return problems;
+		},
+
+		async lastCompactionBoundary(sessionId, from) {
+			// Keel writes a message as JSON.stringify does, without spaces: this finds its boundaries.
+			// A message quoting the words only moves the boundary later (what lies before is read again).
+			return findLastLineMentioning(sessionId, '"role":"compact_boundary"', from);
+		},
 
 		async read(sessionId): Promise<TranscriptReadResult> {
 			const records: ParsedSessionRecord[] = [];
@@ -275,14 +398,7 @@ export function createJsonlTranscriptStore(options: JsonlTranscriptStoreOptions)
 			return byteOffsets.flatMap((offset) => byOffset.get(offset) ?? []);
 		},
 
-		async lastLineMentioning(sessionId, text, from = 0) {
-			const handle = await openForReading(sessionId);
-			try {
-				return await lastLineMentioning(handle, (await handle.stat()).size, Buffer.from(text), undefined, from);
-			} finally {
-				await handle.close();
-			}
-		},
+		lastLineMentioning: findLastLineMentioning,
 
 		async newestBytesStart(sessionId, bytes) {
 			const handle = await openForReading(sessionId);
@@ -388,6 +504,7 @@ export function createJsonlTranscriptStore(options: JsonlTranscriptStoreOptions)
 					throw error;
 				}
 				await unlink(titleSidecarPath(path)).catch(() => {});
+				await unlink(outlineSidecarPath(path)).catch(() => {});
 				await rm(blobDirectory(path), { recursive: true, force: true });
 			} finally {
 				lock.release();

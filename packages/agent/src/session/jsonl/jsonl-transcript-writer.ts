@@ -25,6 +25,7 @@ import { serializeSessionRecord } from "../record-format.js";
 import { SessionNotFoundError, SessionRecordError } from "../session-errors.js";
 import type { SessionHeaderRecord, SessionRecord, TranscriptReadProblem, TranscriptWriter } from "../session-types.js";
 import { blobDirectory, moveLargeBlocksToBlobs } from "./blob-files.js";
+import { type OutlineSidecarWriter, openOutlineSidecarWriter } from "./outline-sidecar-writer.js";
 import {
 	ensureOwnerOnlyDirectory,
 	OWNER_ONLY_FILE_MODE,
@@ -49,6 +50,17 @@ export interface OpenJsonlWriterOptions {
 	maxLineBytes: number;
 	/** File and audio blocks with more base64 characters than this go to blob files (blob-files.ts). */
 	blobThresholdBytes: number;
+	/**
+	 * The store's open writers' outline indexes, by session: the writer is in it while open, so the
+	 * store's reader can fill in the lines the index lacks as it parses them (outline-sidecar-writer.ts).
+	 */
+	outlineSidecars: Map<string, OutlineSidecarWriter>;
+}
+
+/** Encoded records: the bytes to write, and each record's line (with its newline) within them. */
+interface EncodedLines {
+	bytes: Buffer;
+	lines: Buffer[];
 }
 
 const fdatasyncAsync = promisify(fdatasync);
@@ -63,7 +75,7 @@ export function lockPath(transcriptPath: string): string {
 }
 
 export function openJsonlTranscriptWriter(options: OpenJsonlWriterOptions): JsonlTranscriptWriter {
-	const { sessionId, path, create, durability, maxLineBytes, blobThresholdBytes } = options;
+	const { sessionId, path, create, durability, maxLineBytes, blobThresholdBytes, outlineSidecars } = options;
 	if (create && (create.type !== "session" || create.sessionId !== sessionId)) {
 		throw new SessionRecordError(
 			`the create header must be a "session" record with sessionId "${sessionId}", got type ${JSON.stringify(create.type)} and sessionId ${JSON.stringify(create.sessionId)}`,
@@ -74,6 +86,7 @@ export function openJsonlTranscriptWriter(options: OpenJsonlWriterOptions): Json
 	let descriptor: number | undefined;
 	const problems: TranscriptReadProblem[] = [];
 	let size: number;
+	let outlines: OutlineSidecarWriter;
 	try {
 		try {
 			descriptor = openSync(path, create ? "a" : "r+", OWNER_ONLY_FILE_MODE);
@@ -91,6 +104,7 @@ export function openJsonlTranscriptWriter(options: OpenJsonlWriterOptions): Json
 		const repaired = setAsideTornTail(path, fstatSync(descriptor).size);
 		if (repaired) problems.push(repaired);
 		size = fstatSync(descriptor).size;
+		outlines = openOutlineSidecarWriter(path, size);
 	} catch (error) {
 		if (descriptor !== undefined) closeSync(descriptor);
 		lock.release();
@@ -100,7 +114,8 @@ export function openJsonlTranscriptWriter(options: OpenJsonlWriterOptions): Json
 	let closed = false;
 	let broken: Error | undefined;
 
-	function writeLines(bytes: Buffer): void {
+	function writeLines({ bytes, lines }: EncodedLines, records: SessionRecord[]): void {
+		const start = size;
 		let offset = 0;
 		try {
 			while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset);
@@ -115,9 +130,17 @@ export function openJsonlTranscriptWriter(options: OpenJsonlWriterOptions): Json
 			throw error;
 		}
 		size += bytes.length;
+		// The index entry of each line, from the record as given: its outline needs no blob data.
+		let lineStart = start;
+		for (let index = 0; index < lines.length; index++) {
+			const length = lines[index].length - 1;
+			const firstLine = lineStart === 0 ? lines[index].subarray(0, length) : undefined;
+			outlines.add(lineStart, length, [records[index]], firstLine);
+			lineStart += length + 1;
+		}
 	}
 
-	function encode(records: SessionRecord[]): Buffer {
+	function encode(records: SessionRecord[]): EncodedLines {
 		const lines: Buffer[] = [];
 		for (const record of records) {
 			const stored = moveLargeBlocksToBlobs(record, blobDirectory(path), blobThresholdBytes);
@@ -129,7 +152,7 @@ export function openJsonlTranscriptWriter(options: OpenJsonlWriterOptions): Json
 			}
 			lines.push(line);
 		}
-		return lines.length === 1 ? lines[0] : Buffer.concat(lines);
+		return { bytes: lines.length === 1 ? lines[0] : Buffer.concat(lines), lines };
 	}
 
 	function updateTitle(records: SessionRecord[]): void {
@@ -149,8 +172,9 @@ export function openJsonlTranscriptWriter(options: OpenJsonlWriterOptions): Json
 		renameSync(temporary, sidecar);
 	}
 
+	outlineSidecars.set(sessionId, outlines);
 	if (create && size === 0) {
-		writeLines(encode([create]));
+		writeLines(encode([create]), [create]);
 		updateTitle([create]);
 	}
 
@@ -162,17 +186,21 @@ export function openJsonlTranscriptWriter(options: OpenJsonlWriterOptions): Json
 			if (broken) throw broken;
 			const batch = Array.isArray(records) ? records : [records];
 			if (batch.length === 0) return;
-			writeLines(encode(batch));
+			writeLines(encode(batch), batch);
 			updateTitle(batch);
 			if (durability === "fsync-each") await fdatasyncAsync(fd);
 		},
 		async flush() {
-			if (!closed) await fsyncAsync(fd);
+			if (closed) return;
+			outlines.flush();
+			await fsyncAsync(fd);
 		},
 		async close() {
 			if (closed) return;
 			closed = true;
+			if (outlineSidecars.get(sessionId) === outlines) outlineSidecars.delete(sessionId);
 			try {
+				outlines.close();
 				await fsyncAsync(fd);
 			} finally {
 				closeSync(fd);

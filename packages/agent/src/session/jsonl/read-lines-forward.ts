@@ -10,6 +10,10 @@ export interface ForwardLineOptions {
 	maxLineBytes: number;
 	/** Stop at this byte offset (the file's size when reading began). */
 	endOffset: number;
+	/** Start at this byte offset, which must be a line's start (default 0)… */
+	startOffset?: number;
+	/** …and count the line there as this one (default 1). */
+	firstLineNumber?: number;
 	chunkBytes?: number;
 }
 
@@ -39,10 +43,10 @@ export async function readLinesForward(
 			? handle.read(into, 0, Math.min(chunkBytes, options.endOffset - at), at)
 			: Promise.resolve({ bytesRead: 0 });
 	let turn = 0;
-	let nextRead = readChunk(buffers[0], 0);
-	let position = 0;
-	let lineNumber = 1;
-	let lineStart = 0;
+	let position = options.startOffset ?? 0;
+	let nextRead = readChunk(buffers[0], position);
+	let lineNumber = options.firstLineNumber ?? 1;
+	let lineStart = position;
 	let pending: Buffer[] = [];
 	let pendingBytes = 0;
 	let oversized = false;

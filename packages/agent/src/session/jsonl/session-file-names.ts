@@ -33,3 +33,12 @@ export function sessionIdFromFileName(fileName: string): string | undefined {
 		return undefined;
 	}
 }
+
+/**
+ * The outline index beside a transcript (outline-sidecar-format.ts): a cache of each line's place
+ * and its message's outline, so load: "context" need not parse every line. Not a transcript: its
+ * name does not end in `.jsonl`, so list() never takes it for a session.
+ */
+export function outlineSidecarPath(transcriptPath: string): string {
+	return `${transcriptPath}.outline`;
+}

@@ -1,0 +1,121 @@
+// Reading a transcript through its outline index (outline-sidecar-format.ts): each covered line is
+// handed over as its outline, or — where the index says so — to be read in full, in file order,
+// until the index ends, stops matching, or reaches `fullFrom`. The caller parses the transcript in
+// full from where this stopped. Anything wrong with the index only ends what it covers: it is a
+// cache, never reported as a problem of the session.
+
+import { type FileHandle, open } from "node:fs/promises";
+import type { SessionMessageRecord } from "../session-types.js";
+import { inspectOutlineSidecar } from "./outline-sidecar-coverage.js";
+import { parseOutlineSidecarEntry } from "./outline-sidecar-format.js";
+import { outlineSidecarPath } from "./session-file-names.js";
+
+/** An index line is an outline of a few hundred bytes: a longer one is damage, and ends the index. */
+const INDEX_LINE_MAX_BYTES = 1024 * 1024;
+const CHUNK_BYTES = 1024 * 1024;
+const NEWLINE = 10;
+
+export interface IndexedLineVisitors {
+	outline(record: SessionMessageRecord, lineNumber: number, byteOffset: number, bytes: number): void;
+	/** Reads the line in full; false when the transcript does not hold the line the index describes. */
+	fullLine(lineNumber: number, byteOffset: number, bytes: number): boolean;
+}
+
+/** Where the covered prefix ended: the transcript's next line starts at `from`, as line `lineNumber`. */
+export interface IndexedPrefixEnd {
+	from: number;
+	lineNumber: number;
+	/**
+	 * Where, in the index, the entry that did not match the transcript (or was not an entry) starts,
+	 * when that is what ended the prefix: the index's writer drops it and what follows.
+	 */
+	damagedAt?: number;
+}
+
+export async function visitIndexedLines(
+	transcriptPath: string,
+	transcript: FileHandle,
+	transcriptSize: number,
+	sessionId: string,
+	fullFrom: number,
+	visitors: IndexedLineVisitors,
+): Promise<IndexedPrefixEnd> {
+	const end: IndexedPrefixEnd = { from: 0, lineNumber: 1 };
+	let index: FileHandle;
+	try {
+		index = await open(outlineSidecarPath(transcriptPath), "r");
+	} catch {
+		return end; // No index (a session written before it existed): everything is parsed in full.
+	}
+	try {
+		const coverage = inspectOutlineSidecar(index.fd, (await index.stat()).size, transcript.fd, transcriptSize);
+		if (!coverage || coverage.coveredEnd === 0) return end;
+		let damaged = false;
+		const stoppedAt = await readIndexLines(index, coverage.indexBytes, (text, start, lineEnd) => {
+			const entry = parseOutlineSidecarEntry(text, start, lineEnd, sessionId, true);
+			if (
+				entry &&
+				entry.offset === end.from &&
+				(entry.offset >= fullFrom || entry.offset + entry.length >= coverage.coveredEnd)
+			) {
+				return false;
+			}
+			damaged =
+				!entry ||
+				entry.offset !== end.from ||
+				(entry.outline === undefined && !visitors.fullLine(end.lineNumber, entry.offset, entry.length));
+			if (damaged || !entry) return false;
+			if (entry.outline) visitors.outline(entry.outline, end.lineNumber, entry.offset, entry.length);
+			end.from = entry.offset + entry.length + 1;
+			end.lineNumber++;
+			return true;
+		});
+		if (damaged) end.damagedAt = stoppedAt;
+	} finally {
+		await index.close();
+	}
+	return end;
+}
+
+/**
+ * Hands each entry line of the index's first `indexBytes` bytes (all complete lines) to `visit` as a
+ * range of a string holding a whole chunk: one decode per chunk instead of one per line, and the
+ * outlines parsed from slices of it. Stops when `visit` returns false, returning where that line
+ * starts in the index (undefined: every line was visited, or an overlong one ended the reading).
+ */
+async function readIndexLines(
+	index: FileHandle,
+	indexBytes: number,
+	visit: (text: string, start: number, end: number) => boolean,
+): Promise<number | undefined> {
+	const buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, indexBytes));
+	let position = 0;
+	let carried: Buffer | undefined;
+	let header = true;
+	while (position < indexBytes) {
+		const { bytesRead } = await index.read(buffer, 0, Math.min(buffer.length, indexBytes - position), position);
+		if (bytesRead === 0) return undefined;
+		position += bytesRead;
+		const bytes = carried ? Buffer.concat([carried, buffer.subarray(0, bytesRead)]) : buffer.subarray(0, bytesRead);
+		const lastNewline = bytes.lastIndexOf(NEWLINE);
+		if (lastNewline === -1) {
+			if (bytes.length > INDEX_LINE_MAX_BYTES) return undefined;
+			// The buffer is read into again: the start of the line is copied out.
+			carried = Buffer.from(bytes);
+			continue;
+		}
+		carried = lastNewline + 1 < bytes.length ? Buffer.from(bytes.subarray(lastNewline + 1)) : undefined;
+		const text = bytes.toString("utf8", 0, lastNewline + 1);
+		let start = 0;
+		while (start < text.length) {
+			const lineEnd = text.indexOf("\n", start);
+			// The header, checked by inspectOutlineSidecar.
+			if (!header && !visit(text, start, lineEnd)) {
+				return position - bytes.length + Buffer.byteLength(text.slice(0, start));
+			}
+			header = false;
+			start = lineEnd + 1;
+		}
+	}
+	return undefined;
+}
