@@ -23,6 +23,7 @@ import {
 import { describeThisWriter, isLeaseLive, parseWriterHolder } from "@keel/agent-core/session/jsonl";
 import type { Pool } from "pg";
 import type { AppendBatcher } from "./postgres-append-batcher.js";
+import { POSTGRES_MAX_RECORD_BYTES } from "./postgres-capacity.js";
 import { checkOut, describeFailedAppend, describeFailedCall } from "./postgres-connection.js";
 import { DATABASE_NOW_MS } from "./postgres-schema.js";
 
@@ -53,7 +54,10 @@ interface EncodedBatch {
 	title: string | null;
 }
 
-/** Serialises and measures a batch before any write, so a record that cannot be stored stops all of it. */
+/**
+ * Serialises and measures a batch before any write, so a record that cannot be stored stops all of
+ * it; so does a batch too large for the one statement that carries it (postgres-capacity.ts).
+ */
 function encodeBatch(records: SessionRecord[], maxRecordBytes: number): EncodedBatch {
 	const batch: EncodedBatch = {
 		lines: [],
@@ -82,6 +86,11 @@ function encodeBatch(records: SessionRecord[], maxRecordBytes: number): EncodedB
 		batch.bytes += bytes + 1;
 		batch.newestTimestamp = Math.max(batch.newestTimestamp, record.timestamp);
 		if (record.type === "title") batch.title = record.title;
+	}
+	if (batch.bytes > POSTGRES_MAX_RECORD_BYTES) {
+		throw new SessionRecordError(
+			`an append of ${records.length} records and ${batch.bytes} bytes is over the ${POSTGRES_MAX_RECORD_BYTES} bytes one append can carry to PostgreSQL (POSTGRES_MAX_RECORD_BYTES); nothing of it was written: append its records in smaller groups`,
+		);
 	}
 	return batch;
 }

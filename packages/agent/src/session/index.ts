@@ -70,6 +70,7 @@ export {
 export {
 	assertValidTenant,
 	checkDatabaseStoreLimits,
+	type DatabaseCapacity,
 	type DatabaseStoreLimits,
 	DEFAULT_LEASE_MS,
 	DEFAULT_MAX_RECORD_BYTES,
