@@ -5,7 +5,9 @@
 // and inserts the records numbered from there. PostgreSQL runs a statement
 // atomically and the row lock orders appenders, so a writer whose lease was taken over is refused
 // before it writes anything (SessionFencedError) and two instances never interleave records. Lease
-// times come from the database's clock, so instances with skewed clocks agree.
+// times come from the database's clock, so instances with skewed clocks agree. Closing releases the
+// lease; when the server cannot be reached then, close still resolves and the release is finished
+// later (postgres-lease-release.ts).
 
 import {
 	type DatabaseOpenWriterOptions,
@@ -25,6 +27,7 @@ import type { Pool } from "pg";
 import type { AppendBatcher } from "./postgres-append-batcher.js";
 import { POSTGRES_MAX_RECORD_BYTES } from "./postgres-capacity.js";
 import { checkOut, describeFailedAppend, describeFailedCall } from "./postgres-connection.js";
+import { closedWriterToken, forgetClosedWriter, releaseClosedLease } from "./postgres-lease-release.js";
 import { DATABASE_NOW_MS } from "./postgres-schema.js";
 
 export interface PostgresWriterContext {
@@ -154,7 +157,10 @@ export async function openPostgresWriter(
 		const row = rows[0];
 		if (!row) throw new SessionNotFoundError(sessionId);
 		const expiresAt = row.lease_expires_at === null ? null : Number(row.lease_expires_at);
-		if (isLeaseLive(row.writer_holder, expiresAt, Number(row.now)) && !options.takeOver) {
+		// A lease still held by a writer this pool's stores closed (its release could not reach the
+		// server) holds nothing: that writer appends no more (postgres-lease-release.ts).
+		const heldByClosedWriter = closedWriterToken(pool, schema, tenant, sessionId) === Number(row.writer_token);
+		if (isLeaseLive(row.writer_holder, expiresAt, Number(row.now)) && !options.takeOver && !heldByClosedWriter) {
 			throw new SessionLockedError(sessionId, parseWriterHolder(row.writer_holder));
 		}
 		token = Number(row.writer_token) + 1;
@@ -164,6 +170,7 @@ export async function openPostgresWriter(
 			[tenant, sessionId, token, describeThisWriter(), leaseMs],
 		);
 		await client.query("COMMIT");
+		forgetClosedWriter(pool, schema, tenant, sessionId);
 	} catch (error) {
 		await client.query("ROLLBACK").catch(() => {});
 		throw error;
@@ -248,16 +255,12 @@ function createWriter(context: PostgresWriterContext, sessionId: string, token: 
 			closed = true;
 			clearInterval(heartbeat);
 			await queue;
-			await pool
-				.query(
-					`UPDATE ${schema}.keel_sessions SET writer_holder = NULL, lease_expires_at = NULL
-				WHERE tenant = $1 AND session_id = $2 AND writer_token = $3`,
-					[tenant, sessionId, token],
-				)
-				.catch((error: unknown) => {
-					// The lease stays until it runs out (leaseMs): no writer holds it, nothing renews it.
-					throw describeFailedCall(error, target, `close of the writer of session "${sessionId}"`);
-				});
+			// Each append has settled and reported its own outcome. A release the server was not there
+			// for does not fail close: it is retried in the background, and this pool's next openWriter
+			// of the session takes the lease at once (postgres-lease-release.ts).
+			await releaseClosedLease({ pool, schema, tenant, sessionId, token, leaseMs }).catch((error: unknown) => {
+				throw describeFailedCall(error, target, `close of the writer of session "${sessionId}"`);
+			});
 		},
 	};
 }
