@@ -73,6 +73,9 @@ async function withAgent(sessionId, run) {
 			initialState: { model: faux.getModel(), tools: [deployTool] },
 		});
 		await run(agent);
+		// A run whose write failed (the database went away) does not throw: it ends with the error in
+		// errorMessage, and the transcript lacks what could not be written. Answered as a failure.
+		if (agent.state.errorMessage) throw new Error(agent.state.errorMessage);
 		return {
 			instance,
 			messages: agent.state.messages.map((message) => ({

@@ -3,6 +3,7 @@
 
 // The record limit both database stores use unless told otherwise (defined in @keel/agent-core).
 export { DEFAULT_MAX_RECORD_BYTES } from "@keel/agent-core/session";
+export { POSTGRES_MAX_GROUP_BYTES, POSTGRES_MAX_RECORD_BYTES } from "./postgres-capacity.js";
 export { PostgresSchemaVersionError, PostgresTranscriptStoreError } from "./postgres-errors.js";
 export { migratePostgresSchema, POSTGRES_SCHEMA_VERSION } from "./postgres-schema.js";
 export {

@@ -6,10 +6,12 @@
 // so its transaction — has returned. A statement that fails commits nothing: every append in it
 // gets the error. PostgreSQL may break a deadlock between two instances' statements by aborting one
 // (https://www.postgresql.org/docs/current/explicit-locking.html#LOCKING-DEADLOCKS); nothing of it
-// was written, so it is sent again.
+// was written, so it is sent again. A statement carries at most POSTGRES_MAX_GROUP_BYTES of records
+// (postgres-capacity.ts): the appends beyond it wait for the next one.
 
 import { createHash } from "node:crypto";
 import type { Pool } from "pg";
+import { POSTGRES_MAX_GROUP_BYTES } from "./postgres-capacity.js";
 import { isConnectionLost } from "./postgres-connection.js";
 import { DATABASE_NOW_MS } from "./postgres-schema.js";
 
@@ -52,7 +54,27 @@ function storableText(text: string | null): string | null {
 	return text.replace(LONE_SURROGATE, "\ufffd").replaceAll("\u0000", "");
 }
 
-export function createAppendBatcher(pool: Pool, schema: string, tenant: string, leaseMs: number): AppendBatcher {
+/**
+ * The first appends of `pending` whose records come to at most `maxGroupBytes` together, taken out
+ * of it; at least one, so an append larger than the cap goes alone.
+ */
+function takeGroup(pending: PendingAppend[], maxGroupBytes: number): PendingAppend[] {
+	let count = 1;
+	let bytes = pending[0].bytes;
+	while (count < pending.length && bytes + pending[count].bytes <= maxGroupBytes) {
+		bytes += pending[count].bytes;
+		count++;
+	}
+	return pending.splice(0, count);
+}
+
+export function createAppendBatcher(
+	pool: Pool,
+	schema: string,
+	tenant: string,
+	leaseMs: number,
+	maxGroupBytes = POSTGRES_MAX_GROUP_BYTES,
+): AppendBatcher {
 	// The sessions and the records travel as two JSON documents: one parameter each whatever the
 	// batch's size, decoded by the server (json_to_recordset).
 	const statement = `
@@ -78,7 +100,7 @@ export function createAppendBatcher(pool: Pool, schema: string, tenant: string, 
 		SELECT n FROM moved`;
 	// A named statement is parsed and planned once per connection, not on every batch.
 	const name = `keel_append_batch_${createHash("sha256").update(statement).digest("hex").slice(0, 24)}`;
-	let pending: PendingAppend[] = [];
+	const pending: PendingAppend[] = [];
 	let scheduled = false;
 	let inFlight = 0;
 
@@ -122,9 +144,10 @@ export function createAppendBatcher(pool: Pool, schema: string, tenant: string, 
 	async function flush(): Promise<void> {
 		scheduled = false;
 		if (pending.length === 0 || inFlight >= MAX_IN_FLIGHT) return;
-		const batch = pending;
-		pending = [];
+		const batch = takeGroup(pending, maxGroupBytes);
 		inFlight++;
+		// What the cap left behind goes in a statement of its own beside this one.
+		schedule();
 		try {
 			const moved = await run(batch);
 			for (let n = 0; n < batch.length; n++) batch[n].settle({ moved: moved.has(n) });

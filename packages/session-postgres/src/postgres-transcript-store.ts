@@ -26,6 +26,7 @@ import {
 import { isLeaseLive, parseWriterHolder } from "@keel/agent-core/session/jsonl";
 import { escapeIdentifier, type Pool, type PoolConfig } from "pg";
 import { createAppendBatcher } from "./postgres-append-batcher.js";
+import { POSTGRES_MAX_RECORD_BYTES } from "./postgres-capacity.js";
 import {
 	assertSchemaExists,
 	checkOut,
@@ -51,7 +52,7 @@ export interface PostgresTranscriptStoreOptions {
 	tenant?: string;
 	/** How long a writer's lease lasts without an append or heartbeat. Default 30 s. */
 	leaseMs?: number;
-	/** Records larger than this are refused before anything is written. Default 32 MiB. */
+	/** Records larger than this are refused before anything is written. Default 32 MiB, at most 128 MiB (POSTGRES_MAX_RECORD_BYTES). */
 	maxRecordBytes?: number;
 	/**
 	 * "os" (default): an append resolves once the server has committed it, before its WAL reaches
@@ -102,7 +103,10 @@ interface SessionRow {
 export async function createPostgresTranscriptStore(
 	options: PostgresTranscriptStoreOptions,
 ): Promise<PostgresTranscriptStore> {
-	const { tenant, leaseMs, maxRecordBytes } = checkDatabaseStoreLimits(options);
+	const { tenant, leaseMs, maxRecordBytes } = checkDatabaseStoreLimits(options, {
+		database: "PostgreSQL",
+		largestRecordBytes: POSTGRES_MAX_RECORD_BYTES,
+	});
 	const schema = options.schema ?? "public";
 	if (typeof schema !== "string" || schema === "") throw new TypeError("schema must be a non-empty string.");
 	if (!options.pool && !options.connectionString && !options.poolConfig) {

@@ -5,7 +5,9 @@
 // and inserts the records numbered from there. PostgreSQL runs a statement
 // atomically and the row lock orders appenders, so a writer whose lease was taken over is refused
 // before it writes anything (SessionFencedError) and two instances never interleave records. Lease
-// times come from the database's clock, so instances with skewed clocks agree.
+// times come from the database's clock, so instances with skewed clocks agree. Closing releases the
+// lease; when the server cannot be reached then, close still resolves and the release is finished
+// later (postgres-lease-release.ts).
 
 import {
 	type DatabaseOpenWriterOptions,
@@ -23,7 +25,9 @@ import {
 import { describeThisWriter, isLeaseLive, parseWriterHolder } from "@keel/agent-core/session/jsonl";
 import type { Pool } from "pg";
 import type { AppendBatcher } from "./postgres-append-batcher.js";
+import { POSTGRES_MAX_RECORD_BYTES } from "./postgres-capacity.js";
 import { checkOut, describeFailedAppend, describeFailedCall } from "./postgres-connection.js";
+import { closedWriterToken, forgetClosedWriter, releaseClosedLease } from "./postgres-lease-release.js";
 import { DATABASE_NOW_MS } from "./postgres-schema.js";
 
 export interface PostgresWriterContext {
@@ -53,7 +57,10 @@ interface EncodedBatch {
 	title: string | null;
 }
 
-/** Serialises and measures a batch before any write, so a record that cannot be stored stops all of it. */
+/**
+ * Serialises and measures a batch before any write, so a record that cannot be stored stops all of
+ * it; so does a batch too large for the one statement that carries it (postgres-capacity.ts).
+ */
 function encodeBatch(records: SessionRecord[], maxRecordBytes: number): EncodedBatch {
 	const batch: EncodedBatch = {
 		lines: [],
@@ -82,6 +89,11 @@ function encodeBatch(records: SessionRecord[], maxRecordBytes: number): EncodedB
 		batch.bytes += bytes + 1;
 		batch.newestTimestamp = Math.max(batch.newestTimestamp, record.timestamp);
 		if (record.type === "title") batch.title = record.title;
+	}
+	if (batch.bytes > POSTGRES_MAX_RECORD_BYTES) {
+		throw new SessionRecordError(
+			`an append of ${records.length} records and ${batch.bytes} bytes is over the ${POSTGRES_MAX_RECORD_BYTES} bytes one append can carry to PostgreSQL (POSTGRES_MAX_RECORD_BYTES); nothing of it was written: append its records in smaller groups`,
+		);
 	}
 	return batch;
 }
@@ -145,7 +157,10 @@ export async function openPostgresWriter(
 		const row = rows[0];
 		if (!row) throw new SessionNotFoundError(sessionId);
 		const expiresAt = row.lease_expires_at === null ? null : Number(row.lease_expires_at);
-		if (isLeaseLive(row.writer_holder, expiresAt, Number(row.now)) && !options.takeOver) {
+		// A lease still held by a writer this pool's stores closed (its release could not reach the
+		// server) holds nothing: that writer appends no more (postgres-lease-release.ts).
+		const heldByClosedWriter = closedWriterToken(pool, schema, tenant, sessionId) === Number(row.writer_token);
+		if (isLeaseLive(row.writer_holder, expiresAt, Number(row.now)) && !options.takeOver && !heldByClosedWriter) {
 			throw new SessionLockedError(sessionId, parseWriterHolder(row.writer_holder));
 		}
 		token = Number(row.writer_token) + 1;
@@ -155,6 +170,7 @@ export async function openPostgresWriter(
 			[tenant, sessionId, token, describeThisWriter(), leaseMs],
 		);
 		await client.query("COMMIT");
+		forgetClosedWriter(pool, schema, tenant, sessionId);
 	} catch (error) {
 		await client.query("ROLLBACK").catch(() => {});
 		throw error;
@@ -239,16 +255,12 @@ function createWriter(context: PostgresWriterContext, sessionId: string, token: 
 			closed = true;
 			clearInterval(heartbeat);
 			await queue;
-			await pool
-				.query(
-					`UPDATE ${schema}.keel_sessions SET writer_holder = NULL, lease_expires_at = NULL
-				WHERE tenant = $1 AND session_id = $2 AND writer_token = $3`,
-					[tenant, sessionId, token],
-				)
-				.catch((error: unknown) => {
-					// The lease stays until it runs out (leaseMs): no writer holds it, nothing renews it.
-					throw describeFailedCall(error, target, `close of the writer of session "${sessionId}"`);
-				});
+			// Each append has settled and reported its own outcome. A release the server was not there
+			// for does not fail close: it is retried in the background, and this pool's next openWriter
+			// of the session takes the lease at once (postgres-lease-release.ts).
+			await releaseClosedLease({ pool, schema, tenant, sessionId, token, leaseMs }).catch((error: unknown) => {
+				throw describeFailedCall(error, target, `close of the writer of session "${sessionId}"`);
+			});
 		},
 	};
 }

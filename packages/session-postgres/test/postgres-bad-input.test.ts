@@ -5,7 +5,11 @@
 import { describe, expect, it } from "vitest";
 import { describeRecordSizeLimit } from "../../agent/test/database-store-record-limit.js";
 import { header, userRecord } from "../../agent/test/session-fixtures.js";
-import { createPostgresTranscriptStore, PostgresTranscriptStoreError } from "../src/index.js";
+import {
+	createPostgresTranscriptStore,
+	POSTGRES_MAX_RECORD_BYTES,
+	PostgresTranscriptStoreError,
+} from "../src/index.js";
 import { createPostgresStoreHarness } from "./postgres-store-harness.js";
 import { createTestSchema, dropTestSchema, POSTGRES_URL, withAdmin } from "./postgres-test-database.js";
 
@@ -95,4 +99,4 @@ describe("a PostgreSQL server out of disk space", () => {
 	});
 });
 
-describeRecordSizeLimit("PostgreSQL", createPostgresStoreHarness());
+describeRecordSizeLimit("PostgreSQL", createPostgresStoreHarness(), POSTGRES_MAX_RECORD_BYTES);

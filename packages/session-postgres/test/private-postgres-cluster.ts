@@ -36,6 +36,10 @@ export interface PrivateCluster {
 	connectionString: string;
 	/** `pg_ctl restart -m fast`: sessions are cut off, transactions in flight rolled back. */
 	restart(): Promise<void>;
+	/** `pg_ctl stop -m fast`: like the first half of `restart`, leaving the server down until `start`. */
+	stop(): Promise<void>;
+	/** Starts the server again after `stop`. */
+	start(): Promise<void>;
 	/** Stops the server (if running) and deletes its directory. */
 	destroy(): Promise<void>;
 }
@@ -76,6 +80,8 @@ export async function startPrivateCluster(bin: string): Promise<PrivateCluster> 
 		port,
 		connectionString: `postgres://postgres@127.0.0.1:${port}/postgres`,
 		restart: () => pgCtl("restart", "-m", "fast"),
+		stop: () => pgCtl("stop", "-m", "fast"),
+		start: () => pgCtl("start"),
 		destroy,
 	};
 }

@@ -2,6 +2,7 @@
 
 // The record limit both database stores use unless told otherwise (defined in @keel/agent-core).
 export { DEFAULT_MAX_RECORD_BYTES } from "@keel/agent-core/session";
+export { SQLITE_MAX_RECORD_BYTES } from "./sqlite-capacity.js";
 export { SqliteSchemaVersionError, SqliteTranscriptStoreError } from "./sqlite-errors.js";
 export { migrateSqliteSchema, SQLITE_SCHEMA_VERSION } from "./sqlite-schema.js";
 export {

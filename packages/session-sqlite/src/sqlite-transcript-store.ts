@@ -24,6 +24,7 @@ import {
 } from "@keel/agent-core/session";
 import { isLeaseLive, parseWriterHolder } from "@keel/agent-core/session/jsonl";
 import Database from "better-sqlite3";
+import { SQLITE_MAX_RECORD_BYTES } from "./sqlite-capacity.js";
 import { SqliteTranscriptStoreError } from "./sqlite-errors.js";
 import { migrateSqliteSchema } from "./sqlite-schema.js";
 import { MESSAGE_TEXT_CONTAINS, registerSearchFunction, searchAsJson } from "./sqlite-search.js";
@@ -46,7 +47,7 @@ export interface SqliteTranscriptStoreOptions {
 	durability?: SqliteDurability;
 	/** How long a writer's lease lasts without an append or heartbeat. Default 30 s. */
 	leaseMs?: number;
-	/** Records larger than this are refused before anything is written. Default 32 MiB. */
+	/** Records larger than this are refused before anything is written. Default 32 MiB, at most 512 MiB (SQLITE_MAX_RECORD_BYTES). */
 	maxRecordBytes?: number;
 	/** How long a write waits for another process's transaction. Default 5 s. */
 	busyTimeoutMs?: number;
@@ -91,7 +92,10 @@ interface SessionRow {
 }
 
 export function createSqliteTranscriptStore(options: SqliteTranscriptStoreOptions): SqliteTranscriptStore {
-	const { tenant, leaseMs, maxRecordBytes } = checkDatabaseStoreLimits(options);
+	const { tenant, leaseMs, maxRecordBytes } = checkDatabaseStoreLimits(options, {
+		database: "SQLite",
+		largestRecordBytes: SQLITE_MAX_RECORD_BYTES,
+	});
 	const durability = options.durability ?? "os";
 	if (durability !== "os" && durability !== "fsync-each") {
 		throw new TypeError(`Unknown durability ${JSON.stringify(durability)}: use "os" or "fsync-each".`);

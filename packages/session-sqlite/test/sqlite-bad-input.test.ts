@@ -9,7 +9,7 @@ import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { describeRecordSizeLimit } from "../../agent/test/database-store-record-limit.js";
 import { header, userRecord } from "../../agent/test/session-fixtures.js";
-import { createSqliteTranscriptStore, SqliteTranscriptStoreError } from "../src/index.js";
+import { createSqliteTranscriptStore, SQLITE_MAX_RECORD_BYTES, SqliteTranscriptStoreError } from "../src/index.js";
 import { createSqliteStoreHarness } from "./sqlite-store-harness.js";
 
 let directory: string;
@@ -81,4 +81,4 @@ describe("a SQLite store whose database is full", () => {
 	});
 });
 
-describeRecordSizeLimit("SQLite", createSqliteStoreHarness());
+describeRecordSizeLimit("SQLite", createSqliteStoreHarness(), SQLITE_MAX_RECORD_BYTES);

@@ -19,12 +19,27 @@ export interface DatabaseStoreLimits {
 	maxRecordBytes: number;
 }
 
-/** The tenant, lease and record limit of a database store's options, checked, with the defaults filled in. */
-export function checkDatabaseStoreLimits(options: {
-	tenant?: unknown;
-	leaseMs?: unknown;
-	maxRecordBytes?: unknown;
-}): DatabaseStoreLimits {
+/** What one database can hold, for the message that refuses a `maxRecordBytes` beyond it. */
+export interface DatabaseCapacity {
+	/** The database, as the message names it ("PostgreSQL", "SQLite"). */
+	database: string;
+	/** The largest record the store can write and read back (its package says why that many). */
+	largestRecordBytes: number;
+}
+
+/**
+ * The tenant, lease and record limit of a database store's options, checked, with the defaults
+ * filled in. A `maxRecordBytes` above what the database can hold is refused here, when the store is
+ * made, rather than by the first append that large.
+ */
+export function checkDatabaseStoreLimits(
+	options: {
+		tenant?: unknown;
+		leaseMs?: unknown;
+		maxRecordBytes?: unknown;
+	},
+	capacity: DatabaseCapacity,
+): DatabaseStoreLimits {
 	const tenant = options.tenant ?? "default";
 	assertValidTenant(tenant);
 	const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
@@ -34,6 +49,11 @@ export function checkDatabaseStoreLimits(options: {
 	}
 	if (!Number.isInteger(maxRecordBytes) || (maxRecordBytes as number) <= 0) {
 		throw new TypeError(`maxRecordBytes must be a positive integer, got ${String(maxRecordBytes)}.`);
+	}
+	if ((maxRecordBytes as number) > capacity.largestRecordBytes) {
+		throw new RangeError(
+			`maxRecordBytes must be at most ${capacity.largestRecordBytes} (the largest record the ${capacity.database} store can hold), got ${maxRecordBytes}.`,
+		);
 	}
 	return { tenant, leaseMs: leaseMs as number, maxRecordBytes: maxRecordBytes as number };
 }

@@ -71,6 +71,7 @@ export {
 	assertRecordPositions,
 	assertValidTenant,
 	checkDatabaseStoreLimits,
+	type DatabaseCapacity,
 	type DatabaseStoreLimits,
 	DEFAULT_LEASE_MS,
 	DEFAULT_MAX_RECORD_BYTES,
