@@ -111,6 +111,23 @@ describe("the outline index beside a JSONL transcript", () => {
 		expect(statSync(indexOf(directory, sessionId)).mode & 0o777).toBe(0o600);
 	});
 
+	it("reads an index of several of its 1 MiB chunks, lines cut by a chunk's end included, as a full parse reads the transcript", async () => {
+		const directory = newDirectory();
+		const store = createJsonlTranscriptStore({ directory });
+		const session = await Session.create(store, { title: "long" });
+		// About 250 bytes of index per exchange: 3,000 exchanges make an index of about 1.5 MiB.
+		for (let turn = 0; turn < 3_000; turn++) {
+			await session.append(assistantMessage("", [{ id: `call-${turn}`, name: "read" }]));
+			await session.append(toolResult(`call-${turn}`, `contents ${turn}`));
+		}
+		await session.close();
+		expect(statSync(indexOf(directory, session.id)).size).toBeGreaterThan(1024 * 1024);
+		const withoutIndex = createJsonlTranscriptStore({ directory: copySession(directory, session.id, false) });
+
+		expect(await outlinedCount(store, session.id)).toBe(6_000);
+		expect(await openedAs(store, session.id)).toEqual(await openedAs(withoutIndex, session.id));
+	});
+
 	it('gives load: "context" the same session and agent context as load: "all" and as a full parse without it', async () => {
 		const directory = newDirectory();
 		const store = createJsonlTranscriptStore({ directory });

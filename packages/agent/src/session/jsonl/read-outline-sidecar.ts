@@ -88,24 +88,29 @@ async function readIndexLines(
 	indexBytes: number,
 	visit: (text: string, start: number, end: number) => boolean,
 ): Promise<number | undefined> {
-	const buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, indexBytes));
+	// Room for a chunk after the start of a line the previous chunk ended in the middle of (at most
+	// INDEX_LINE_MAX_BYTES): that start is moved to the front and the next chunk read in behind it,
+	// rather than both copied into a new buffer for every chunk.
+	const buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, indexBytes) + INDEX_LINE_MAX_BYTES);
 	let position = 0;
-	let carried: Buffer | undefined;
+	let carried = 0;
 	let header = true;
 	while (position < indexBytes) {
-		const { bytesRead } = await index.read(buffer, 0, Math.min(buffer.length, indexBytes - position), position);
+		const room = Math.min(CHUNK_BYTES, indexBytes - position);
+		const { bytesRead } = await index.read(buffer, carried, room, position);
 		if (bytesRead === 0) return undefined;
 		position += bytesRead;
-		const bytes = carried ? Buffer.concat([carried, buffer.subarray(0, bytesRead)]) : buffer.subarray(0, bytesRead);
+		const bytes = buffer.subarray(0, carried + bytesRead);
 		const lastNewline = bytes.lastIndexOf(NEWLINE);
 		if (lastNewline === -1) {
 			if (bytes.length > INDEX_LINE_MAX_BYTES) return undefined;
-			// The buffer is read into again: the start of the line is copied out.
-			carried = Buffer.from(bytes);
+			carried = bytes.length;
 			continue;
 		}
-		carried = lastNewline + 1 < bytes.length ? Buffer.from(bytes.subarray(lastNewline + 1)) : undefined;
 		const text = bytes.toString("utf8", 0, lastNewline + 1);
+		// The decoded text is a copy: the start of the next line can move to the front now.
+		carried = buffer.copy(buffer, 0, lastNewline + 1, bytes.length);
+		if (carried > INDEX_LINE_MAX_BYTES) return undefined;
 		let start = 0;
 		while (start < text.length) {
 			const lineEnd = text.indexOf("\n", start);
