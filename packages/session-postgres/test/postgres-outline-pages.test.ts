@@ -2,6 +2,9 @@
 // gets exactly what the rows give whatever state the pages are in (whole, stopping short, garbled,
 // absent because the session was written before they existed). Writers fill them as they append,
 // pick up where they stop short, and a fenced writer writes none.
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { fileURLToPath } from "node:url";
 import {
 	type ParsedSessionRecord,
 	Session,
@@ -205,17 +208,88 @@ describe("PostgreSQL outline pages", () => {
 		expect(await outlineScan(store)).toEqual(throughPages);
 	});
 
+	it("resume exactly after a writer process is killed mid-append, and the next writer pages its tail", async () => {
+		// The conformance suite's child: appends batches of 50 small messages until killed.
+		const child = spawn(
+			process.execPath,
+			[
+				"--import",
+				"tsx",
+				fileURLToPath(new URL("../../agent/test/transcript-store-child.ts", import.meta.url)),
+				fileURLToPath(new URL("./postgres-child-store.ts", import.meta.url)),
+				JSON.stringify({ connectionString: POSTGRES_URL, schema }),
+				"append-forever",
+				SESSION,
+			],
+			{
+				env: {
+					...process.env,
+					TSX_TSCONFIG_PATH: fileURLToPath(new URL("../tsconfig.json", import.meta.url)),
+					RECORD_BYTES: "100",
+					BATCH: "50",
+				},
+				stdio: ["ignore", "pipe", "inherit"],
+			},
+		);
+		let output = "";
+		child.stdout.setEncoding("utf8");
+		const exited = once(child, "exit");
+		await new Promise<void>((resolve) => {
+			child.stdout.on("data", (chunk: string) => {
+				output += chunk;
+				if (output.includes("appended 1349\n")) resolve();
+			});
+		});
+		child.kill("SIGKILL");
+		await exited;
+		const killedAt = await pageRanges();
+		expect(killedAt.slice(0, 2)).toEqual([
+			[1, OUTLINE_PAGE_RECORDS],
+			[OUTLINE_PAGE_RECORDS + 1, 2 * OUTLINE_PAGE_RECORDS],
+		]);
+		const expected = await outlineScan(store);
+		await sql("CREATE TABLE $schema.saved_pages AS SELECT * FROM $schema.keel_outline_pages");
+		await sql("DELETE FROM $schema.keel_outline_pages");
+		expect(await outlineScan(store)).toEqual(expected);
+		await sql("INSERT INTO $schema.keel_outline_pages SELECT * FROM $schema.saved_pages");
+
+		// The lease belonged to a process that is gone: the next writer takes it and pages the tail.
+		const { rows } = await sql("SELECT last_seq::int FROM $schema.keel_sessions");
+		const lastSeq: number = rows[0].last_seq;
+		const writer = await store.openWriter(SESSION);
+		const full = Math.floor(lastSeq / OUTLINE_PAGE_RECORDS);
+		expect(await pageRanges()).toEqual(
+			Array.from({ length: full }, (_, page) => [page * OUTLINE_PAGE_RECORDS + 1, (page + 1) * OUTLINE_PAGE_RECORDS]),
+		);
+		const tail = records(0, OUTLINE_PAGE_RECORDS).map((record, index) =>
+			record.type === "message"
+				? { ...record, id: `after${index}`, parentId: index === 0 ? null : `after${index - 1}` }
+				: record,
+		);
+		await writer.append(tail);
+		await writer.close();
+		expect((await pageRanges()).at(-1)).toEqual([full * OUTLINE_PAGE_RECORDS + 1, (full + 1) * OUTLINE_PAGE_RECORDS]);
+		const throughPages = await outlineScan(store);
+		await sql("DELETE FROM $schema.keel_outline_pages");
+		expect(await outlineScan(store)).toEqual(throughPages);
+	});
+
 	it("ignore a garbled page and read its records from their rows", async () => {
 		await writeSession();
 		const expected = await outlineScan(store);
 		const opened = await openedContext(store);
-		for (const garbled of ["[{", "[]", '[{"type":"message"}]', "null"]) {
-			await sql(`UPDATE $schema.keel_outline_pages SET outlines = $1 WHERE first_seq = ${OUTLINE_PAGE_RECORDS + 1}`, [
-				garbled,
-			]);
+		await sql("CREATE TABLE $schema.saved_pages AS SELECT * FROM $schema.keel_outline_pages");
+		const garble = async (column: "outlines" | "sizes", value: string) => {
+			await sql("DELETE FROM $schema.keel_outline_pages");
+			await sql("INSERT INTO $schema.keel_outline_pages SELECT * FROM $schema.saved_pages");
+			await sql(`UPDATE $schema.keel_outline_pages SET ${column} = $1 WHERE first_seq = 1`, [value]);
+		};
+		const notOutlines = `[${Array(OUTLINE_PAGE_RECORDS).fill('{"type":"message"}').join(",")}]`;
+		for (const outlines of ["[{", "[]", '[{"type":"message"}]', "null", notOutlines]) {
+			await garble("outlines", outlines);
 			expect(await outlineScan(store)).toEqual(expected);
 		}
-		await sql("UPDATE $schema.keel_outline_pages SET sizes = '{1,2}'");
+		await garble("sizes", "{1,2}");
 		expect(await outlineScan(store)).toEqual(expected);
 		expect(await openedContext(store)).toEqual(opened);
 	});
