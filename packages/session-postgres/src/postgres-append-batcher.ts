@@ -7,12 +7,15 @@
 // gets the error. PostgreSQL may break a deadlock between two instances' statements by aborting one
 // (https://www.postgresql.org/docs/current/explicit-locking.html#LOCKING-DEADLOCKS); nothing of it
 // was written, so it is sent again. A statement carries at most POSTGRES_MAX_GROUP_BYTES of records
-// (postgres-capacity.ts): the appends beyond it wait for the next one.
+// (postgres-capacity.ts): the appends beyond it wait for the next one. An append that fills an
+// outline page (postgres-outline-pages.ts) carries it, inserted by the same statement, only when the
+// append is written and lands right after the seq its writer expects.
 
 import { createHash } from "node:crypto";
 import type { Pool } from "pg";
 import { POSTGRES_MAX_GROUP_BYTES } from "./postgres-capacity.js";
 import { isConnectionLost } from "./postgres-connection.js";
+import type { OutlinePageRow } from "./postgres-outline-pages.js";
 import { DATABASE_NOW_MS } from "./postgres-schema.js";
 
 /** One writer's append, already serialised and measured (postgres-transcript-writer.ts). */
@@ -27,6 +30,10 @@ export interface PendingAppend {
 	newestTimestamp: number;
 	title: string | null;
 	titleSearch: string | null;
+	/** The seq of the session's last record as the writer knows it: the pages are written only if so. */
+	afterSeq: number;
+	/** The outline pages this append fills. */
+	pages: OutlinePageRow[];
 	/** Settles with whether the session still carried the writer's token (false: nothing was written). */
 	settle(outcome: { moved: boolean } | { error: unknown }): void;
 }
@@ -96,6 +103,15 @@ export function createAppendBatcher(
 			FROM moved AS m
 			JOIN json_to_recordset($4::json) AS r(n int, k int, role text, line text, search_text text, outline text)
 				ON r.n = m.n
+		), paged AS (
+			INSERT INTO ${schema}.keel_outline_pages (tenant, session_id, first_seq, last_seq, outlines, sizes)
+			SELECT $1, m.session_id, p.first_seq, p.last_seq, p.outlines, p.sizes
+			FROM moved AS m
+			JOIN json_to_recordset($5::json) AS p(n int, after_seq bigint, first_seq bigint, last_seq bigint,
+				outlines text, sizes int[])
+				ON p.n = m.n AND p.after_seq = m.first_seq
+			ON CONFLICT (tenant, session_id, first_seq) DO UPDATE
+				SET last_seq = excluded.last_seq, outlines = excluded.outlines, sizes = excluded.sizes
 		)
 		SELECT n FROM moved`;
 	// A named statement is parsed and planned once per connection, not on every batch.
@@ -107,6 +123,7 @@ export function createAppendBatcher(
 	async function run(batch: PendingAppend[]): Promise<Set<number>> {
 		const sessions = [];
 		const records = [];
+		const pages = [];
 		for (let n = 0; n < batch.length; n++) {
 			const append = batch[n];
 			sessions.push({
@@ -119,6 +136,7 @@ export function createAppendBatcher(
 				title: storableText(append.title),
 				title_search: storableText(append.titleSearch),
 			});
+			for (const page of append.pages) pages.push({ n, after_seq: append.afterSeq, ...page });
 			for (let k = 0; k < append.lines.length; k++) {
 				records.push({
 					n,
@@ -130,7 +148,7 @@ export function createAppendBatcher(
 				});
 			}
 		}
-		const values = [tenant, JSON.stringify(sessions), leaseMs, JSON.stringify(records)];
+		const values = [tenant, JSON.stringify(sessions), leaseMs, JSON.stringify(records), JSON.stringify(pages)];
 		for (let attempt = 1; ; attempt++) {
 			try {
 				const result = await pool.query<{ n: number }>({ name, text: statement, values });

@@ -20,7 +20,7 @@ export const DATABASE_NOW_MS = "(extract(epoch from clock_timestamp()) * 1000)::
 import { escapeIdentifier } from "pg";
 import { PostgresSchemaVersionError } from "./postgres-errors.js";
 
-export const POSTGRES_SCHEMA_VERSION = 4;
+export const POSTGRES_SCHEMA_VERSION = 5;
 
 type SchemaStep = (client: PoolClient, schema: string) => Promise<void>;
 
@@ -109,6 +109,27 @@ export const SCHEMA_STEPS: readonly SchemaStep[] = [
 		await client.query(
 			`CREATE INDEX keel_records_boundaries ON ${s}.keel_records (tenant, session_id, seq) WHERE role = 'compact_boundary'`,
 		);
+	},
+	// 4 → 5: outline pages (postgres-outline-pages.ts): the outlines and sizes of ~512 consecutive
+	// records in one row, which load: "context" reads instead of every record row. Sessions written
+	// before have none; the first writer to open one pages its records.
+	async (client, schema) => {
+		const s = escapeIdentifier(schema);
+		await client.query(`
+			CREATE TABLE ${s}.keel_outline_pages (
+				tenant text NOT NULL,
+				session_id text COLLATE "C" NOT NULL,
+				first_seq bigint NOT NULL,
+				last_seq bigint NOT NULL,
+				outlines text NOT NULL,
+				sizes integer[] NOT NULL,
+				PRIMARY KEY (tenant, session_id, first_seq)
+			)`);
+		const { rowCount } = await client.query(
+			"SELECT 1 FROM pg_settings WHERE name = 'default_toast_compression' AND 'lz4' = ANY(enumvals)",
+		);
+		if (rowCount !== 0)
+			await client.query(`ALTER TABLE ${s}.keel_outline_pages ALTER COLUMN outlines SET COMPRESSION lz4`);
 	},
 ];
 

@@ -7,7 +7,8 @@
 // before it writes anything (SessionFencedError) and two instances never interleave records. Lease
 // times come from the database's clock, so instances with skewed clocks agree. Closing releases the
 // lease; when the server cannot be reached then, close still resolves and the release is finished
-// later (postgres-lease-release.ts).
+// later (postgres-lease-release.ts). The writer also keeps the outlines of its records that are in
+// no outline page yet, and an append that fills a page carries it (postgres-outline-pages.ts).
 
 import {
 	type DatabaseOpenWriterOptions,
@@ -28,6 +29,7 @@ import type { AppendBatcher } from "./postgres-append-batcher.js";
 import { POSTGRES_MAX_RECORD_BYTES } from "./postgres-capacity.js";
 import { checkOut, describeFailedAppend, describeFailedCall } from "./postgres-connection.js";
 import { closedWriterToken, forgetClosedWriter, releaseClosedLease } from "./postgres-lease-release.js";
+import { createPendingOutlinePage, type PendingOutlinePage, pickUpUncoveredRecords } from "./postgres-outline-pages.js";
 import { DATABASE_NOW_MS } from "./postgres-schema.js";
 
 export interface PostgresWriterContext {
@@ -50,6 +52,8 @@ interface EncodedBatch {
 	lines: string[];
 	/** Each message's outline as JSON, for `scanOutlines`; null for a record kept whole. */
 	outlines: (string | null)[];
+	/** Each line's size in bytes. */
+	sizes: number[];
 	roles: (string | null)[];
 	searchTexts: (string | null)[];
 	bytes: number;
@@ -65,6 +69,7 @@ function encodeBatch(records: SessionRecord[], maxRecordBytes: number): EncodedB
 	const batch: EncodedBatch = {
 		lines: [],
 		outlines: [],
+		sizes: [],
 		roles: [],
 		searchTexts: [],
 		bytes: 0,
@@ -84,6 +89,7 @@ function encodeBatch(records: SessionRecord[], maxRecordBytes: number): EncodedB
 		batch.lines.push(line);
 		const outlined = outlineMessageRecord(record);
 		batch.outlines.push(outlined === undefined ? null : JSON.stringify(outlined));
+		batch.sizes.push(bytes);
 		batch.roles.push(role);
 		batch.searchTexts.push(text === "" ? null : foldForSearch(text));
 		batch.bytes += bytes + 1;
@@ -114,6 +120,7 @@ export async function openPostgresWriter(
 
 	const client = await checkOut(pool);
 	let token: number;
+	let lastSeq: number;
 	try {
 		await client.query("BEGIN");
 		if (header && encodedHeader) {
@@ -141,16 +148,20 @@ export async function openPostgresWriter(
 					[tenant, sessionId, encodedHeader.lines[0]],
 				);
 				await client.query("COMMIT");
-				return createWriter(context, sessionId, 1);
+				const pending = createPendingOutlinePage(0);
+				pending.add(encodedHeader.outlines, encodedHeader.sizes);
+				pending.written();
+				return createWriter(context, sessionId, 1, pending);
 			}
 		}
 		const { rows } = await client.query<{
+			last_seq: string;
 			writer_token: string;
 			writer_holder: string | null;
 			lease_expires_at: string | null;
 			now: string;
 		}>(
-			`SELECT writer_token, writer_holder, lease_expires_at, ${DATABASE_NOW_MS} AS now
+			`SELECT last_seq, writer_token, writer_holder, lease_expires_at, ${DATABASE_NOW_MS} AS now
 			FROM ${schema}.keel_sessions WHERE tenant = $1 AND session_id = $2 FOR UPDATE`,
 			[tenant, sessionId],
 		);
@@ -164,6 +175,7 @@ export async function openPostgresWriter(
 			throw new SessionLockedError(sessionId, parseWriterHolder(row.writer_holder));
 		}
 		token = Number(row.writer_token) + 1;
+		lastSeq = Number(row.last_seq);
 		await client.query(
 			`UPDATE ${schema}.keel_sessions SET writer_token = $3, writer_holder = $4, lease_expires_at = ${DATABASE_NOW_MS} + $5
 			WHERE tenant = $1 AND session_id = $2`,
@@ -177,18 +189,43 @@ export async function openPostgresWriter(
 	} finally {
 		client.release();
 	}
-	return createWriter(context, sessionId, token);
+	const pending = await pickUpUncoveredRecords(pool, schema, tenant, sessionId, token, lastSeq);
+	return createWriter(context, sessionId, token, pending);
 }
 
-function createWriter(context: PostgresWriterContext, sessionId: string, token: number): TranscriptWriter {
+function createWriter(
+	context: PostgresWriterContext,
+	sessionId: string,
+	token: number,
+	initialPending: PendingOutlinePage,
+): TranscriptWriter {
 	const { pool, schema, tenant, leaseMs, maxRecordBytes, batcher, target } = context;
 	let closed = false;
 	// Appends run one after another even when not awaited: each waits for the previous one's commit,
 	// so a writer has at most one append in a batch and its records keep their order.
 	let queue: Promise<void> = Promise.resolve();
+	// Undefined after an append whose outcome is not known (it may have been committed): the records
+	// not yet paged are read back from the database before the next append.
+	let pending: PendingOutlinePage | undefined = initialPending;
+
+	async function pendingPage(): Promise<PendingOutlinePage> {
+		if (pending) return pending;
+		const { rows } = await pool.query<{ last_seq: string }>(
+			`SELECT last_seq FROM ${schema}.keel_sessions WHERE tenant = $1 AND session_id = $2`,
+			[tenant, sessionId],
+		);
+		if (rows.length === 0) throw new SessionNotFoundError(sessionId);
+		pending = await pickUpUncoveredRecords(pool, schema, tenant, sessionId, token, Number(rows[0].last_seq));
+		return pending;
+	}
 
 	async function appendNow(records: SessionRecord[]): Promise<void> {
 		const batch = encodeBatch(records, maxRecordBytes);
+		const page = await pendingPage().catch((error: unknown) => {
+			throw error instanceof SessionNotFoundError ? error : describeFailedAppend(error, target, sessionId);
+		});
+		const afterSeq = page.lastSeq;
+		const pages = page.add(batch.outlines, batch.sizes);
 		const moved = await new Promise<boolean>((resolve, reject) => {
 			batcher.append({
 				sessionId,
@@ -201,8 +238,19 @@ function createWriter(context: PostgresWriterContext, sessionId: string, token: 
 				newestTimestamp: batch.newestTimestamp,
 				title: batch.title,
 				titleSearch: batch.title === null ? null : foldForSearch(batch.title),
-				settle: (outcome) =>
-					"error" in outcome ? reject(describeFailedAppend(outcome.error, target, sessionId)) : resolve(outcome.moved),
+				afterSeq,
+				pages,
+				settle: (outcome) => {
+					if ("error" in outcome) {
+						page.dropped();
+						pending = undefined;
+						reject(describeFailedAppend(outcome.error, target, sessionId));
+					} else {
+						if (outcome.moved) page.written();
+						else page.dropped();
+						resolve(outcome.moved);
+					}
+				},
 			});
 		});
 		if (moved) return;

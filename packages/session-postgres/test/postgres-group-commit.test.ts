@@ -82,6 +82,8 @@ describe("PostgreSQL statements of appends capped by their total size", () => {
 			newestTimestamp: record.timestamp,
 			title: null,
 			titleSearch: null,
+			afterSeq: 1,
+			pages: [],
 			settle,
 		};
 	}

@@ -61,18 +61,19 @@ describe("the PostgreSQL store's schema", () => {
 		expect(rows).toEqual([{ version: POSTGRES_SCHEMA_VERSION }]);
 	});
 
-	it("compresses stored records with lz4 when the server has it (pglz costs more CPU than the rest of an append)", async () => {
+	it("compresses stored records and outline pages with lz4 when the server has it (pglz costs more CPU than the rest of an append)", async () => {
 		const store = await createPostgresTranscriptStore({ connectionString: POSTGRES_URL, schema });
 		await store.close();
 		const { rows } = await withPoolClient((client) =>
 			client.query<{ attname: string; attcompression: string; lz4: boolean }>(
 				`SELECT attname, attcompression,
 					EXISTS (SELECT 1 FROM pg_settings WHERE name = 'default_toast_compression' AND 'lz4' = ANY(enumvals)) AS lz4
-				FROM pg_attribute WHERE attrelid = $1::regclass AND attname IN ('line', 'search_text') ORDER BY attname`,
-				[`${schema}.keel_records`],
+				FROM pg_attribute WHERE (attrelid = $1::regclass AND attname IN ('line', 'search_text'))
+					OR (attrelid = $2::regclass AND attname = 'outlines') ORDER BY attname`,
+				[`${schema}.keel_records`, `${schema}.keel_outline_pages`],
 			),
 		);
-		expect(rows.map((row) => row.attname)).toEqual(["line", "search_text"]);
+		expect(rows.map((row) => row.attname)).toEqual(["line", "outlines", "search_text"]);
 		for (const row of rows) expect(row.attcompression).toBe(row.lz4 ? "l" : "");
 	});
 
