@@ -2,9 +2,11 @@
 // append that fills it, and load: "context" reads those rows instead of every record row. They are
 // a cache: a session resumed through them is the session resumed through its record rows, whatever
 // is missing or damaged among them.
+import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import {
 	resumeAgent,
 	Session,
@@ -122,8 +124,11 @@ async function writeSession(sessionId: string, count: number, into = store, firs
 }
 
 /** What a load: "context" resume gives: messages, branches and model context, and what the agent resumes with. */
-async function resumed(sessionId: string, from = store) {
-	const session = await Session.open(from, sessionId, { load: "context" });
+async function resumed(sessionId: string, from = store, contextTokens?: number) {
+	const session = await Session.open(from, sessionId, {
+		load: "context",
+		...(contextTokens === undefined ? {} : { contextTokens }),
+	});
 	const agent = await resumeAgent(session);
 	const result = {
 		problems: session.problems,
@@ -240,6 +245,64 @@ describe("SQLite outline pages", () => {
 		const withMore = await resumed("short");
 		spoilPagedRows("short");
 		expect(await resumed("short")).toEqual(withMore);
+	});
+
+	it("of a writer killed with SIGKILL stop at its last full page; a resume is unchanged and the next writer fills the gap", async () => {
+		// The store conformance suite's child: appends batches of small chained messages until killed.
+		const child = spawn(
+			process.execPath,
+			[
+				"--import",
+				"tsx",
+				fileURLToPath(new URL("../../agent/test/transcript-store-child.ts", import.meta.url)),
+				fileURLToPath(new URL("./sqlite-child-store.ts", import.meta.url)),
+				path,
+				"append-forever",
+				"killed",
+			],
+			{
+				env: {
+					...process.env,
+					TSX_TSCONFIG_PATH: fileURLToPath(new URL("../tsconfig.json", import.meta.url)),
+					RECORD_BYTES: "40",
+					BATCH: "7",
+				},
+				stdio: ["ignore", "pipe", "inherit"],
+			},
+		);
+		const exited = new Promise((resolve) => child.on("exit", resolve));
+		await new Promise<void>((resolve, reject) => {
+			let printed = "";
+			child.stdout.setEncoding("utf8");
+			child.stdout.on("data", (chunk: string) => {
+				printed += chunk;
+				const appended = [...printed.matchAll(/appended (\d+)/g)].map((match) => Number(match[1]));
+				if ((appended.at(-1) ?? 0) >= 2 * PAGE + 100) resolve();
+			});
+			child.on("exit", () => reject(new Error(`the child exited before appending enough: ${printed.slice(-200)}`)));
+		});
+		child.kill("SIGKILL");
+		await exited;
+		const killedAt = lastSeqOf("killed");
+		expect(pagesOf("killed")).toEqual(contiguousPages(killedAt));
+		const contextTokens = 1_000; // a window of a few dozen messages: the rest is read as outlines
+		const throughPages = await resumed("killed", store, contextTokens);
+		expect(throughPages.problems).toEqual([]);
+		const pages = onDisk((database) => database.prepare("SELECT * FROM keel_outline_pages").all());
+		onDisk((database) => database.exec("DELETE FROM keel_outline_pages"));
+		expect(await resumed("killed", store, contextTokens)).toEqual(throughPages);
+		onDisk((database) => {
+			const insert = database.prepare(
+				"INSERT INTO keel_outline_pages (tenant, session_id, first_seq, last_seq, outlines) VALUES (@tenant, @session_id, @first_seq, @last_seq, @outlines)",
+			);
+			for (const row of pages) insert.run(row);
+		});
+		const writer = await store.openWriter("killed");
+		const toFill = PAGE - (killedAt % PAGE);
+		await writer.append(messages("killed", 5000, 5000 + toFill, throughPages.leafId));
+		await writer.close();
+		expect(pagesOf("killed")).toEqual(contiguousPages(killedAt + toFill));
+		expect(contiguousPages(killedAt + toFill).length).toBeGreaterThan(contiguousPages(killedAt).length);
 	});
 
 	it("are passed over when garbled (bad JSON, a wrong count of entries), the records read instead with no problem reported", async () => {
