@@ -19,8 +19,9 @@ import type { Database } from "better-sqlite3";
 export const OUTLINE_PAGE_RECORDS = 512;
 
 /**
- * How many uncovered records a writer opening a session reads back to start its pending page. A
- * session with more (one written before pages existed) leaves them to the record rows.
+ * How many records after a session's last page a writer opening it reads back to fill the gap (a
+ * writer killed before filling its page leaves fewer than a page). A session with more (one written
+ * before pages existed) leaves whole pages' worth of them to the record rows.
  */
 export const OUTLINE_PAGE_REBUILD_LIMIT = 4 * OUTLINE_PAGE_RECORDS;
 
@@ -66,17 +67,22 @@ interface StoredRecord {
 
 /**
  * The pending page of a session whose last record is `lastSeq`, read back from the database: the
- * records after its last page, when there are at most OUTLINE_PAGE_REBUILD_LIMIT of them (a writer
- * killed before filling its page leaves fewer than a page). More than that, the pending page starts
- * empty after `lastSeq` and the records before it are left to the record rows.
+ * records after its last page when there are at most OUTLINE_PAGE_REBUILD_LIMIT of them. Of more,
+ * only the last `n % OUTLINE_PAGE_RECORDS`: the pages then keep to a grid from the last page (or
+ * seq 1), so every writer opening such a session reads back less than a page and the runs it
+ * leaves to the rows are whole pages' worth, the same ones whichever writer opens it.
  */
 export function readPendingPage(database: Database, tenant: string, sessionId: string, lastSeq: number): PendingPage {
 	const covered = database
 		.prepare("SELECT max(last_seq) FROM keel_outline_pages WHERE tenant = ? AND session_id = ?")
 		.pluck()
 		.get(tenant, sessionId) as number | null;
-	const first = (covered ?? 0) + 1;
-	if (first > lastSeq || lastSeq - first + 1 > OUTLINE_PAGE_REBUILD_LIMIT) return { first: lastSeq + 1, entries: [] };
+	const uncovered = lastSeq - (covered ?? 0);
+	if (uncovered <= 0) return { first: lastSeq + 1, entries: [] };
+	const first =
+		uncovered <= OUTLINE_PAGE_REBUILD_LIMIT
+			? lastSeq - uncovered + 1
+			: lastSeq - (uncovered % OUTLINE_PAGE_RECORDS) + 1;
 	// A row without an outline gets the marker that reads it in full, as `scanOutlines` reads it now.
 	const rows = database
 		.prepare(

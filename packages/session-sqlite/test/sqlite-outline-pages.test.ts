@@ -174,13 +174,18 @@ function lastSeqOf(sessionId: string): number {
 	);
 }
 
-/** Full pages from seq 1, one after the other, as many as the session's records fill. */
-function contiguousPages(lastSeq: number) {
-	return Array.from({ length: Math.floor(lastSeq / PAGE) }, (_, index) => ({
-		first: index * PAGE + 1,
-		last: (index + 1) * PAGE,
+/** Full pages from seq `first`, one after the other, as many as the records up to `lastSeq` fill. */
+function pagesFrom(first: number, lastSeq: number) {
+	return Array.from({ length: Math.floor((lastSeq - first + 1) / PAGE) }, (_, index) => ({
+		first: first + index * PAGE,
+		last: first + (index + 1) * PAGE - 1,
 		count: PAGE,
 	}));
+}
+
+/** Full pages from seq 1, as many as the session's records fill. */
+function contiguousPages(lastSeq: number) {
+	return pagesFrom(1, lastSeq);
 }
 
 /**
@@ -380,15 +385,23 @@ describe("SQLite outline pages", () => {
 		);
 	});
 
-	it("of a session written before pages existed start after its last record, the records before read from their rows", async () => {
+	it("of a session written before pages existed start less than a page before its last record, the records before read from their rows", async () => {
 		await writeSession("old", OUTLINE_PAGE_REBUILD_LIMIT + 100);
 		onDisk((database) => database.exec("DELETE FROM keel_outline_pages"));
 		const before = await resumed("old");
+		const written = lastSeqOf("old");
+		// Too many to read back: the pending page starts where the grid of pages from seq 1 would.
+		const gridStart = written - (written % PAGE) + 1;
+		const opened = await store.openWriter("old");
+		await opened.append(messages("old", 8000, 8010, before.leafId));
+		await opened.close();
+		expect(pagesOf("old")).toEqual([]);
+		// A writer that stopped short of a page leaves no run behind: the next one reads it back too.
 		const writer = await store.openWriter("old");
-		const from = lastSeqOf("old") + 1;
-		await writer.append(messages("old", 9000, 9000 + PAGE - 1, before.leafId)); // with two titles, a page and one more
+		await writer.append(messages("old", 9000, 9000 + PAGE - 1, "m8009")); // with two titles, PAGE + 1 records
 		await writer.close();
-		expect(pagesOf("old")).toEqual([{ first: from, last: from + PAGE - 1, count: PAGE }]);
+		expect(pagesOf("old")).toEqual(pagesFrom(gridStart, lastSeqOf("old")));
+		expect(pagesOf("old").length).toBeGreaterThan(0);
 		const after = await resumed("old");
 		expect(after.problems).toEqual([]);
 		expect(after.branches).toHaveLength(2);
