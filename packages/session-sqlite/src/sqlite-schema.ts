@@ -12,7 +12,7 @@ import { foldForSearch } from "@keel/agent-core/session";
 import type { Database } from "better-sqlite3";
 import { SqliteSchemaVersionError } from "./sqlite-errors.js";
 
-export const SQLITE_SCHEMA_VERSION = 4;
+export const SQLITE_SCHEMA_VERSION = 5;
 
 type SchemaStep = (database: Database) => void;
 
@@ -71,6 +71,22 @@ export const SCHEMA_STEPS: readonly SchemaStep[] = [
 		database.exec(
 			"CREATE INDEX keel_records_boundaries ON keel_records (tenant, session_id, seq) WHERE role = 'compact_boundary'",
 		);
+	},
+	// 4 → 5: outline pages (sqlite-outline-pages.ts), the outlines of consecutive records packed in
+	// one row, which load: "context" reads instead of walking the record rows. Sessions written
+	// before have no pages and are read from their rows (and the outlines there) as before; a writer
+	// pages what it appends from then on.
+	(database) => {
+		database.exec(`
+			CREATE TABLE keel_outline_pages (
+				tenant TEXT NOT NULL,
+				session_id TEXT NOT NULL,
+				first_seq INTEGER NOT NULL,
+				last_seq INTEGER NOT NULL,
+				outlines TEXT NOT NULL,
+				PRIMARY KEY (tenant, session_id, first_seq)
+			);
+		`);
 	},
 ];
 

@@ -1,4 +1,4 @@
-// The SQLite transcript store: every session of a database file in two tables (see sqlite-schema.ts),
+// The SQLite transcript store: every session of a database file in its tables (see sqlite-schema.ts),
 // scoped to one tenant. Several processes may share the file: SQLite serialises their write
 // transactions, and each session's writer holds a fenced lease (sqlite-transcript-writer.ts).
 
@@ -26,6 +26,7 @@ import { isLeaseLive, parseWriterHolder } from "@keel/agent-core/session/jsonl";
 import Database from "better-sqlite3";
 import { SQLITE_MAX_RECORD_BYTES } from "./sqlite-capacity.js";
 import { SqliteTranscriptStoreError } from "./sqlite-errors.js";
+import { parsePage } from "./sqlite-outline-pages.js";
 import { migrateSqliteSchema } from "./sqlite-schema.js";
 import { MESSAGE_TEXT_CONTAINS, registerSearchFunction, searchAsJson } from "./sqlite-search.js";
 import { openSqliteWriter } from "./sqlite-transcript-writer.js";
@@ -76,6 +77,12 @@ interface OutlineRow {
 	outline: string | null;
 	line: string | null;
 	bytes: number;
+}
+
+interface PageRow {
+	first_seq: number;
+	last_seq: number;
+	outlines: string;
 }
 
 interface SessionRow {
@@ -150,13 +157,22 @@ function createStoreOver(
 		records: database.prepare(
 			"SELECT seq, line, octet_length(line) AS bytes FROM keel_records WHERE tenant = ? AND session_id = ? ORDER BY seq",
 		),
-		// The full line only where there is no outline: the outline is all load: "context" reads.
-		// From `fullFrom` on (the last compaction boundary), the full line whether or not there is an
-		// outline: that is the model context, which load: "context" would otherwise read again.
+		// The records of [from, to) that no outline page covers. The full line only where there is no
+		// outline (rows written before pages existed keep theirs in the row). From `fullFrom` on (the
+		// last compaction boundary), the full line whether or not there is an outline: that is the
+		// model context, which load: "context" would otherwise read again.
 		outlines: database.prepare(
-			`SELECT seq, CASE WHEN seq < ? THEN outline END AS outline,
-				CASE WHEN outline IS NULL OR seq >= ? THEN line END AS line, octet_length(line) AS bytes
-			FROM keel_records WHERE tenant = ? AND session_id = ? ORDER BY seq`,
+			`SELECT seq, CASE WHEN seq < @fullFrom THEN outline END AS outline,
+				CASE WHEN outline IS NULL OR seq >= @fullFrom THEN line END AS line, octet_length(line) AS bytes
+			FROM keel_records WHERE tenant = @tenant AND session_id = @sessionId AND seq >= @from AND seq < @to ORDER BY seq`,
+		),
+		// One page at a time, by its primary key: the rows of records are read between two pages.
+		pageFrom: database.prepare(
+			`SELECT first_seq, last_seq, outlines FROM keel_outline_pages
+			WHERE tenant = ? AND session_id = ? AND first_seq >= ? AND first_seq < ? ORDER BY first_seq LIMIT 1`,
+		),
+		fullRecord: database.prepare(
+			"SELECT seq, line, octet_length(line) AS bytes FROM keel_records WHERE tenant = ? AND session_id = ? AND seq = ?",
 		),
 		// Newest first, sizes only: octet_length needs no more than the record header of each row.
 		sizesBackward: database.prepare(
@@ -176,6 +192,7 @@ function createStoreOver(
 			"SELECT seq, line FROM keel_records WHERE tenant = ? AND session_id = ? AND seq IN (SELECT value FROM json_each(?))",
 		),
 		deleteRecords: database.prepare("DELETE FROM keel_records WHERE tenant = ? AND session_id = ?"),
+		deletePages: database.prepare("DELETE FROM keel_outline_pages WHERE tenant = ? AND session_id = ?"),
 		deleteSession: database.prepare("DELETE FROM keel_sessions WHERE tenant = ? AND session_id = ?"),
 	};
 
@@ -223,14 +240,44 @@ function createStoreOver(
 			find(sessionId);
 			const problems: TranscriptReadProblem[] = [];
 			const from = Number.isFinite(fullFrom) ? fullFrom : Number.MAX_SAFE_INTEGER;
-			for (const row of statements.outlines.iterate(from, from, tenant, sessionId) as Iterable<OutlineRow>) {
-				if (row.outline !== null) {
-					visit(JSON.parse(row.outline) as SessionMessageRecord, row.seq, row.seq, true, row.bytes);
-					continue;
-				}
-				for (const record of parseStoredLine((row as RecordRow).line, row.seq, problems))
+			const visitRow = (row: SizedRecordRow) => {
+				for (const record of parseStoredLine(row.line, row.seq, problems))
 					visit(record, row.seq, row.seq, false, row.bytes);
+			};
+			const visitRows = (rowsFrom: number, rowsTo: number) => {
+				const rows = statements.outlines.iterate({ tenant, sessionId, fullFrom: from, from: rowsFrom, to: rowsTo });
+				for (const row of rows as Iterable<OutlineRow>) {
+					if (row.outline !== null)
+						visit(JSON.parse(row.outline) as SessionMessageRecord, row.seq, row.seq, true, row.bytes);
+					else visitRow(row as SizedRecordRow);
+				}
+			};
+			// The pages before `fullFrom`, in seq order; the records between them (and after the last)
+			// from their rows. A page that cannot be trusted is passed over: the next one that can
+			// starts where reading the rows stops.
+			let next = 1;
+			let pagesFrom = 1;
+			for (;;) {
+				const page = statements.pageFrom.get(tenant, sessionId, pagesFrom, from) as PageRow | undefined;
+				if (page === undefined) break;
+				pagesFrom = page.first_seq + 1;
+				const entries = parsePage(page.outlines, page.last_seq - page.first_seq + 1);
+				if (entries === undefined) continue;
+				if (page.first_seq > next) visitRows(next, page.first_seq);
+				const end = Math.min(page.last_seq + 1, from);
+				for (let seq = page.first_seq; seq < end; seq++) {
+					const entry = entries[seq - page.first_seq];
+					if (entry !== null) {
+						visit(entry[1], seq, seq, true, entry[0]);
+						continue;
+					}
+					const row = statements.fullRecord.get(tenant, sessionId, seq) as SizedRecordRow | undefined;
+					if (row) visitRow(row);
+				}
+				next = end;
+				pagesFrom = Math.max(pagesFrom, next);
 			}
+			visitRows(next, Number.MAX_SAFE_INTEGER);
 			return problems;
 		},
 
@@ -312,6 +359,7 @@ function createStoreOver(
 						throw new SessionLockedError(sessionId, parseWriterHolder(session.writer_holder));
 					}
 					statements.deleteRecords.run(tenant, sessionId);
+					statements.deletePages.run(tenant, sessionId);
 					statements.deleteSession.run(tenant, sessionId);
 				})
 				.immediate();

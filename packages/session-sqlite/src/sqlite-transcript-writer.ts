@@ -3,7 +3,8 @@
 // part of one shared with the appends made while another commits: sqlite-append-batcher.ts) that
 // first moves the session's `last_seq` on — only while the row still carries this writer's
 // token and the number the writer expects — then
-// inserts the records. A writer whose lease was taken over is refused before it writes anything
+// inserts the records, and the outline page they fill when they fill one (sqlite-outline-pages.ts).
+// A writer whose lease was taken over is refused before it writes anything
 // (SessionFencedError), so two processes can never interleave records in one session.
 
 import {
@@ -23,6 +24,7 @@ import { describeThisWriter, isLeaseLive, parseWriterHolder } from "@keel/agent-
 import type { Database } from "better-sqlite3";
 import { appendBatcherOf } from "./sqlite-append-batcher.js";
 import { describeFailedWrite } from "./sqlite-errors.js";
+import { OUTLINE_PAGE_RECORDS, type PendingPage, pageEntryOf, readPendingPage } from "./sqlite-outline-pages.js";
 
 export interface SqliteWriterContext {
 	database: Database;
@@ -47,6 +49,8 @@ interface EncodedRecord {
 	role: string | null;
 	/** The message's outline as JSON, for `scanOutlines`; null when the record is kept whole. */
 	outline: string | null;
+	/** The record's entry in its outline page (sqlite-outline-pages.ts). */
+	pageEntry: string;
 }
 
 /** Serialises and measures records before any write, so a record that cannot be stored stops the whole batch. */
@@ -61,7 +65,8 @@ export function encodeRecords(records: SessionRecord[], maxRecordBytes: number):
 		}
 		const role = record.type === "message" ? String((record.message as { role?: unknown }).role) : null;
 		const outlined = outlineMessageRecord(record);
-		return { line, bytes, role, outline: outlined === undefined ? null : JSON.stringify(outlined) };
+		const outline = outlined === undefined ? null : JSON.stringify(outlined);
+		return { line, bytes, role, outline, pageEntry: pageEntryOf(outline, bytes) };
 	});
 }
 
@@ -76,12 +81,20 @@ export function openSqliteWriter(
 	const selectSession = database.prepare(
 		"SELECT writer_token, writer_holder, lease_expires_at, last_seq FROM keel_sessions WHERE tenant = ? AND session_id = ?",
 	);
+	// The outline stays in the record's row too: the records no page covers yet (the last page's
+	// worth, at most, in a session written with pages) are read from there (sqlite-outline-pages.ts).
 	const insertRecord = database.prepare(
 		"INSERT INTO keel_records (tenant, session_id, seq, role, line, outline) VALUES (?, ?, ?, ?, ?, ?)",
+	);
+	const insertPage = database.prepare(
+		"INSERT OR REPLACE INTO keel_outline_pages (tenant, session_id, first_seq, last_seq, outlines) VALUES (?, ?, ?, ?, ?)",
 	);
 
 	// The number of the session's last record, as this writer last saw it committed or about to be.
 	let lastSeq = 0;
+	// The page entries of the records after the session's last page, up to `lastSeq`: kept in step
+	// with `lastSeq` (pending.first + pending.entries.length === lastSeq + 1), and read again with it.
+	let pending: PendingPage = { first: 1, entries: [] };
 	const openSession = database.transaction((): number => {
 		const now = Date.now();
 		const row = selectSession.get(tenant, sessionId) as SessionRow | undefined;
@@ -108,6 +121,7 @@ export function openSqliteWriter(
 				);
 			insertRecord.run(tenant, sessionId, 1, null, encodedHeader.line, null);
 			lastSeq = 1;
+			pending = { first: 1, entries: [encodedHeader.pageEntry] };
 			return 1;
 		}
 		if (isLeaseLive(row.writer_holder, row.lease_expires_at, now) && !options.takeOver) {
@@ -119,6 +133,7 @@ export function openSqliteWriter(
 			)
 			.run(row.writer_token + 1, describeThisWriter(), now + leaseMs, tenant, sessionId);
 		lastSeq = row.last_seq;
+		pending = readPendingPage(database, tenant, sessionId, lastSeq);
 		return row.writer_token + 1;
 	});
 	let token: number;
@@ -182,8 +197,29 @@ export function openSqliteWriter(
 			const record = encoded[index];
 			insertRecord.run(tenant, sessionId, lastSeq + 1 + index, record.role, record.line, record.outline);
 		}
-		// Only once every insert ran: a failed one rolls this append back, number included.
+		const nextPending = pageFull(encoded);
+		// Only once every insert ran: a failed one rolls this append back, number and page included.
 		lastSeq += records.length;
+		if (nextPending) pending = nextPending;
+		else for (const record of encoded) pending.entries.push(record.pageEntry);
+	};
+
+	// When the append's records fill the pending page: writes the page (and any further full one)
+	// and returns the pending page that follows. Undefined when no page fills, leaving `pending` as is.
+	const pageFull = (encoded: EncodedRecord[]): PendingPage | undefined => {
+		// Out of step with the number (read again above after a rolled-back run): read back from what committed.
+		if (pending.first + pending.entries.length !== lastSeq + 1) {
+			pending = readPendingPage(database, tenant, sessionId, lastSeq);
+		}
+		if (pending.entries.length + encoded.length < OUTLINE_PAGE_RECORDS) return undefined;
+		const entries = pending.entries.concat(encoded.map((record) => record.pageEntry));
+		let start = 0;
+		for (; entries.length - start >= OUTLINE_PAGE_RECORDS; start += OUTLINE_PAGE_RECORDS) {
+			const first = pending.first + start;
+			const page = `[${entries.slice(start, start + OUTLINE_PAGE_RECORDS).join(",")}]`;
+			insertPage.run(tenant, sessionId, first, first + OUTLINE_PAGE_RECORDS - 1, page);
+		}
+		return { first: pending.first + start, entries: entries.slice(start) };
 	};
 
 	// Keeps the lease alive while the writer is open but idle; a writer that is fenced or closed stops.
