@@ -71,6 +71,8 @@ export class SessionTree {
 	/** The id in the file of each message renamed for a duplicate id, by its id here. */
 	private readonly fileIds = new Map<string, string>();
 	private recordsAdded = 0;
+	/** The id of the last message added to the chain (undefined: none yet). */
+	private newestId: string | undefined;
 	/** The last branch walked (see branchIds): its leaf, `recordsAdded` then, and its ids. */
 	private lastWalk: { leafId: string | null; recordsAdded: number; ids: readonly string[] } | undefined;
 
@@ -138,11 +140,15 @@ export class SessionTree {
 		}
 		const record = this.mendLinks(appended, line);
 		this.messages.set(record.id, record);
-		const siblings = this.children.get(record.parentId);
+		// Nearly every message follows the one added just before it, which has no child yet: no
+		// lookup of its siblings.
+		const siblings =
+			record.parentId !== null && record.parentId === this.newestId ? undefined : this.children.get(record.parentId);
 		if (siblings === undefined) this.children.set(record.parentId, record.id);
 		else if (typeof siblings === "string") this.children.set(record.parentId, [siblings, record.id]);
 		else siblings.push(record.id);
 		this.leafId = record.id;
+		this.newestId = record.id;
 	}
 
 	/**
@@ -152,7 +158,8 @@ export class SessionTree {
 	 */
 	private mendLinks(record: SessionMessageRecord, line: number | undefined): SessionMessageRecord {
 		let parentId = record.parentId === null ? null : this.resolveId(record.parentId);
-		if (parentId !== null && !this.messages.has(parentId)) {
+		// The message added just before is in the index: no lookup for the usual parent.
+		if (parentId !== null && parentId !== this.newestId && !this.messages.has(parentId)) {
 			const reconnectedTo = this.leafId;
 			this.repairs.push(missingParentRepair(line, record.id, record.parentId as string, reconnectedTo));
 			parentId = reconnectedTo;
