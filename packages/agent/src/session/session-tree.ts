@@ -44,9 +44,11 @@ export class SessionTree {
 	/**
 	 * Message ids by parent id (null: the roots), in append order. A parent with one child (nearly
 	 * every message: branches are rare) maps to that id itself rather than to an array of one, which
-	 * keeps the index of a long session much smaller. Read it through childrenOf().
+	 * keeps the index of a long session much smaller. Built from `messages` when first needed (see
+	 * childIndex) and kept up to date from then on: opening a session reads no one's children, and
+	 * 100,000 entries made a good part of its time.
 	 */
-	private readonly children = new Map<string | null, string | string[]>();
+	private children: Map<string | null, string | string[]> | undefined;
 	readonly tombstoned = new Set<string>();
 	leafId: string | null = null;
 	state: SessionState = {};
@@ -140,15 +142,18 @@ export class SessionTree {
 		}
 		const record = this.mendLinks(appended, line);
 		this.messages.set(record.id, record);
-		// Nearly every message follows the one added just before it, which has no child yet: no
-		// lookup of its siblings.
-		const siblings =
-			record.parentId !== null && record.parentId === this.newestId ? undefined : this.children.get(record.parentId);
-		if (siblings === undefined) this.children.set(record.parentId, record.id);
-		else if (typeof siblings === "string") this.children.set(record.parentId, [siblings, record.id]);
-		else siblings.push(record.id);
+		if (this.children) addChild(this.children, record);
 		this.leafId = record.id;
 		this.newestId = record.id;
+	}
+
+	/** The children index, built from the messages in append order the first time it is read. */
+	private childIndex(): Map<string | null, string | string[]> {
+		if (!this.children) {
+			this.children = new Map();
+			for (const record of this.messages.values()) addChild(this.children, record);
+		}
+		return this.children;
 	}
 
 	/**
@@ -178,7 +183,7 @@ export class SessionTree {
 
 	/** The ids of the messages that follow `parentId` (null: the roots), in append order. */
 	childrenOf(parentId: string | null): readonly string[] {
-		const children = this.children.get(parentId);
+		const children = this.childIndex().get(parentId);
 		if (children === undefined) return [];
 		return typeof children === "string" ? [children] : children;
 	}
@@ -278,8 +283,25 @@ export class SessionTree {
 	leafIds(): Set<string> {
 		const leaves = new Set<string>();
 		if (this.tombstoned.size === 0) {
-			// Every message is visible: the leaves are those nothing follows.
-			for (const id of this.messages.keys()) if (!this.children.has(id)) leaves.add(id);
+			// Every message is visible: the leaves are those nothing follows. Read from the messages in
+			// append order, without the children index: a message whose parent is the one added just
+			// before it is marked by position, and only the other parents are kept by id.
+			const followed = new Uint8Array(this.messages.size);
+			const otherParents = new Set<string>();
+			let index = 0;
+			let previous: string | undefined;
+			for (const [id, record] of this.messages) {
+				if (record.parentId !== null) {
+					if (record.parentId === previous) followed[index - 1] = 1;
+					else otherParents.add(record.parentId);
+				}
+				previous = id;
+				index++;
+			}
+			index = 0;
+			for (const id of this.messages.keys()) {
+				if (followed[index++] === 0 && !otherParents.has(id)) leaves.add(id);
+			}
 			return leaves;
 		}
 		for (const id of this.messages.keys()) {
@@ -308,7 +330,7 @@ export class SessionTree {
 	}
 
 	private hasVisibleChild(id: string): boolean {
-		const children = this.children.get(id);
+		const children = this.childIndex().get(id);
 		if (children === undefined) return false;
 		if (typeof children === "string") return !this.tombstoned.has(children) || this.hasVisibleChild(children);
 		for (const child of children) {
@@ -318,14 +340,22 @@ export class SessionTree {
 	}
 }
 
+/** Adds `record` to `children`, after the children of its parent added before it. */
+function addChild(children: Map<string | null, string | string[]>, record: SessionMessageRecord): void {
+	const siblings = children.get(record.parentId);
+	if (siblings === undefined) children.set(record.parentId, record.id);
+	else if (typeof siblings === "string") children.set(record.parentId, [siblings, record.id]);
+	else siblings.push(record.id);
+}
+
 /**
  * The ids of `reversed` (a branch, leaf first) root first, without the tool results that answer no
  * call earlier on the branch, or a call already answered.
  */
 function pairedIds(reversed: readonly SessionMessageRecord[]): string[] {
 	const ids: string[] = [];
-	let calls: Set<string> | undefined;
-	let answered: Set<string> | undefined;
+	/** The calls made earlier on the branch: true once a result answered one. */
+	let calls: Map<string, boolean> | undefined;
 	for (let index = reversed.length - 1; index >= 0; index--) {
 		const record = reversed[index];
 		const message = record.message;
@@ -336,15 +366,14 @@ function pairedIds(reversed: readonly SessionMessageRecord[]): string[] {
 			if (Array.isArray(content)) {
 				for (const block of content) {
 					if (block.type !== "toolCall") continue;
-					calls ??= new Set();
-					calls.add(block.id);
+					calls ??= new Map();
+					if (!calls.has(block.id)) calls.set(block.id, false);
 				}
 			}
 		} else if (role === "toolResult") {
 			const id = (message as ToolResultMessage).toolCallId;
-			answered ??= new Set();
-			if (!calls?.has(id) || answered.has(id)) continue;
-			answered.add(id);
+			if (calls?.get(id) !== false) continue;
+			calls.set(id, true);
 		}
 		ids.push(record.id);
 	}
