@@ -75,8 +75,8 @@ export class SessionTree {
 	private recordsAdded = 0;
 	/** The id of the last message added to the chain (undefined: none yet). */
 	private newestId: string | undefined;
-	/** The last branch walked (see branchIds): its leaf, `recordsAdded` then, and its ids. */
-	private lastWalk: { leafId: string | null; recordsAdded: number; ids: readonly string[] } | undefined;
+	/** The last branch walked (see walk): its leaf, `recordsAdded` then, and what the walk found. */
+	private lastWalk: ({ leafId: string | null; recordsAdded: number } & BranchWalk) | undefined;
 
 	/**
 	 * Adds one record, read from a transcript (at `line`, when known) or being appended. A record that
@@ -214,15 +214,40 @@ export class SessionTree {
 	 * (`contextStartId`) drops what precedes it first; compactions after it apply to what follows.
 	 */
 	modelContext(leafId: string | null = this.leafId): SessionMessageRecord[] {
-		const branch = this.branchIds(leafId);
-		let context = this.recordsOf(branch, this.cutIndex(branch, leafId));
-		for (let index = context.length - 1; index >= 0; index--) {
-			if (roleOf(context[index].message) === "compact_boundary") {
-				context = applyCompactions(context);
-				break;
-			}
+		const { ids: branch, boundaries } = this.walk(leafId);
+		const from = this.cutIndex(branch, leafId);
+		if (boundaries.length === 0 || boundaries[boundaries.length - 1] < from) return this.recordsOf(branch, from);
+		const compacted = this.lastCompactionIds(branch, boundaries, from);
+		return compacted ? this.recordsOf(compacted, 0) : applyCompactions(this.recordsOf(branch, from));
+	}
+
+	/**
+	 * The ids of the model context (see modelContext) when the last compact boundary on the branch
+	 * at or after `from` finds its summary and first kept message after the boundary before it:
+	 * what precedes them is then the summary's to replace, whatever the earlier compactions made of
+	 * it, and neither the records before nor the earlier boundaries need to be read. Undefined
+	 * otherwise (applyCompactions then reads the whole context).
+	 */
+	private lastCompactionIds(
+		branch: readonly string[],
+		boundaries: readonly number[],
+		from: number,
+	): string[] | undefined {
+		const last = boundaries[boundaries.length - 1];
+		const before = boundaries.length > 1 ? boundaries[boundaries.length - 2] : -1;
+		const segmentStart = Math.max(from, before + 1);
+		const boundary = this.messages.get(branch[last])?.message as unknown as CompactBoundaryMessage;
+		const summary = lastIndexOf(branch, boundary.summaryId, last - 1, segmentStart);
+		if (summary === -1) return undefined;
+		let kept = summary;
+		if (boundary.firstKeptMessageId !== undefined) {
+			kept = lastIndexOf(branch, boundary.firstKeptMessageId, summary - 1, segmentStart);
+			if (kept === -1) return undefined;
 		}
-		return context;
+		const ids = [branch[summary]];
+		for (let index = kept; index < summary; index++) ids.push(branch[index]);
+		for (let index = summary + 1; index < branch.length; index++) if (index !== last) ids.push(branch[index]);
+		return ids;
 	}
 
 	/** The current records of `ids` from `from` on. */
@@ -243,9 +268,13 @@ export class SessionTree {
 	 * records are looked up as they are now.
 	 */
 	private branchIds(leafId: string | null): readonly string[] {
+		return this.walk(leafId).ids;
+	}
+
+	/** The branch ending at `leafId` (see branchIds), with where its compact boundaries are. */
+	private walk(leafId: string | null): BranchWalk {
 		const walked = this.lastWalk;
-		if (walked !== undefined && walked.leafId === leafId && walked.recordsAdded === this.recordsAdded)
-			return walked.ids;
+		if (walked !== undefined && walked.leafId === leafId && walked.recordsAdded === this.recordsAdded) return walked;
 		const reversed: SessionMessageRecord[] = [];
 		const tombstoned = this.tombstoned.size === 0 ? undefined : this.tombstoned;
 		let cursor = leafId;
@@ -256,9 +285,10 @@ export class SessionTree {
 			if (!tombstoned?.has(cursor)) reversed.push(record);
 			cursor = record.parentId;
 		}
-		const ids = pairedIds(reversed);
-		this.lastWalk = { leafId, recordsAdded: this.recordsAdded, ids };
-		return ids;
+		const boundaries: number[] = [];
+		const ids = pairedIds(reversed, boundaries);
+		this.lastWalk = { leafId, recordsAdded: this.recordsAdded, ids, boundaries };
+		return this.lastWalk;
 	}
 
 	/**
@@ -348,11 +378,18 @@ function addChild(children: Map<string | null, string | string[]>, record: Sessi
 	else siblings.push(record.id);
 }
 
+/** A branch's ids, root first, and the indexes among them of its compact boundaries, in order. */
+interface BranchWalk {
+	ids: readonly string[];
+	boundaries: readonly number[];
+}
+
 /**
  * The ids of `reversed` (a branch, leaf first) root first, without the tool results that answer no
- * call earlier on the branch, or a call already answered.
+ * call earlier on the branch, or a call already answered; the indexes of the compact boundaries
+ * among them are added to `boundaries`.
  */
-function pairedIds(reversed: readonly SessionMessageRecord[]): string[] {
+function pairedIds(reversed: readonly SessionMessageRecord[], boundaries: number[]): string[] {
 	const ids: string[] = [];
 	/** The calls made earlier on the branch: true once a result answered one. */
 	let calls: Map<string, boolean> | undefined;
@@ -374,7 +411,7 @@ function pairedIds(reversed: readonly SessionMessageRecord[]): string[] {
 			const id = (message as ToolResultMessage).toolCallId;
 			if (calls?.get(id) !== false) continue;
 			calls.set(id, true);
-		}
+		} else if (role === "compact_boundary") boundaries.push(ids.length);
 		ids.push(record.id);
 	}
 	return ids;
@@ -405,6 +442,12 @@ function applyCompactions(records: readonly SessionMessageRecord[]): SessionMess
 		context = [context[summaryIndex], ...kept, ...context.slice(summaryIndex + 1)];
 	}
 	return context;
+}
+
+/** The index of `id` in `ids`, searched from `from` back to `to`; -1 when it is not there. */
+function lastIndexOf(ids: readonly string[], id: string, from: number, to: number): number {
+	for (let index = from; index >= to; index--) if (ids[index] === id) return index;
+	return -1;
 }
 
 function lastIndexOfId(records: readonly SessionMessageRecord[], id: string, from: number): number {
