@@ -328,8 +328,7 @@ describe("the outline index beside a JSONL transcript", () => {
 		const withCall = (id: unknown, name: unknown) =>
 			assistantMessage("text", [{ id: id as string, name: name as string }]);
 		const records: SessionMessageRecord[] = [];
-		const add = (message: unknown, extra: Partial<SessionMessageRecord> = {}) =>
-			records.push(record(message, extra));
+		const add = (message: unknown, extra: Partial<SessionMessageRecord> = {}) => records.push(record(message, extra));
 		add(userMessage("hello"), { parentId: null });
 		add(userMessage("hello"));
 		add(userMessage("hello"), { parentId: 'ünïcødé "quoted"', id: 'ünïcødé "quoted" too' });
@@ -384,7 +383,10 @@ describe("the outline index beside a JSONL transcript", () => {
 		["a field too many", (entry) => `${entry}\t1`],
 		["a control character in an id", (entry) => entry.replace(/^((?:[^\t]*\t){3})/, "$1\u0001")],
 		["a byte not ASCII in an id", (entry) => entry.replace(/^((?:[^\t]*\t){3})/, "$1é")],
-		["an empty parent id after an entry without an outline", (entry) => entry.replace(/^((?:[^\t]*\t){4})[^\t]+/, "$1")],
+		[
+			"an empty parent id after an entry without an outline",
+			(entry) => entry.replace(/^((?:[^\t]*\t){4})[^\t]+/, "$1"),
+		],
 	];
 	for (const [garble, apply] of garbles) {
 		it(`ends what it covers at a plain entry with ${garble}: the lines from there on are parsed in full`, async () => {

@@ -7,7 +7,6 @@ import type { AgentMessage } from "../types.js";
 import { BYTES_PER_TOKEN, chooseContextCut, type SessionContextCut, serializedBytes } from "./context-window.js";
 import type { ParsedSessionRecord } from "./record-format.js";
 import type { SessionTree } from "./session-tree.js";
-import { StoredSizes } from "./stored-sizes.js";
 import type {
 	SessionHeaderRecord,
 	SessionMessageRecord,
@@ -17,6 +16,7 @@ import type {
 	TranscriptWriter,
 	UnknownSessionRecord,
 } from "./session-types.js";
+import { StoredSizes } from "./stored-sizes.js";
 
 /** A store that can scan a transcript and read single records at byte offsets (the JSONL store). */
 export interface OffsetReadingStore extends TranscriptStore {
@@ -300,7 +300,8 @@ export async function scanIntoTree(
 		if (position === undefined) {
 			if (!keptPositions) {
 				keptPositions = new Map();
-				for (let index = oldestKept; index < keptIds.length; index++) keptPositions.set(keptIds[index], keptOffsets[index]);
+				for (let index = oldestKept; index < keptIds.length; index++)
+					keptPositions.set(keptIds[index], keptOffsets[index]);
 			}
 			position = keptPositions.get(record.id);
 		}
