@@ -19,7 +19,8 @@ import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { outlineMessageRecord, resumeAgent, Session, type SessionMessageRecord } from "../src/session/index.js";
 import { createJsonlTranscriptStore, type JsonlTranscriptStore } from "../src/session/jsonl/index.js";
-import { outlineJson } from "../src/session/jsonl/outline-json.js";
+import { OutlineSidecarEntryReader } from "../src/session/jsonl/outline-sidecar-entry-reader.js";
+import { OutlineSidecarEntries } from "../src/session/jsonl/outline-sidecar-format.js";
 import { assistantMessage, toolResult, userMessage } from "./session-helpers.js";
 
 const root = mkdtempSync(join(tmpdir(), "keel-outline-index-"));
@@ -106,7 +107,7 @@ describe("the outline index beside a JSONL transcript", () => {
 		const sessionId = await writeSession(createJsonlTranscriptStore({ directory }));
 		const index = readFileSync(indexOf(directory, sessionId), "utf8");
 		const transcriptLines = readFileSync(join(directory, `${sessionId}.jsonl`), "utf8").split("\n").length - 1;
-		expect(index.startsWith("keel-outline 1 ")).toBe(true);
+		expect(index.startsWith("keel-outline 2 ")).toBe(true);
 		expect(index.split("\n").length - 1).toBe(transcriptLines + 1);
 		expect(statSync(indexOf(directory, sessionId)).mode & 0o777).toBe(0o600);
 	});
@@ -115,8 +116,8 @@ describe("the outline index beside a JSONL transcript", () => {
 		const directory = newDirectory();
 		const store = createJsonlTranscriptStore({ directory });
 		const session = await Session.create(store, { title: "long" });
-		// About 250 bytes of index per exchange: 3,000 exchanges make an index of about 1.5 MiB.
-		for (let turn = 0; turn < 3_000; turn++) {
+		// About 180 bytes of index per exchange: 8,000 exchanges make an index of about 1.4 MiB.
+		for (let turn = 0; turn < 8_000; turn++) {
 			await session.append(assistantMessage("", [{ id: `call-${turn}`, name: "read" }]));
 			await session.append(toolResult(`call-${turn}`, `contents ${turn}`));
 		}
@@ -124,7 +125,7 @@ describe("the outline index beside a JSONL transcript", () => {
 		expect(statSync(indexOf(directory, session.id)).size).toBeGreaterThan(1024 * 1024);
 		const withoutIndex = createJsonlTranscriptStore({ directory: copySession(directory, session.id, false) });
 
-		expect(await outlinedCount(store, session.id)).toBe(6_000);
+		expect(await outlinedCount(store, session.id)).toBe(16_000);
 		expect(await openedAs(store, session.id)).toEqual(await openedAs(withoutIndex, session.id));
 	});
 
@@ -164,14 +165,14 @@ describe("the outline index beside a JSONL transcript", () => {
 		["nothing but garbage", (index) => writeFileSync(index, "\u0000\u0001 garbage\nmore garbage")],
 		[
 			"of an unknown version",
-			(index) => writeFileSync(index, readFileSync(index, "utf8").replace("keel-outline 1 ", "keel-outline 9 ")),
+			(index) => writeFileSync(index, readFileSync(index, "utf8").replace("keel-outline 2 ", "keel-outline 9 ")),
 		],
 		[
 			"of another transcript of the same name",
 			(index) =>
 				writeFileSync(
 					index,
-					readFileSync(index, "utf8").replace(/^keel-outline 1 [0-9a-f]+/, `keel-outline 1 ${"0".repeat(32)}`),
+					readFileSync(index, "utf8").replace(/^keel-outline 2 [0-9a-f]+/, `keel-outline 2 ${"0".repeat(32)}`),
 				),
 		],
 	];
@@ -312,40 +313,127 @@ describe("the outline index beside a JSONL transcript", () => {
 		}
 	});
 
-	it("writes each outline as JSON.stringify writes outlineMessageRecord's result, without the session id", () => {
+	it("reads back each outline, plain or JSON, as outlineMessageRecord gives it and in the same shape", () => {
 		const record = (message: unknown, extra: Partial<SessionMessageRecord> = {}) =>
 			({
 				type: "message",
 				v: 1,
 				sessionId: "s",
 				timestamp: 5,
-				id: "m1",
-				parentId: "m0",
+				id: `m${records.length}`,
+				parentId: `m${records.length - 1}`,
 				message,
 				...extra,
 			}) as SessionMessageRecord;
 		const withCall = (id: unknown, name: unknown) =>
 			assistantMessage("text", [{ id: id as string, name: name as string }]);
-		const records = [
-			record(userMessage("hello")),
-			record(userMessage("hello"), { parentId: null, id: 'ünïcødé "quoted"' }),
-			record(assistantMessage("an answer")),
-			record(withCall("call-1", "read")),
-			record({ ...withCall("call-\u0001", 'na"me'), stopReason: "toolUse" }),
-			record({ ...assistantMessage("no stop reason"), stopReason: undefined }),
-			record(toolResult("call-1", "output")),
-			record({ ...toolResult("call-1", "output"), isError: undefined }),
-			record({ ...toolResult("call-✓", "output", "tööl") }),
-			record({ role: "progress", timestamp: 7 }),
-			record({ role: "custom", timestamp: 8, anything: [1, 2] }),
-			record({ ...userMessage("no time"), timestamp: undefined }),
-			record(userMessage("odd record time"), { timestamp: Number.NaN }),
-		];
-		for (const each of records) {
-			const outlined = outlineMessageRecord(each) as { sessionId?: string };
-			outlined.sessionId = undefined;
-			expect(outlineJson(each)).toBe(JSON.stringify(outlined));
+		const records: SessionMessageRecord[] = [];
+		const add = (message: unknown, extra: Partial<SessionMessageRecord> = {}) => records.push(record(message, extra));
+		add(userMessage("hello"), { parentId: null });
+		add(userMessage("hello"));
+		add(userMessage("hello"), { parentId: 'ünïcødé "quoted"', id: 'ünïcødé "quoted" too' });
+		add(userMessage("a parent not the entry before"), { parentId: "m0" });
+		add(assistantMessage("an answer"));
+		add(withCall("call-1", "read"));
+		add({
+			...assistantMessage("", [
+				{ id: "call-2", name: "read" },
+				{ id: 'call "3"', name: "write file" },
+			]),
+			stopReason: "toolUse",
+		});
+		add({ ...withCall("call-\u0001", 'na"me'), stopReason: "toolUse" });
+		add({ ...withCall("call-\t", "read"), stopReason: "toolUse" });
+		add({ ...assistantMessage("no stop reason"), stopReason: undefined });
+		add(toolResult("call-1", "output"));
+		add({ ...toolResult("call-1", "output"), isError: true });
+		add({ ...toolResult("call-1", "output"), isError: undefined });
+		add({ ...toolResult("call-✓", "output", "tööl") });
+		add({ role: "progress", timestamp: 7 });
+		add({ role: "custom", timestamp: 8, anything: [1, 2] });
+		add({ ...userMessage("no time"), timestamp: undefined });
+		add({ ...userMessage("its own time"), timestamp: 12 });
+		add({ ...userMessage("a fractional time"), timestamp: 12.5 });
+		add(userMessage("a negative time"), { timestamp: -1 });
+		add(userMessage("an empty parent id"), { parentId: "" });
+		add(userMessage("after an empty parent id"));
+		const entries = new OutlineSidecarEntries();
+		const reader = new OutlineSidecarEntryReader("session-1");
+		const lines = records.map((each, index) => entries.entry(index * 100, 99, [each]));
+		// The user, assistant and tool-result messages with plain strings and integer times (9 of them)
+		// take the plain form, with no JSON to parse; the rest are JSON.
+		expect(lines.filter((line) => !line.split(" ")[2].startsWith("{")).length).toBe(9);
+		records.forEach((each, index) => {
+			const line = Buffer.from(lines[index]);
+			expect(reader.read(line, 0, line.length - 1)).toBe(true);
+			const expected = outlineMessageRecord(each, "session-1");
+			expect(reader.outline).toEqual(expected);
+			expect(JSON.stringify(reader.outline)).toBe(JSON.stringify(expected));
+			expect([reader.offset, reader.length]).toEqual([index * 100, 99]);
+		});
+		// An outline JSON could not hold as it is (its time is no number) is not written: the line is read in full.
+		const timeless = record(userMessage("odd record time"), { timestamp: Number.NaN });
+		expect(entries.entry(0, 99, [timeless])).toBe("0 99 -\n");
+	});
+
+	const garbles: [string, (entry: string) => string][] = [
+		["a letter in a number", (entry) => entry.replace(/^(\d+ \d+ [uar]\t\d+\t\d)\d/, "$1x")],
+		["an unknown kind of message", (entry) => entry.replace(/^(\d+ \d+ )[uar]\t/, "$1q\t")],
+		["a field missing", (entry) => entry.slice(0, entry.lastIndexOf("\t"))],
+		["a field too many", (entry) => `${entry}\t1`],
+		["a control character in an id", (entry) => entry.replace(/^((?:[^\t]*\t){3})/, "$1\u0001")],
+		["a byte not ASCII in an id", (entry) => entry.replace(/^((?:[^\t]*\t){3})/, "$1é")],
+		[
+			"an empty parent id after an entry without an outline",
+			(entry) => entry.replace(/^((?:[^\t]*\t){4})[^\t]+/, "$1"),
+		],
+	];
+	for (const [garble, apply] of garbles) {
+		it(`ends what it covers at a plain entry with ${garble}: the lines from there on are parsed in full`, async () => {
+			const directory = newDirectory();
+			const sessionId = await writeSession(createJsonlTranscriptStore({ directory }));
+			const expected = await openedAs(
+				createJsonlTranscriptStore({ directory: copySession(directory, sessionId, false) }),
+				sessionId,
+			);
+			const lines = readFileSync(indexOf(directory, sessionId), "utf8").split("\n");
+			// A plain entry with its parent id written out: the first after a line read in full.
+			const garbled = lines.findIndex((line) => /^\d+ \d+ [uar]\t(?:[^\t]*\t){3}[^\t]/.test(line));
+			expect(garbled).toBeGreaterThan(3);
+			const outlinedBefore = lines.slice(1, garbled).filter((line) => !line.endsWith(" -")).length;
+			lines[garbled] = apply(lines[garbled]);
+			writeFileSync(indexOf(directory, sessionId), lines.join("\n"));
+			const store = createJsonlTranscriptStore({ directory });
+			expect(await outlinedCount(store, sessionId)).toBe(outlinedBefore);
+			expect(await openedAs(store, sessionId)).toEqual(expected);
+		});
+	}
+
+	it("rebuilds an index of version 1, whose outlines were JSON, on the first open, which reads the transcript in full", async () => {
+		const directory = newDirectory();
+		const sessionId = await writeSession(createJsonlTranscriptStore({ directory }));
+		const expected = await openedAs(
+			createJsonlTranscriptStore({ directory: copySession(directory, sessionId, false) }),
+			sessionId,
+		);
+		// Version 1: the same header with its version, and each outline as JSON without the session id.
+		const transcript = readFileSync(join(directory, `${sessionId}.jsonl`), "utf8");
+		const [header] = readFileSync(indexOf(directory, sessionId), "utf8").split("\n");
+		let version1 = `${header.replace("keel-outline 2 ", "keel-outline 1 ")}\n`;
+		let offset = 0;
+		for (const line of transcript.split("\n").slice(0, -1)) {
+			const outlined = outlineMessageRecord(JSON.parse(line)) as { sessionId?: string } | undefined;
+			if (outlined) outlined.sessionId = undefined;
+			version1 += `${offset} ${Buffer.byteLength(line)} ${outlined ? JSON.stringify(outlined) : "-"}\n`;
+			offset += Buffer.byteLength(line) + 1;
 		}
+		writeFileSync(indexOf(directory, sessionId), version1);
+		const store = createJsonlTranscriptStore({ directory });
+		expect(await outlinedCount(store, sessionId)).toBe(0);
+		expect(await openedAs(store, sessionId)).toEqual(expected);
+		expect(readFileSync(indexOf(directory, sessionId), "utf8").startsWith("keel-outline 2 ")).toBe(true);
+		expect(await outlinedCount(store, sessionId)).toBeGreaterThan(10);
+		expect(await openedAs(store, sessionId)).toEqual(expected);
 	});
 
 	it("goes with its session: delete removes it, and list() never takes it for a session", async () => {

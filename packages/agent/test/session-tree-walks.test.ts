@@ -137,6 +137,30 @@ describe("compactions on a branch", () => {
 		const noSummary = treeOf([user("m1", null), summary("s1", "m1"), user("m2", "s1"), boundary("b1", "m2", "other")]);
 		expect(ids(noSummary.modelContext())).toEqual(["m1", "s1", "m2"]);
 	});
+
+	it("find a summary or first kept message that an earlier compaction kept, before the earlier boundary", () => {
+		const keptBefore = treeOf([
+			user("m1", null),
+			user("m2", "m1"),
+			user("m3", "m2"),
+			summary("s1", "m3"),
+			boundary("b1", "s1", "s1", "m2"),
+			user("m4", "b1"),
+			summary("s2", "m4"),
+			boundary("b2", "s2", "s2", "m3"),
+			user("m5", "b2"),
+		]);
+		expect(ids(keptBefore.modelContext())).toEqual(["s2", "m3", "m4", "m5"]);
+		const earlierSummary = treeOf([
+			user("m1", null),
+			summary("s1", "m1"),
+			boundary("b1", "s1", "s1", "m1"),
+			user("m2", "b1"),
+			boundary("b2", "m2", "s1"),
+			user("m3", "b2"),
+		]);
+		expect(ids(earlierSummary.modelContext())).toEqual(["s1", "m1", "m2", "m3"]);
+	});
 });
 
 describe("the leaves of a tree", () => {
@@ -147,5 +171,15 @@ describe("the leaves of a tree", () => {
 		expect([...tree.leafIds()].sort()).toEqual(["b", "c"]);
 		tree.add(tombstone("t2", "b"));
 		expect([...tree.leafIds()].sort()).toEqual(["a", "c"]);
+	});
+
+	it("are found when a message's only child was appended after another branch's message", () => {
+		const tree = treeOf([user("a", null), user("b", "a"), user("c", "a"), user("d", "b"), user("e", "c")]);
+		expect([...tree.leafIds()].sort()).toEqual(["d", "e"]);
+		expect(tree.childrenOf("a")).toEqual(["b", "c"]);
+		expect(tree.childrenOf("b")).toEqual(["d"]);
+		tree.add(user("f", "b"));
+		expect(tree.childrenOf("b")).toEqual(["d", "f"]);
+		expect([...tree.leafIds()].sort()).toEqual(["d", "e", "f"]);
 	});
 });

@@ -16,6 +16,7 @@ import type {
 	TranscriptWriter,
 	UnknownSessionRecord,
 } from "./session-types.js";
+import { StoredSizes } from "./stored-sizes.js";
 
 /** A store that can scan a transcript and read single records at byte offsets (the JSONL store). */
 export interface OffsetReadingStore extends TranscriptStore {
@@ -199,8 +200,8 @@ export async function scanIntoTree(
 	const outline: OutlinedMessages = { offsets: new Map() };
 	const windowBytes = contextTokens * BYTES_PER_TOKEN;
 	const keptInFullBytes = Math.min(KEPT_IN_FULL_BYTES, windowBytes);
-	/** Each chain message's stored size, by its id in the index, for the cut. */
-	const sizes = new Map<string, number>();
+	/** Each chain message's stored size, by its position, for the cut. */
+	const sizes = new StoredSizes();
 	// Records are kept in full from the last compaction boundary or the start of the newest window's
 	// bytes, whichever is later: before either, nothing is context. A store that cannot find its
 	// boundary keeps none (its records are read again by position).
@@ -232,14 +233,14 @@ export async function scanIntoTree(
 		tree.add(record, lineNumber);
 		// Under the id it got in the index (the leaf it just became): a duplicate id is renamed there.
 		outline.offsets.set(tree.leafId as string, position);
-		if (bytes !== undefined) sizes.set(tree.leafId as string, bytes);
+		if (bytes !== undefined) sizes.add(position, bytes);
 	};
 	const addKept = (record: SessionMessageRecord, lineNumber: number, byteOffset: number, bytes?: number) => {
 		if ((record.message as { role?: unknown }).role === "progress") return;
 		tree.add(record, lineNumber);
 		keptIds.push(tree.leafId as string);
 		keptOffsets.push(byteOffset);
-		if (bytes !== undefined) sizes.set(tree.leafId as string, bytes);
+		if (bytes !== undefined) sizes.add(byteOffset, bytes);
 		while (byteOffset - keptOffsets[oldestKept] > keptInFullBytes) outlineKept(oldestKept++);
 		if (oldestKept > 4096 && oldestKept * 2 > keptIds.length) {
 			keptIds = keptIds.slice(oldestKept);
@@ -290,8 +291,23 @@ export async function scanIntoTree(
 			)
 		: await store.scan(sessionId, visitFull(true));
 	let context = tree.modelContext();
-	// A record read without its size (a store that does not give it) is measured as it would be written.
-	const cut = chooseContextCut(context, (record) => sizes.get(record.id) ?? serializedBytes(record), contextTokens);
+	// A message is found by its position: an outlined one's is in `outline`, one still in full is
+	// among the kept. A record read without its size (a store that does not give it) is measured as
+	// it would be written.
+	let keptPositions: Map<string, number> | undefined;
+	const sizeOf = (record: SessionMessageRecord) => {
+		let position = outline.offsets.get(record.id);
+		if (position === undefined) {
+			if (!keptPositions) {
+				keptPositions = new Map();
+				for (let index = oldestKept; index < keptIds.length; index++)
+					keptPositions.set(keptIds[index], keptOffsets[index]);
+			}
+			position = keptPositions.get(record.id);
+		}
+		return (position === undefined ? undefined : sizes.at(position)) ?? serializedBytes(record);
+	};
+	const cut = chooseContextCut(context, sizeOf, contextTokens);
 	sizes.clear();
 	if (cut) {
 		tree.contextStartId = cut.firstMessageId;

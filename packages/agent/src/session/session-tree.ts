@@ -44,9 +44,11 @@ export class SessionTree {
 	/**
 	 * Message ids by parent id (null: the roots), in append order. A parent with one child (nearly
 	 * every message: branches are rare) maps to that id itself rather than to an array of one, which
-	 * keeps the index of a long session much smaller. Read it through childrenOf().
+	 * keeps the index of a long session much smaller. Built from `messages` when first needed (see
+	 * childIndex) and kept up to date from then on: opening a session reads no one's children, and
+	 * 100,000 entries made a good part of its time.
 	 */
-	private readonly children = new Map<string | null, string | string[]>();
+	private children: Map<string | null, string | string[]> | undefined;
 	readonly tombstoned = new Set<string>();
 	leafId: string | null = null;
 	state: SessionState = {};
@@ -71,8 +73,10 @@ export class SessionTree {
 	/** The id in the file of each message renamed for a duplicate id, by its id here. */
 	private readonly fileIds = new Map<string, string>();
 	private recordsAdded = 0;
-	/** The last branch walked (see branchIds): its leaf, `recordsAdded` then, and its ids. */
-	private lastWalk: { leafId: string | null; recordsAdded: number; ids: readonly string[] } | undefined;
+	/** The id of the last message added to the chain (undefined: none yet). */
+	private newestId: string | undefined;
+	/** The last branch walked (see walk): its leaf, `recordsAdded` then, and what the walk found. */
+	private lastWalk: ({ leafId: string | null; recordsAdded: number } & BranchWalk) | undefined;
 
 	/**
 	 * Adds one record, read from a transcript (at `line`, when known) or being appended. A record that
@@ -138,11 +142,18 @@ export class SessionTree {
 		}
 		const record = this.mendLinks(appended, line);
 		this.messages.set(record.id, record);
-		const siblings = this.children.get(record.parentId);
-		if (siblings === undefined) this.children.set(record.parentId, record.id);
-		else if (typeof siblings === "string") this.children.set(record.parentId, [siblings, record.id]);
-		else siblings.push(record.id);
+		if (this.children) addChild(this.children, record);
 		this.leafId = record.id;
+		this.newestId = record.id;
+	}
+
+	/** The children index, built from the messages in append order the first time it is read. */
+	private childIndex(): Map<string | null, string | string[]> {
+		if (!this.children) {
+			this.children = new Map();
+			for (const record of this.messages.values()) addChild(this.children, record);
+		}
+		return this.children;
 	}
 
 	/**
@@ -152,7 +163,8 @@ export class SessionTree {
 	 */
 	private mendLinks(record: SessionMessageRecord, line: number | undefined): SessionMessageRecord {
 		let parentId = record.parentId === null ? null : this.resolveId(record.parentId);
-		if (parentId !== null && !this.messages.has(parentId)) {
+		// The message added just before is in the index: no lookup for the usual parent.
+		if (parentId !== null && parentId !== this.newestId && !this.messages.has(parentId)) {
 			const reconnectedTo = this.leafId;
 			this.repairs.push(missingParentRepair(line, record.id, record.parentId as string, reconnectedTo));
 			parentId = reconnectedTo;
@@ -171,7 +183,7 @@ export class SessionTree {
 
 	/** The ids of the messages that follow `parentId` (null: the roots), in append order. */
 	childrenOf(parentId: string | null): readonly string[] {
-		const children = this.children.get(parentId);
+		const children = this.childIndex().get(parentId);
 		if (children === undefined) return [];
 		return typeof children === "string" ? [children] : children;
 	}
@@ -202,15 +214,40 @@ export class SessionTree {
 	 * (`contextStartId`) drops what precedes it first; compactions after it apply to what follows.
 	 */
 	modelContext(leafId: string | null = this.leafId): SessionMessageRecord[] {
-		const branch = this.branchIds(leafId);
-		let context = this.recordsOf(branch, this.cutIndex(branch, leafId));
-		for (let index = context.length - 1; index >= 0; index--) {
-			if (roleOf(context[index].message) === "compact_boundary") {
-				context = applyCompactions(context);
-				break;
-			}
+		const { ids: branch, boundaries } = this.walk(leafId);
+		const from = this.cutIndex(branch, leafId);
+		if (boundaries.length === 0 || boundaries[boundaries.length - 1] < from) return this.recordsOf(branch, from);
+		const compacted = this.lastCompactionIds(branch, boundaries, from);
+		return compacted ? this.recordsOf(compacted, 0) : applyCompactions(this.recordsOf(branch, from));
+	}
+
+	/**
+	 * The ids of the model context (see modelContext) when the last compact boundary on the branch
+	 * at or after `from` finds its summary and first kept message after the boundary before it:
+	 * what precedes them is then the summary's to replace, whatever the earlier compactions made of
+	 * it, and neither the records before nor the earlier boundaries need to be read. Undefined
+	 * otherwise (applyCompactions then reads the whole context).
+	 */
+	private lastCompactionIds(
+		branch: readonly string[],
+		boundaries: readonly number[],
+		from: number,
+	): string[] | undefined {
+		const last = boundaries[boundaries.length - 1];
+		const before = boundaries.length > 1 ? boundaries[boundaries.length - 2] : -1;
+		const segmentStart = Math.max(from, before + 1);
+		const boundary = this.messages.get(branch[last])?.message as unknown as CompactBoundaryMessage;
+		const summary = lastIndexOf(branch, boundary.summaryId, last - 1, segmentStart);
+		if (summary === -1) return undefined;
+		let kept = summary;
+		if (boundary.firstKeptMessageId !== undefined) {
+			kept = lastIndexOf(branch, boundary.firstKeptMessageId, summary - 1, segmentStart);
+			if (kept === -1) return undefined;
 		}
-		return context;
+		const ids = [branch[summary]];
+		for (let index = kept; index < summary; index++) ids.push(branch[index]);
+		for (let index = summary + 1; index < branch.length; index++) if (index !== last) ids.push(branch[index]);
+		return ids;
 	}
 
 	/** The current records of `ids` from `from` on. */
@@ -231,9 +268,13 @@ export class SessionTree {
 	 * records are looked up as they are now.
 	 */
 	private branchIds(leafId: string | null): readonly string[] {
+		return this.walk(leafId).ids;
+	}
+
+	/** The branch ending at `leafId` (see branchIds), with where its compact boundaries are. */
+	private walk(leafId: string | null): BranchWalk {
 		const walked = this.lastWalk;
-		if (walked !== undefined && walked.leafId === leafId && walked.recordsAdded === this.recordsAdded)
-			return walked.ids;
+		if (walked !== undefined && walked.leafId === leafId && walked.recordsAdded === this.recordsAdded) return walked;
 		const reversed: SessionMessageRecord[] = [];
 		const tombstoned = this.tombstoned.size === 0 ? undefined : this.tombstoned;
 		let cursor = leafId;
@@ -244,9 +285,10 @@ export class SessionTree {
 			if (!tombstoned?.has(cursor)) reversed.push(record);
 			cursor = record.parentId;
 		}
-		const ids = pairedIds(reversed);
-		this.lastWalk = { leafId, recordsAdded: this.recordsAdded, ids };
-		return ids;
+		const boundaries: number[] = [];
+		const ids = pairedIds(reversed, boundaries);
+		this.lastWalk = { leafId, recordsAdded: this.recordsAdded, ids, boundaries };
+		return this.lastWalk;
 	}
 
 	/**
@@ -271,8 +313,25 @@ export class SessionTree {
 	leafIds(): Set<string> {
 		const leaves = new Set<string>();
 		if (this.tombstoned.size === 0) {
-			// Every message is visible: the leaves are those nothing follows.
-			for (const id of this.messages.keys()) if (!this.children.has(id)) leaves.add(id);
+			// Every message is visible: the leaves are those nothing follows. Read from the messages in
+			// append order, without the children index: a message whose parent is the one added just
+			// before it is marked by position, and only the other parents are kept by id.
+			const followed = new Uint8Array(this.messages.size);
+			const otherParents = new Set<string>();
+			let index = 0;
+			let previous: string | undefined;
+			for (const [id, record] of this.messages) {
+				if (record.parentId !== null) {
+					if (record.parentId === previous) followed[index - 1] = 1;
+					else otherParents.add(record.parentId);
+				}
+				previous = id;
+				index++;
+			}
+			index = 0;
+			for (const id of this.messages.keys()) {
+				if (followed[index++] === 0 && !otherParents.has(id)) leaves.add(id);
+			}
 			return leaves;
 		}
 		for (const id of this.messages.keys()) {
@@ -301,7 +360,7 @@ export class SessionTree {
 	}
 
 	private hasVisibleChild(id: string): boolean {
-		const children = this.children.get(id);
+		const children = this.childIndex().get(id);
 		if (children === undefined) return false;
 		if (typeof children === "string") return !this.tombstoned.has(children) || this.hasVisibleChild(children);
 		for (const child of children) {
@@ -311,14 +370,29 @@ export class SessionTree {
 	}
 }
 
+/** Adds `record` to `children`, after the children of its parent added before it. */
+function addChild(children: Map<string | null, string | string[]>, record: SessionMessageRecord): void {
+	const siblings = children.get(record.parentId);
+	if (siblings === undefined) children.set(record.parentId, record.id);
+	else if (typeof siblings === "string") children.set(record.parentId, [siblings, record.id]);
+	else siblings.push(record.id);
+}
+
+/** A branch's ids, root first, and the indexes among them of its compact boundaries, in order. */
+interface BranchWalk {
+	ids: readonly string[];
+	boundaries: readonly number[];
+}
+
 /**
  * The ids of `reversed` (a branch, leaf first) root first, without the tool results that answer no
- * call earlier on the branch, or a call already answered.
+ * call earlier on the branch, or a call already answered; the indexes of the compact boundaries
+ * among them are added to `boundaries`.
  */
-function pairedIds(reversed: readonly SessionMessageRecord[]): string[] {
+function pairedIds(reversed: readonly SessionMessageRecord[], boundaries: number[]): string[] {
 	const ids: string[] = [];
-	let calls: Set<string> | undefined;
-	let answered: Set<string> | undefined;
+	/** The calls made earlier on the branch: true once a result answered one. */
+	let calls: Map<string, boolean> | undefined;
 	for (let index = reversed.length - 1; index >= 0; index--) {
 		const record = reversed[index];
 		const message = record.message;
@@ -329,16 +403,15 @@ function pairedIds(reversed: readonly SessionMessageRecord[]): string[] {
 			if (Array.isArray(content)) {
 				for (const block of content) {
 					if (block.type !== "toolCall") continue;
-					calls ??= new Set();
-					calls.add(block.id);
+					calls ??= new Map();
+					if (!calls.has(block.id)) calls.set(block.id, false);
 				}
 			}
 		} else if (role === "toolResult") {
 			const id = (message as ToolResultMessage).toolCallId;
-			answered ??= new Set();
-			if (!calls?.has(id) || answered.has(id)) continue;
-			answered.add(id);
-		}
+			if (calls?.get(id) !== false) continue;
+			calls.set(id, true);
+		} else if (role === "compact_boundary") boundaries.push(ids.length);
 		ids.push(record.id);
 	}
 	return ids;
@@ -369,6 +442,12 @@ function applyCompactions(records: readonly SessionMessageRecord[]): SessionMess
 		context = [context[summaryIndex], ...kept, ...context.slice(summaryIndex + 1)];
 	}
 	return context;
+}
+
+/** The index of `id` in `ids`, searched from `from` back to `to`; -1 when it is not there. */
+function lastIndexOf(ids: readonly string[], id: string, from: number, to: number): number {
+	for (let index = from; index >= to; index--) if (ids[index] === id) return index;
+	return -1;
 }
 
 function lastIndexOfId(records: readonly SessionMessageRecord[], id: string, from: number): number {

@@ -6,7 +6,8 @@
 // Contiguity of the entries before it is checked by the reader as it goes.
 
 import { readSync } from "node:fs";
-import { outlineSidecarHeader, parseOutlineSidecarEntry } from "./outline-sidecar-format.js";
+import { OutlineSidecarEntryReader } from "./outline-sidecar-entry-reader.js";
+import { outlineSidecarHeader } from "./outline-sidecar-format.js";
 
 /** A longer line 1 (a header with a huge title) gets no index: it is read in full, as before. */
 const FIRST_LINE_MAX_BYTES = 1024 * 1024;
@@ -54,13 +55,12 @@ export function inspectOutlineSidecar(
 	const tailRead = readSync(indexFd, tail, 0, tail.length, tailStart);
 	let lineEnd = tail.subarray(0, tailRead).lastIndexOf(NEWLINE);
 	const newlineByte = Buffer.allocUnsafe(1);
+	const entry = new OutlineSidecarEntryReader("");
 	while (lineEnd !== -1) {
 		const previous = lineEnd === 0 ? -1 : tail.lastIndexOf(NEWLINE, lineEnd - 1);
 		// A line starting before the tail read (cut off at its start) cannot be judged: stop there.
 		if (previous === -1 && tailStart !== header.length) return undefined;
-		const line = tail.toString("utf8", previous + 1, lineEnd);
-		const entry = parseOutlineSidecarEntry(line, 0, line.length, "", false);
-		if (!entry) return undefined;
+		if (!entry.read(tail, previous + 1, lineEnd, false)) return undefined;
 		const end = entry.offset + entry.length;
 		if (end < transcriptSize && readSync(transcriptFd, newlineByte, 0, 1, end) === 1 && newlineByte[0] === NEWLINE) {
 			return { header, indexBytes: tailStart + lineEnd + 1, coveredEnd: end + 1 };

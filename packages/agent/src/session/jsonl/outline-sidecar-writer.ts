@@ -1,7 +1,7 @@
 // The writer's side of the outline index (outline-sidecar-format.ts). Only the session's writer
 // writes it (it holds the lock). Entries are queued and written in batches — when enough have
-// gathered, after a short delay, and on flush and close — so an append costs one small
-// JSON.stringify more, not another write(2). A writer killed before a batch is written leaves
+// gathered, after a short delay, and on flush and close — so an append costs one short string
+// more, not another write(2). A writer killed before a batch is written leaves
 // those lines uncovered: readers parse them in full, and the next writer's reader fills them in.
 //
 // Opening an existing transcript keeps what the index covers of it (outline-sidecar-coverage.ts)
@@ -13,7 +13,7 @@
 import { closeSync, fstatSync, openSync, readSync, renameSync, writeSync } from "node:fs";
 import type { ParsedSessionRecord } from "../record-format.js";
 import { inspectOutlineSidecar, readFirstLine } from "./outline-sidecar-coverage.js";
-import { outlineSidecarEntry, outlineSidecarHeader } from "./outline-sidecar-format.js";
+import { OutlineSidecarEntries, outlineSidecarHeader } from "./outline-sidecar-format.js";
 import { OWNER_ONLY_FILE_MODE, tightenExistingFileToOwnerOnly } from "./owner-only-modes.js";
 import { outlineSidecarPath } from "./session-file-names.js";
 
@@ -59,6 +59,7 @@ export function openOutlineSidecarWriter(transcriptPath: string, transcriptSize:
 	tightenExistingFileToOwnerOnly(path);
 	let fd: number | undefined;
 	let coveredEnd = 0;
+	const entries = new OutlineSidecarEntries();
 	let queue: string[] = [];
 	let queuedCharacters = 0;
 	let timer: ReturnType<typeof setTimeout> | undefined;
@@ -166,9 +167,10 @@ export function openOutlineSidecarWriter(transcriptPath: string, transcriptSize:
 					fd = openSync(path, "a", OWNER_ONLY_FILE_MODE);
 				});
 				coveredEnd = 0;
+				entries.restart();
 			}
 			if (fd === undefined || offset !== coveredEnd) return;
-			const entry = outlineSidecarEntry(offset, length, records);
+			const entry = entries.entry(offset, length, records);
 			queue.push(entry);
 			queuedCharacters += entry.length;
 			coveredEnd = offset + length + 1;
@@ -194,6 +196,7 @@ export function openOutlineSidecarWriter(transcriptPath: string, transcriptSize:
 				}
 				fd = openSync(path, "a", OWNER_ONLY_FILE_MODE);
 				coveredEnd = end;
+				entries.restart();
 			});
 		},
 		flush,

@@ -7,7 +7,7 @@
 import { type FileHandle, open } from "node:fs/promises";
 import type { SessionMessageRecord } from "../session-types.js";
 import { inspectOutlineSidecar } from "./outline-sidecar-coverage.js";
-import { parseOutlineSidecarEntry } from "./outline-sidecar-format.js";
+import { OutlineSidecarEntryReader } from "./outline-sidecar-entry-reader.js";
 import { outlineSidecarPath } from "./session-file-names.js";
 
 /** An index line is an outline of a few hundred bytes: a longer one is damage, and ends the index. */
@@ -51,20 +51,21 @@ export async function visitIndexedLines(
 		const coverage = inspectOutlineSidecar(index.fd, (await index.stat()).size, transcript.fd, transcriptSize);
 		if (!coverage || coverage.coveredEnd === 0) return end;
 		let damaged = false;
-		const stoppedAt = await readIndexLines(index, coverage.indexBytes, (text, start, lineEnd) => {
-			const entry = parseOutlineSidecarEntry(text, start, lineEnd, sessionId, true);
+		const entry = new OutlineSidecarEntryReader(sessionId);
+		const stoppedAt = await readIndexLines(index, coverage.indexBytes, (bytes, start, lineEnd) => {
+			const read = entry.read(bytes, start, lineEnd);
 			if (
-				entry &&
+				read &&
 				entry.offset === end.from &&
 				(entry.offset >= fullFrom || entry.offset + entry.length >= coverage.coveredEnd)
 			) {
 				return false;
 			}
 			damaged =
-				!entry ||
+				!read ||
 				entry.offset !== end.from ||
 				(entry.outline === undefined && !visitors.fullLine(end.lineNumber, entry.offset, entry.length));
-			if (damaged || !entry) return false;
+			if (damaged) return false;
 			if (entry.outline) visitors.outline(entry.outline, end.lineNumber, entry.offset, entry.length);
 			end.from = entry.offset + entry.length + 1;
 			end.lineNumber++;
@@ -79,14 +80,14 @@ export async function visitIndexedLines(
 
 /**
  * Hands each entry line of the index's first `indexBytes` bytes (all complete lines) to `visit` as a
- * range of a string holding a whole chunk: one decode per chunk instead of one per line, and the
- * outlines parsed from slices of it. Stops when `visit` returns false, returning where that line
- * starts in the index (undefined: every line was visited, or an overlong one ended the reading).
+ * range of the buffer a chunk was read into, valid during the call only. Stops when `visit` returns
+ * false, returning where that line starts in the index (undefined: every line was visited, or an
+ * overlong one ended the reading).
  */
 async function readIndexLines(
 	index: FileHandle,
 	indexBytes: number,
-	visit: (text: string, start: number, end: number) => boolean,
+	visit: (bytes: Buffer, start: number, end: number) => boolean,
 ): Promise<number | undefined> {
 	// Room for a chunk after the start of a line the previous chunk ended in the middle of (at most
 	// INDEX_LINE_MAX_BYTES): that start is moved to the front and the next chunk read in behind it,
@@ -100,27 +101,24 @@ async function readIndexLines(
 		const { bytesRead } = await index.read(buffer, carried, room, position);
 		if (bytesRead === 0) return undefined;
 		position += bytesRead;
-		const bytes = buffer.subarray(0, carried + bytesRead);
-		const lastNewline = bytes.lastIndexOf(NEWLINE);
+		const filled = carried + bytesRead;
+		const lastNewline = buffer.lastIndexOf(NEWLINE, filled - 1);
 		if (lastNewline === -1) {
-			if (bytes.length > INDEX_LINE_MAX_BYTES) return undefined;
-			carried = bytes.length;
+			if (filled > INDEX_LINE_MAX_BYTES) return undefined;
+			carried = filled;
 			continue;
 		}
-		const text = bytes.toString("utf8", 0, lastNewline + 1);
-		// The decoded text is a copy: the start of the next line can move to the front now.
-		carried = buffer.copy(buffer, 0, lastNewline + 1, bytes.length);
-		if (carried > INDEX_LINE_MAX_BYTES) return undefined;
 		let start = 0;
-		while (start < text.length) {
-			const lineEnd = text.indexOf("\n", start);
+		while (start <= lastNewline) {
+			const lineEnd = buffer.indexOf(NEWLINE, start);
 			// The header, checked by inspectOutlineSidecar.
-			if (!header && !visit(text, start, lineEnd)) {
-				return position - bytes.length + Buffer.byteLength(text.slice(0, start));
-			}
+			if (!header && !visit(buffer, start, lineEnd)) return position - filled + start;
 			header = false;
 			start = lineEnd + 1;
 		}
+		// What follows the last newline is the start of a line the next chunk ends.
+		carried = buffer.copy(buffer, 0, lastNewline + 1, filled);
+		if (carried > INDEX_LINE_MAX_BYTES) return undefined;
 	}
 	return undefined;
 }
