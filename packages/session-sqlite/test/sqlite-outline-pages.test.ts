@@ -16,6 +16,7 @@ import {
 } from "@keel/agent-core/session";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { assistantMessage, header } from "../../agent/test/session-fixtures.js";
 import { createSqliteTranscriptStore, type SqliteTranscriptStore } from "../src/index.js";
 import { OUTLINE_PAGE_REBUILD_LIMIT, OUTLINE_PAGE_RECORDS } from "../src/sqlite-outline-pages.js";
 
@@ -34,35 +35,13 @@ afterEach(() => {
 	rmSync(directory, { recursive: true, force: true });
 });
 
-function header(sessionId: string) {
-	return { v: 1 as const, type: "session" as const, sessionId, timestamp: 1 };
-}
-
 /** Message `index` of a session: a tool call and its result every tenth message, so outlines carry the pairing. */
 function message(sessionId: string, index: number, parentId: string | null): SessionMessageRecord {
 	const timestamp = 10 + index;
 	const base = { v: 1 as const, type: "message" as const, sessionId, id: `m${index}`, parentId, timestamp };
 	if (index % 10 === 1) {
-		return {
-			...base,
-			message: {
-				role: "assistant",
-				content: [{ type: "toolCall", id: `call-${index}`, name: "read", arguments: { path: `f${index}` } }],
-				api: "faux",
-				provider: "faux",
-				model: "faux",
-				usage: {
-					input: 0,
-					output: 0,
-					cacheRead: 0,
-					cacheWrite: 0,
-					totalTokens: 0,
-					cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-				},
-				stopReason: "toolUse",
-				timestamp,
-			},
-		} as SessionMessageRecord;
+		const call = { type: "toolCall" as const, id: `call-${index}`, name: "read", arguments: { path: `f${index}` } };
+		return { ...base, message: { ...assistantMessage([call]), stopReason: "toolUse", timestamp } };
 	}
 	if (index % 10 === 2) {
 		return {
