@@ -1,8 +1,11 @@
 // What goes wrong around storing a session: a server that does not answer, credentials it refuses,
 // a database or schema that does not exist, a server out of disk space, a record too large for the
 // store (a case every database store shares: database-store-record-limit.ts). Each is a clear error
-// naming the cause (never the password), and nothing already stored is lost.
-import { describe, expect, it } from "vitest";
+// naming the cause (never the password), and nothing already stored is lost; so is an append too large
+// for the one statement that carries it.
+
+import { SessionRecordError } from "@keel/agent-core/session";
+import { afterEach, describe, expect, it } from "vitest";
 import { describeRecordSizeLimit } from "../../agent/test/database-store-record-limit.js";
 import { header, userRecord } from "../../agent/test/session-fixtures.js";
 import {
@@ -100,3 +103,32 @@ describe("a PostgreSQL server out of disk space", () => {
 });
 
 describeRecordSizeLimit("PostgreSQL", createPostgresStoreHarness(), POSTGRES_MAX_RECORD_BYTES);
+
+describe("an append too large for the one statement that carries it to PostgreSQL", () => {
+	const harness = createPostgresStoreHarness();
+	afterEach(() => harness.cleanup());
+
+	// Each record is under maxRecordBytes (32 MiB by default); five of them are over the 128 MiB one
+	// append can carry (postgres-capacity.ts). The append is refused whole, before anything is sent.
+	it("is refused with its size and the limit, nothing of it is written, and the writer goes on", async () => {
+		const store = await harness.open({});
+		const writer = await store.openWriter("s1", { create: header("s1") });
+		await writer.append(userRecord("s1", "u1", null, "before"));
+		const text = "x".repeat(27 * 1024 * 1024);
+		const huge = Array.from({ length: 5 }, (_, index) =>
+			userRecord("s1", `big${index}`, index === 0 ? "u1" : `big${index - 1}`, text),
+		);
+		const error = await writer.append(huge).catch((thrown: unknown) => thrown);
+		expect(error).toBeInstanceOf(SessionRecordError);
+		expect((error as Error).message).toMatch(
+			new RegExp(
+				`^an append of 5 records and \\d+ bytes is over the ${POSTGRES_MAX_RECORD_BYTES} bytes one append can carry to PostgreSQL \\(POSTGRES_MAX_RECORD_BYTES\\); nothing of it was written`,
+			),
+		);
+		await writer.append(userRecord("s1", "u2", "u1", "after"));
+		await writer.close();
+		const { records, problems } = await store.read("s1");
+		expect(problems).toEqual([]);
+		expect(records.map((record) => (record as { id?: string }).id ?? record.type)).toEqual(["session", "u1", "u2"]);
+	});
+});
