@@ -20,8 +20,9 @@ export const OUTLINE_PAGE_RECORDS = 512;
 
 /**
  * How many records after a session's last page a writer opening it reads back to fill the gap (a
- * writer killed before filling its page leaves fewer than a page). A session with more (one written
- * before pages existed) leaves whole pages' worth of them to the record rows.
+ * writer killed before filling its page leaves fewer than a page). Of a session with more (one
+ * written before pages existed), the whole pages' worth before them are paged in the background
+ * (sqlite-outline-backfill.ts).
  */
 export const OUTLINE_PAGE_REBUILD_LIMIT = 4 * OUTLINE_PAGE_RECORDS;
 
@@ -70,7 +71,7 @@ interface StoredRecord {
  * records after its last page when there are at most OUTLINE_PAGE_REBUILD_LIMIT of them. Of more,
  * only the last `n % OUTLINE_PAGE_RECORDS`: the pages then keep to a grid from the last page (or
  * seq 1), so every writer opening such a session reads back less than a page and the runs it
- * leaves to the rows are whole pages' worth, the same ones whichever writer opens it.
+ * leaves to the background paging before its pending page are whole pages' worth.
  */
 export function readPendingPage(database: Database, tenant: string, sessionId: string, lastSeq: number): PendingPage {
 	const covered = database

@@ -74,8 +74,8 @@ export const SCHEMA_STEPS: readonly SchemaStep[] = [
 	},
 	// 4 → 5: outline pages (sqlite-outline-pages.ts), the outlines of consecutive records packed in
 	// one row, which load: "context" reads instead of walking the record rows. Sessions written
-	// before have no pages and are read from their rows (and the outlines there) as before; a writer
-	// pages what it appends from then on.
+	// before have no pages and are read from their rows (and the outlines there) until a writer
+	// opens them: it pages them in the background (sqlite-outline-backfill.ts) and what it appends.
 	(database) => {
 		database.exec(`
 			CREATE TABLE keel_outline_pages (

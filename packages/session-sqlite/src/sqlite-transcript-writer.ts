@@ -3,7 +3,8 @@
 // part of one shared with the appends made while another commits: sqlite-append-batcher.ts) that
 // first moves the session's `last_seq` on — only while the row still carries this writer's
 // token and the number the writer expects — then
-// inserts the records, and the outline page they fill when they fill one (sqlite-outline-pages.ts).
+// inserts the records, and the outline page they fill when they fill one (sqlite-outline-pages.ts);
+// the records before them that no page covers are paged in the background (sqlite-outline-backfill.ts).
 // A writer whose lease was taken over is refused before it writes anything
 // (SessionFencedError), so two processes can never interleave records in one session.
 
@@ -24,6 +25,12 @@ import { describeThisWriter, isLeaseLive, parseWriterHolder } from "@keel/agent-
 import type { Database } from "better-sqlite3";
 import { appendBatcherOf } from "./sqlite-append-batcher.js";
 import { describeFailedWrite } from "./sqlite-errors.js";
+import {
+	hasUnpagedRecords,
+	type OutlineBackfill,
+	registerOutlineBackfill,
+	startOutlineBackfill,
+} from "./sqlite-outline-backfill.js";
 import { OUTLINE_PAGE_RECORDS, type PendingPage, pageEntryOf, readPendingPage } from "./sqlite-outline-pages.js";
 
 export interface SqliteWriterContext {
@@ -95,6 +102,9 @@ export function openSqliteWriter(
 	// The page entries of the records after the session's last page, up to `lastSeq`: kept in step
 	// with `lastSeq` (pending.first + pending.entries.length === lastSeq + 1), and read again with it.
 	let pending: PendingPage = { first: 1, entries: [] };
+	// Whether the session has whole pages' worth of records before the pending page that no page
+	// covers (one written before pages existed): those are paged in the background (sqlite-outline-backfill.ts).
+	let backfillNeeded = false;
 	const openSession = database.transaction((): number => {
 		const now = Date.now();
 		const row = selectSession.get(tenant, sessionId) as SessionRow | undefined;
@@ -134,6 +144,7 @@ export function openSqliteWriter(
 			.run(row.writer_token + 1, describeThisWriter(), now + leaseMs, tenant, sessionId);
 		lastSeq = row.last_seq;
 		pending = readPendingPage(database, tenant, sessionId, lastSeq);
+		backfillNeeded = hasUnpagedRecords(database, tenant, sessionId, pending.first);
 		return row.writer_token + 1;
 	});
 	let token: number;
@@ -235,11 +246,15 @@ export function openSqliteWriter(
 	);
 	heartbeat.unref();
 
+	const backfill: OutlineBackfill | undefined = backfillNeeded
+		? startOutlineBackfill(database, tenant, sessionId, token, pending.first)
+		: undefined;
+
 	const batcher = appendBatcherOf(database);
 	let closed = false;
 	// The last append handed to the batcher: close() waits for it to commit before releasing the lease.
 	let last: Promise<unknown> = Promise.resolve();
-	return {
+	const writer: TranscriptWriter = {
 		sessionId,
 		async append(records) {
 			if (closed) throw new Error(`The writer of session "${sessionId}" is closed; open a new one to append.`);
@@ -261,10 +276,14 @@ export function openSqliteWriter(
 			if (closed) return;
 			closed = true;
 			clearInterval(heartbeat);
+			backfill?.stop();
+			await backfill?.done;
 			await last;
 			release.run(tenant, sessionId, token);
 		},
 	};
+	if (backfill) registerOutlineBackfill(writer, backfill);
+	return writer;
 }
 
 function validateHeader(header: SessionHeaderRecord, sessionId: string, maxRecordBytes: number): EncodedRecord {

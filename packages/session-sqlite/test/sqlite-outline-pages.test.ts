@@ -18,6 +18,7 @@ import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { assistantMessage, header } from "../../agent/test/session-fixtures.js";
 import { createSqliteTranscriptStore, type SqliteTranscriptStore } from "../src/index.js";
+import { BACKFILL_SLICE_RECORDS, outlineBackfillOf } from "../src/sqlite-outline-backfill.js";
 import { OUTLINE_PAGE_REBUILD_LIMIT, OUTLINE_PAGE_RECORDS } from "../src/sqlite-outline-pages.js";
 
 const PAGE = OUTLINE_PAGE_RECORDS;
@@ -364,30 +365,6 @@ describe("SQLite outline pages", () => {
 		);
 	});
 
-	it("of a session written before pages existed start less than a page before its last record, the records before read from their rows", async () => {
-		await writeSession("old", OUTLINE_PAGE_REBUILD_LIMIT + 100);
-		onDisk((database) => database.exec("DELETE FROM keel_outline_pages"));
-		const before = await resumed("old");
-		const written = lastSeqOf("old");
-		// Too many to read back: the pending page starts where the grid of pages from seq 1 would.
-		const gridStart = written - (written % PAGE) + 1;
-		const opened = await store.openWriter("old");
-		await opened.append(messages("old", 8000, 8010, before.leafId));
-		await opened.close();
-		expect(pagesOf("old")).toEqual([]);
-		// A writer that stopped short of a page leaves no run behind: the next one reads it back too.
-		const writer = await store.openWriter("old");
-		await writer.append(messages("old", 9000, 9000 + PAGE - 1, "m8009")); // with two titles, PAGE + 1 records
-		await writer.close();
-		expect(pagesOf("old")).toEqual(pagesFrom(gridStart, lastSeqOf("old")));
-		expect(pagesOf("old").length).toBeGreaterThan(0);
-		const after = await resumed("old");
-		expect(after.problems).toEqual([]);
-		expect(after.branches).toHaveLength(2);
-		expect(after.modelContext.slice(0, before.modelContext.length)).toEqual(before.modelContext);
-		expect(after.modelContext.at(-1)).toMatchObject({ content: `message ${9000 + PAGE - 2} of old` });
-	});
-
 	it("go with their session when it is deleted, and belong to one tenant", async () => {
 		const other = store.forTenant("other");
 		await writeSession("shared", PAGE + 50);
@@ -435,5 +412,147 @@ describe("the SQLite schema upgrade to outline pages", () => {
 		const after = await resumed("kept");
 		expect(after.modelContext.at(-1)).toMatchObject({ content: "message 7000 of kept" });
 		expect(after.modelContext.slice(0, -1)).toEqual(before.modelContext);
+	});
+});
+
+describe("SQLite outline pages of a session written before pages existed", () => {
+	interface StoredPage {
+		first_seq: number;
+		last_seq: number;
+		outlines: string;
+	}
+	const storedPages = (sessionId: string): StoredPage[] =>
+		onDisk(
+			(database) =>
+				database
+					.prepare(
+						"SELECT first_seq, last_seq, outlines FROM keel_outline_pages WHERE session_id = ? ORDER BY first_seq",
+					)
+					.all(sessionId) as StoredPage[],
+		);
+
+	/**
+	 * A session as a version-4 database holds it (the same record rows, outlines in them, no page
+	 * table), reopened by the current store; returns the pages its writer wrote, to compare with.
+	 */
+	async function writtenBeforePages(sessionId: string, count: number): Promise<StoredPage[]> {
+		await writeSession(sessionId, count);
+		const written = storedPages(sessionId);
+		store.close();
+		onDisk((database) => database.exec("DROP TABLE keel_outline_pages; UPDATE keel_schema_version SET version = 4"));
+		store = createSqliteTranscriptStore({ path });
+		expect(storedPages(sessionId)).toEqual([]);
+		return written;
+	}
+
+	/** Turns of the event loop until `ready` holds (at most 1,000): the backfill writes a slice a turn. */
+	async function turnsUntil(ready: () => boolean): Promise<void> {
+		for (let turn = 0; turn < 1_000 && !ready(); turn++) await new Promise((resolve) => setImmediate(resolve));
+		expect(ready()).toBe(true);
+	}
+
+	it("are written in the background by the next writer, the same pages its own writer wrote, and a resume reads them", async () => {
+		const written = await writtenBeforePages("old", 3_000);
+		expect(lastSeqOf("old")).toBeGreaterThan(OUTLINE_PAGE_REBUILD_LIMIT);
+		const before = await resumed("old");
+		expect(before.problems).toEqual([]);
+		const writer = await store.openWriter("old");
+		await outlineBackfillOf(writer);
+		// Every record but the last ones, fewer than a page, which the writer holds as its pending page.
+		expect(storedPages("old")).toEqual(written);
+		expect(written.at(-1)?.last_seq).toBe(lastSeqOf("old") - (lastSeqOf("old") % PAGE));
+		// The writer's own pages go on from there, on the same grid.
+		await writer.append(messages("old", 8000, 8000 + PAGE - 1, before.leafId)); // with two titles, PAGE + 1 records
+		await writer.close();
+		expect(pagesOf("old")).toEqual(contiguousPages(lastSeqOf("old")));
+		const after = await resumed("old");
+		expect(after.problems).toEqual([]);
+		expect(after.modelContext.slice(0, before.modelContext.length)).toEqual(before.modelContext);
+		expect(after.modelContext.at(-1)).toMatchObject({ content: `message ${8000 + PAGE - 2} of old` });
+		// The pages alone carry the records they cover: their rows can no longer be read.
+		spoilPagedRows("old");
+		expect(await resumed("old")).toEqual(after);
+	});
+
+	it("carry the outline of a row written without one (before schema version 3), computed from its line", async () => {
+		const written = await writtenBeforePages("oldest", 2_600);
+		onDisk((database) => database.exec("UPDATE keel_records SET outline = NULL"));
+		const before = await resumed("oldest");
+		const writer = await store.openWriter("oldest");
+		await outlineBackfillOf(writer);
+		await writer.close();
+		expect(storedPages("oldest")).toEqual(written);
+		expect(await resumed("oldest")).toEqual(before);
+	});
+
+	it("fill the run before pages written later (by a writer that left the older records to their rows)", async () => {
+		const written = await writtenBeforePages("run", 3_000);
+		// What a writer that did not page backwards left: pages only from a grid point near the end.
+		onDisk((database) => {
+			const insert = database.prepare(
+				"INSERT INTO keel_outline_pages (tenant, session_id, first_seq, last_seq, outlines) VALUES ('default', 'run', ?, ?, ?)",
+			);
+			for (const page of written.slice(3)) insert.run(page.first_seq, page.last_seq, page.outlines);
+		});
+		const writer = await store.openWriter("run");
+		await outlineBackfillOf(writer);
+		await writer.close();
+		expect(storedPages("run")).toEqual(written);
+	});
+
+	it("stop at a missing record: the pages before it are written, none from there on", async () => {
+		// More than a slice of the backfill: the slices after the missing record are not written either.
+		const written = await writtenBeforePages("gap", BACKFILL_SLICE_RECORDS + 2 * PAGE + 100);
+		const missing = 3 * PAGE + 7;
+		onDisk((database) =>
+			database.prepare("DELETE FROM keel_records WHERE session_id = 'gap' AND seq = ?").run(missing),
+		);
+		const writer = await store.openWriter("gap");
+		await outlineBackfillOf(writer);
+		await writer.close();
+		expect(storedPages("gap")).toEqual(written.slice(0, 3));
+	});
+
+	// Enough records for three slices of the backfill, so it can be stopped between two.
+	const SLICES = 3;
+	const sliced = SLICES * BACKFILL_SLICE_RECORDS;
+	const slicedPages = sliced / PAGE;
+
+	it("are not written by a writer that was taken over, from the takeover on", async () => {
+		await writtenBeforePages("taken", sliced + 100);
+		const fenced = await store.openWriter("taken");
+		await turnsUntil(() => pagesOf("taken").length > 0);
+		const taker = await store.openWriter("taken", { takeOver: true });
+		await taker.close(); // before its own backfill wrote anything
+		const atTakeover = storedPages("taken");
+		expect(atTakeover.length).toBeLessThan(slicedPages);
+		await outlineBackfillOf(fenced);
+		expect(storedPages("taken")).toEqual(atTakeover);
+		await fenced.close();
+		// The next writer pages what is left from where the pages stop.
+		const next = await store.openWriter("taken");
+		await outlineBackfillOf(next);
+		await next.close();
+		expect(pagesOf("taken")).toEqual(contiguousPages(lastSeqOf("taken")));
+	});
+
+	it("stop without an error when the writer or the store closes during the backfill, and the next writer goes on", async () => {
+		await writtenBeforePages("closed", sliced + 100);
+		const writer = await store.openWriter("closed");
+		await turnsUntil(() => pagesOf("closed").length > 0);
+		await writer.close();
+		const afterClose = pagesOf("closed").length;
+		await outlineBackfillOf(writer);
+		expect(pagesOf("closed").length).toBe(afterClose);
+		expect(afterClose).toBeLessThan(slicedPages);
+		const again = await store.openWriter("closed");
+		store.close(); // the database closes under the backfill and the open writer
+		await outlineBackfillOf(again);
+		store = createSqliteTranscriptStore({ path });
+		expect(pagesOf("closed").length).toBe(afterClose);
+		const last = await store.openWriter("closed", { takeOver: true });
+		await outlineBackfillOf(last);
+		await last.close();
+		expect(pagesOf("closed")).toEqual(contiguousPages(lastSeqOf("closed")));
 	});
 });
